@@ -1,0 +1,231 @@
+//! Choices: the atoms of a test case.
+//!
+//! Every generator, whatever it builds, does so by drawing numbered choices
+//! from a [`TestCase`](crate::TestCase). The sequence of choices *is* the
+//! test case: replaying it rebuilds the same value, persisting it survives
+//! changes of seed, and shrinking works on it without knowing the type
+//! (the Hypothesis / minithesis design).
+//!
+//! Each choice is a number in `0..=max` where `0` is the simplest option;
+//! typed draws (integers, floats, characters) map their values to such
+//! numbers so that a smaller number always means a simpler value.
+
+use std::cmp::Ordering;
+use std::fmt;
+
+use base64::Engine as _;
+use serde::{Deserialize, Serialize};
+
+/// What a choice stands for. Shrink passes and exhaustive enumeration use
+/// it to pick sensible moves; replay uses it to detect stale sequences.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ChoiceKind {
+    /// An integer, stored as its distance-order index from the shrink target.
+    Integer,
+    /// A boolean (`max == 1`).
+    Boolean,
+    /// Which of `max + 1` alternatives (a constructor, a `one_of` branch).
+    Index,
+    /// "Does the collection go on?" (`max == 1`): one per element.
+    More,
+    /// A float's magnitude in simplicity order (see `draw::float`).
+    Float,
+    /// A character in simplicity order (see `draw::char`).
+    Char,
+}
+
+impl ChoiceKind {
+    fn code(self) -> u8 {
+        match self {
+            ChoiceKind::Integer => 0,
+            ChoiceKind::Boolean => 1,
+            ChoiceKind::Index => 2,
+            ChoiceKind::More => 3,
+            ChoiceKind::Float => 4,
+            ChoiceKind::Char => 5,
+        }
+    }
+
+    fn from_code(code: u8) -> Option<Self> {
+        Some(match code {
+            0 => ChoiceKind::Integer,
+            1 => ChoiceKind::Boolean,
+            2 => ChoiceKind::Index,
+            3 => ChoiceKind::More,
+            4 => ChoiceKind::Float,
+            5 => ChoiceKind::Char,
+            _ => return None,
+        })
+    }
+}
+
+/// One recorded choice: `value` in `0..=max`, `0` being the simplest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Choice {
+    /// The option taken.
+    pub value: u64,
+    /// The largest option that was available.
+    pub max: u64,
+    /// What the number means.
+    pub kind: ChoiceKind,
+}
+
+impl Choice {
+    /// A choice of `value` out of `0..=max`.
+    pub fn new(value: u64, max: u64, kind: ChoiceKind) -> Self {
+        debug_assert!(value <= max, "choice {value} out of 0..={max}");
+        Choice { value, max, kind }
+    }
+}
+
+/// A whole test case as the choices it made.
+#[derive(Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct ChoiceSequence(pub Vec<Choice>);
+
+impl ChoiceSequence {
+    /// The empty sequence: every draw takes its simplest option.
+    pub fn new() -> Self {
+        ChoiceSequence(Vec::new())
+    }
+
+    /// Number of choices.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// True when no choice was made.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The chosen values, without their bounds.
+    pub fn values(&self) -> impl Iterator<Item = u64> + '_ {
+        self.0.iter().map(|c| c.value)
+    }
+
+    /// Shortlex order: fewer choices first, then lexicographically smaller
+    /// values. This is the order shrinking descends.
+    pub fn shortlex_cmp(&self, other: &Self) -> Ordering {
+        shortlex(&self.0, &other.0)
+    }
+
+    /// A compact, copy-pasteable form (`SPECCHECK_REPLAY=...`).
+    pub fn to_replay_string(&self) -> String {
+        let mut bytes = Vec::with_capacity(self.0.len() * 3 + 1);
+        bytes.push(1u8); // format version
+        for c in &self.0 {
+            bytes.push(c.kind.code());
+            write_varint(&mut bytes, c.value);
+            write_varint(&mut bytes, c.max);
+        }
+        base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
+    }
+
+    /// Parses [`to_replay_string`](Self::to_replay_string)'s output.
+    pub fn from_replay_string(s: &str) -> Result<Self, ReplayParseError> {
+        let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
+            .decode(s.trim())
+            .map_err(|_| ReplayParseError("not base64url".into()))?;
+        let (&version, mut rest) = bytes.split_first().ok_or_else(|| ReplayParseError("empty".into()))?;
+        if version != 1 {
+            return Err(ReplayParseError(format!("unknown format version {version}")));
+        }
+        let mut out = Vec::new();
+        while let Some((&code, tail)) = rest.split_first() {
+            let kind =
+                ChoiceKind::from_code(code).ok_or_else(|| ReplayParseError(format!("unknown choice kind {code}")))?;
+            let (value, tail) = read_varint(tail)?;
+            let (max, tail) = read_varint(tail)?;
+            if value > max {
+                return Err(ReplayParseError(format!("choice {value} exceeds its bound {max}")));
+            }
+            out.push(Choice { value, max, kind });
+            rest = tail;
+        }
+        Ok(ChoiceSequence(out))
+    }
+}
+
+impl fmt::Debug for ChoiceSequence {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.values()).finish()
+    }
+}
+
+impl From<Vec<Choice>> for ChoiceSequence {
+    fn from(v: Vec<Choice>) -> Self {
+        ChoiceSequence(v)
+    }
+}
+
+/// Shortlex comparison of two choice slices (length, then values).
+pub fn shortlex(a: &[Choice], b: &[Choice]) -> Ordering {
+    a.len().cmp(&b.len()).then_with(|| a.iter().map(|c| c.value).cmp(b.iter().map(|c| c.value)))
+}
+
+/// A replay string that could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("invalid replay string: {0}")]
+pub struct ReplayParseError(pub String);
+
+fn write_varint(out: &mut Vec<u8>, mut v: u64) {
+    loop {
+        let byte = (v & 0x7f) as u8;
+        v >>= 7;
+        if v == 0 {
+            out.push(byte);
+            return;
+        }
+        out.push(byte | 0x80);
+    }
+}
+
+fn read_varint(bytes: &[u8]) -> Result<(u64, &[u8]), ReplayParseError> {
+    let mut v: u64 = 0;
+    for (i, &b) in bytes.iter().enumerate().take(10) {
+        v |= u64::from(b & 0x7f) << (7 * i);
+        if b & 0x80 == 0 {
+            return Ok((v, &bytes[i + 1..]));
+        }
+    }
+    Err(ReplayParseError("truncated number".into()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replay_string_round_trips() {
+        let seq = ChoiceSequence(vec![
+            Choice::new(0, 1, ChoiceKind::More),
+            Choice::new(300, u64::MAX, ChoiceKind::Integer),
+            Choice::new(u64::MAX, u64::MAX, ChoiceKind::Float),
+            Choice::new(2, 4, ChoiceKind::Index),
+        ]);
+        let s = seq.to_replay_string();
+        assert_eq!(ChoiceSequence::from_replay_string(&s).unwrap(), seq);
+    }
+
+    #[test]
+    fn replay_string_rejects_garbage() {
+        assert!(ChoiceSequence::from_replay_string("%%%").is_err());
+        assert!(ChoiceSequence::from_replay_string("").is_err());
+        // A value above its bound is rejected rather than replayed.
+        let mut bytes = vec![1u8, 0];
+        write_varint(&mut bytes, 9);
+        write_varint(&mut bytes, 3);
+        let s = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes);
+        assert!(ChoiceSequence::from_replay_string(&s).is_err());
+    }
+
+    #[test]
+    fn shortlex_prefers_shorter_then_smaller() {
+        let c = |v| Choice::new(v, 10, ChoiceKind::Integer);
+        assert_eq!(shortlex(&[c(9)], &[c(0), c(0)]), Ordering::Less);
+        assert_eq!(shortlex(&[c(1), c(2)], &[c(1), c(3)]), Ordering::Less);
+        assert_eq!(shortlex(&[c(1)], &[c(1)]), Ordering::Equal);
+    }
+}

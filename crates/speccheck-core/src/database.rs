@@ -1,0 +1,208 @@
+//! The failure database: one JSON file per test in a directory of the
+//! crate (`.speccheck/failures/` by default), written atomically (a
+//! temporary file renamed into place). It stores *choices*, not seeds:
+//! when the generator changes, a stored sequence that no longer fits is
+//! reported stale and dropped instead of silently replaying something
+//! else. Known failures replay first on the next run.
+
+use std::fs;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::choice::ChoiceSequence;
+
+/// Format version of the files.
+const FORMAT: u32 = 1;
+/// Failures kept per test.
+const MAX_ENTRIES: usize = 8;
+
+/// One stored failure.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StoredFailure {
+    /// The failing choices.
+    pub choices: ChoiceSequence,
+    /// The failure message when it was saved (for humans).
+    pub message: String,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct File {
+    format: u32,
+    test: String,
+    failures: Vec<StoredFailure>,
+}
+
+/// Something wrong with a database file; it is ignored, never fatal.
+#[derive(Debug, thiserror::Error)]
+pub enum DatabaseWarning {
+    /// The file could not be read.
+    #[error("could not read {path}: {source}")]
+    Unreadable {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The file is not a failure database file (or is corrupt).
+    #[error("ignoring corrupt failure database file {path}: {detail}")]
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        detail: String,
+    },
+}
+
+/// A directory of failure files.
+#[derive(Clone, Debug)]
+pub struct FailureDatabase {
+    dir: PathBuf,
+}
+
+impl FailureDatabase {
+    /// The database in `dir` (created on first write).
+    pub fn new(dir: impl Into<PathBuf>) -> Self {
+        FailureDatabase { dir: dir.into() }
+    }
+
+    /// The default location for a crate: `<manifest dir>/.speccheck/failures`.
+    pub fn default_dir(manifest_dir: &Path) -> PathBuf {
+        manifest_dir.join(".speccheck").join("failures")
+    }
+
+    /// The file holding `test`'s failures.
+    pub fn path_for(&self, test: &str) -> PathBuf {
+        let mut name: String =
+            test.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect();
+        if name.len() > 120 {
+            name.truncate(100);
+        }
+        // Different names can sanitize alike; the hash keeps them apart.
+        name.push_str(&format!("-{:08x}.json", crate::runner::config::fnv1a(test.as_bytes()) as u32));
+        self.dir.join(name)
+    }
+
+    /// The stored failures of `test` (none if the file is missing). A
+    /// damaged file yields a warning and no failures.
+    pub fn load(&self, test: &str) -> (Vec<StoredFailure>, Option<DatabaseWarning>) {
+        let path = self.path_for(test);
+        let text = match fs::read_to_string(&path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return (Vec::new(), None),
+            Err(source) => return (Vec::new(), Some(DatabaseWarning::Unreadable { path, source })),
+        };
+        match serde_json::from_str::<File>(&text) {
+            Ok(f) if f.format == FORMAT => {
+                let bad = f.failures.iter().any(|s| s.choices.0.iter().any(|c| c.value > c.max));
+                if bad {
+                    (Vec::new(), Some(DatabaseWarning::Corrupt { path, detail: "a choice exceeds its bound".into() }))
+                } else {
+                    (f.failures, None)
+                }
+            }
+            Ok(f) => (
+                Vec::new(),
+                Some(DatabaseWarning::Corrupt { path, detail: format!("unknown format version {}", f.format) }),
+            ),
+            Err(e) => (Vec::new(), Some(DatabaseWarning::Corrupt { path, detail: e.to_string() })),
+        }
+    }
+
+    /// Stores `failure` first for `test` (dropping an identical entry and
+    /// the oldest beyond the limit).
+    pub fn save(&self, test: &str, failure: StoredFailure) -> std::io::Result<()> {
+        let (mut failures, _) = self.load(test);
+        failures.retain(|f| f.choices != failure.choices);
+        failures.insert(0, failure);
+        failures.truncate(MAX_ENTRIES);
+        self.write(test, failures)
+    }
+
+    /// Removes `choices` from `test`'s failures (it passes now).
+    pub fn remove(&self, test: &str, choices: &ChoiceSequence) -> std::io::Result<()> {
+        let (mut failures, warning) = self.load(test);
+        let before = failures.len();
+        failures.retain(|f| &f.choices != choices);
+        if failures.len() == before && warning.is_none() {
+            return Ok(());
+        }
+        self.write(test, failures)
+    }
+
+    fn write(&self, test: &str, failures: Vec<StoredFailure>) -> std::io::Result<()> {
+        let path = self.path_for(test);
+        if failures.is_empty() {
+            return match fs::remove_file(&path) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
+                _ => Ok(()),
+            };
+        }
+        fs::create_dir_all(&self.dir)?;
+        let file = File { format: FORMAT, test: test.to_string(), failures };
+        let text = serde_json::to_string_pretty(&file).map_err(std::io::Error::other)?;
+        // Write beside the target, then rename: readers never see half a file.
+        let tmp = self.dir.join(format!(
+            ".{}.{}.tmp",
+            path.file_name().and_then(|n| n.to_str()).unwrap_or("failure"),
+            std::process::id()
+        ));
+        {
+            let mut f = fs::File::create(&tmp)?;
+            f.write_all(text.as_bytes())?;
+            f.sync_all()?;
+        }
+        fs::rename(&tmp, &path)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::choice::{Choice, ChoiceKind};
+
+    fn temp_dir(tag: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("speccheck-db-{tag}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&d);
+        d
+    }
+
+    fn seq(vals: &[u64]) -> ChoiceSequence {
+        ChoiceSequence(vals.iter().map(|&v| Choice::new(v, 100, ChoiceKind::Integer)).collect())
+    }
+
+    #[test]
+    fn round_trip_and_remove() {
+        let db = FailureDatabase::new(temp_dir("rt"));
+        let f = StoredFailure { choices: seq(&[1, 2, 3]), message: "boom".into() };
+        db.save("mod::test", f.clone()).unwrap();
+        db.save("mod::test", StoredFailure { choices: seq(&[4]), message: "b".into() }).unwrap();
+        let (loaded, w) = db.load("mod::test");
+        assert!(w.is_none());
+        assert_eq!(loaded.len(), 2);
+        assert_eq!(loaded[1], f);
+        db.remove("mod::test", &seq(&[4])).unwrap();
+        db.remove("mod::test", &seq(&[1, 2, 3])).unwrap();
+        assert!(!db.path_for("mod::test").exists());
+    }
+
+    #[test]
+    fn corrupt_files_warn_and_are_ignored() {
+        let db = FailureDatabase::new(temp_dir("corrupt"));
+        fs::create_dir_all(&db.dir).unwrap();
+        fs::write(db.path_for("t"), "{ not json").unwrap();
+        let (loaded, w) = db.load("t");
+        assert!(loaded.is_empty());
+        assert!(matches!(w, Some(DatabaseWarning::Corrupt { .. })));
+        // Saving over a corrupt file replaces it.
+        db.save("t", StoredFailure { choices: seq(&[1]), message: String::new() }).unwrap();
+        assert_eq!(db.load("t").0.len(), 1);
+    }
+
+    #[test]
+    fn names_that_sanitize_alike_do_not_collide() {
+        let db = FailureDatabase::new("x");
+        assert_ne!(db.path_for("a::b"), db.path_for("a__b"));
+    }
+}

@@ -1,0 +1,288 @@
+//! Integers as choices.
+//!
+//! An integer in `lo..=hi` is recorded as its position in the order
+//! `t, t+1, t-1, t+2, t-2, …` around the shrink target `t` (0 clamped into
+//! the range), continuing on one side once the other is used up. Smaller
+//! positions are simpler values, so shrinking the number shrinks the value
+//! toward 0 from both signs. Ranges wider than 64 bits take two choices.
+//!
+//! Random draws are biased toward the target, ±1, the bounds (`MIN`,
+//! `MAX`) and small values; the bias lives only in sampling, never in the
+//! recorded choice.
+
+use std::fmt::Debug;
+
+use rand::Rng;
+use rand::rngs::SmallRng;
+
+use crate::choice::ChoiceKind;
+use crate::encode::{EncodeError, Encoder};
+use crate::test_case::TestCase;
+
+/// Integer types speccheck can draw. Values map to an order-preserving
+/// `u128` key.
+pub trait Integer: Copy + Ord + Debug + Send + Sync + 'static {
+    /// Smallest value.
+    const MIN: Self;
+    /// Largest value.
+    const MAX: Self;
+    /// Order-preserving map into `u128`.
+    fn to_key(self) -> u128;
+    /// Inverse of [`to_key`](Self::to_key).
+    fn from_key(key: u128) -> Self;
+    /// The key of zero.
+    fn zero_key() -> u128;
+}
+
+macro_rules! unsigned {
+    ($($t:ty),*) => {$(
+        impl Integer for $t {
+            const MIN: Self = <$t>::MIN;
+            const MAX: Self = <$t>::MAX;
+            #[inline] fn to_key(self) -> u128 { self as u128 }
+            #[inline] fn from_key(key: u128) -> Self { key as $t }
+            #[inline] fn zero_key() -> u128 { 0 }
+        }
+    )*};
+}
+macro_rules! signed {
+    ($($t:ty => $u:ty),*) => {$(
+        impl Integer for $t {
+            const MIN: Self = <$t>::MIN;
+            const MAX: Self = <$t>::MAX;
+            #[inline] fn to_key(self) -> u128 { ((self as $u) ^ (1 << (<$u>::BITS - 1))) as u128 }
+            #[inline] fn from_key(key: u128) -> Self { ((key as $u) ^ (1 << (<$u>::BITS - 1))) as $t }
+            #[inline] fn zero_key() -> u128 { 1u128 << (<$u>::BITS - 1) }
+        }
+    )*};
+}
+unsigned!(u8, u16, u32, u64, u128, usize);
+signed!(i8 => u8, i16 => u16, i32 => u32, i64 => u64, i128 => u128, isize => usize);
+
+/// Position of key `v` in the simplicity order of `lo..=hi` around `t`.
+#[inline]
+pub fn key_to_index(v: u128, lo: u128, hi: u128, t: u128) -> u128 {
+    let up_max = hi - t;
+    let down_max = t - lo;
+    if v >= t {
+        let up = v - t;
+        if up <= down_max { if up == 0 { 0 } else { 2 * up - 1 } } else { down_max + up }
+    } else {
+        let down = t - v;
+        if down <= up_max { 2 * down } else { up_max + down }
+    }
+}
+
+/// Inverse of [`key_to_index`]; indices past the range's width clamp.
+#[inline]
+pub fn index_to_key(k: u128, lo: u128, hi: u128, t: u128) -> u128 {
+    let up_max = hi - t;
+    let down_max = t - lo;
+    let k = k.min(hi - lo);
+    let m = up_max.min(down_max);
+    if k <= 2 * m {
+        if k == 0 {
+            t
+        } else if k % 2 == 1 {
+            t + k.div_ceil(2)
+        } else {
+            t - k / 2
+        }
+    } else if up_max > down_max {
+        t + (k - m)
+    } else {
+        t - (k - m)
+    }
+}
+
+#[inline]
+fn uniform(rng: &mut SmallRng, lo: u128, hi: u128) -> u128 {
+    let width = hi - lo;
+    if width == u128::MAX {
+        rng.random::<u128>()
+    } else if width <= u64::MAX as u128 {
+        lo + rng.random_range(0..=width as u64) as u128
+    } else {
+        lo + rng.random_range(0..=width)
+    }
+}
+
+/// Samples a key of `lo..=hi` with the bias described in the module docs.
+#[inline]
+pub fn sample_key(rng: &mut SmallRng, lo: u128, hi: u128, t: u128, size: usize) -> u128 {
+    let r: u32 = rng.random_range(0..64);
+    match r {
+        0..=2 => t,
+        3 => lo,
+        4 => hi,
+        5 => lo.saturating_add(1).min(hi),
+        6 => hi.saturating_sub(1).max(lo),
+        7 => t.saturating_add(1).min(hi),
+        8 => t.saturating_sub(1).max(lo),
+        9..=37 => {
+            let s = size.max(1) as u128;
+            uniform(rng, t.saturating_sub(s).max(lo), t.saturating_add(s).min(hi))
+        }
+        _ => uniform(rng, lo, hi),
+    }
+}
+
+fn target(lo: u128, hi: u128, zero: u128) -> u128 {
+    zero.clamp(lo, hi)
+}
+
+impl TestCase {
+    /// An integer in `lo..=hi`, shrinking toward 0 (or the bound nearest 0).
+    #[inline]
+    pub fn draw_int<T: Integer>(&mut self, lo: T, hi: T) -> T {
+        assert!(lo <= hi, "draw_int: empty range {lo:?}..={hi:?}");
+        let (lo, hi) = (lo.to_key(), hi.to_key());
+        let t = target(lo, hi, T::zero_key());
+        T::from_key(self.draw_key(lo, hi, t))
+    }
+
+    /// An integer in `lo..=hi` shrinking toward `towards` (clamped into the
+    /// range).
+    pub fn draw_int_towards<T: Integer>(&mut self, lo: T, hi: T, towards: T) -> T {
+        assert!(lo <= hi, "draw_int: empty range {lo:?}..={hi:?}");
+        let (lo, hi) = (lo.to_key(), hi.to_key());
+        let t = towards.to_key().clamp(lo, hi);
+        T::from_key(self.draw_key(lo, hi, t))
+    }
+
+    #[inline]
+    fn draw_key(&mut self, lo: u128, hi: u128, t: u128) -> u128 {
+        let width = hi - lo;
+        if width == 0 {
+            return lo;
+        }
+        if width <= u64::MAX as u128 {
+            let max = width as u64;
+            let k = self.draw_raw(
+                max,
+                ChoiceKind::Integer,
+                |rng, size| key_to_index(sample_key(rng, lo, hi, t, size), lo, hi, t) as u64,
+                |budget| 2 * u64::from(budget) + 1,
+            );
+            return index_to_key(k as u128, lo, hi, t);
+        }
+        // Wider than 64 bits: high half, then low half.
+        let sampled = self.pre_sample(|rng, size| key_to_index(sample_key(rng, lo, hi, t, size), lo, hi, t));
+        let hi_max = (width >> 64) as u64;
+        let high = self.draw_raw(hi_max, ChoiceKind::Integer, |_, _| sampled.map_or(0, |k| (k >> 64) as u64), |_| 1);
+        let lo_max = if high == hi_max { width as u64 } else { u64::MAX };
+        let low = self.draw_raw(
+            lo_max,
+            ChoiceKind::Integer,
+            |_, _| sampled.map_or(0, |k| (k as u64).min(lo_max)),
+            |budget| 2 * u64::from(budget) + 1,
+        );
+        index_to_key(((high as u128) << 64) | low as u128, lo, hi, t)
+    }
+}
+
+impl Encoder {
+    /// Twin of [`TestCase::draw_int`].
+    pub fn write_int<T: Integer>(&mut self, v: T, lo: T, hi: T) -> Result<(), EncodeError> {
+        let (lk, hk) = (lo.to_key(), hi.to_key());
+        self.write_key(v, lo, hi, target(lk, hk, T::zero_key()))
+    }
+
+    /// Twin of [`TestCase::draw_int_towards`].
+    pub fn write_int_towards<T: Integer>(&mut self, v: T, lo: T, hi: T, towards: T) -> Result<(), EncodeError> {
+        let (lk, hk) = (lo.to_key(), hi.to_key());
+        self.write_key(v, lo, hi, towards.to_key().clamp(lk, hk))
+    }
+
+    fn write_key<T: Integer>(&mut self, v: T, lo: T, hi: T, t: u128) -> Result<(), EncodeError> {
+        if v < lo || v > hi {
+            return Err(EncodeError::OutOfRange { value: format!("{v:?}"), range: format!("{lo:?}..={hi:?}") });
+        }
+        let (lo, hi) = (lo.to_key(), hi.to_key());
+        let width = hi - lo;
+        if width == 0 {
+            return Ok(());
+        }
+        let k = key_to_index(v.to_key(), lo, hi, t);
+        if width <= u64::MAX as u128 {
+            self.write_raw(k as u64, width as u64, ChoiceKind::Integer);
+        } else {
+            let hi_max = (width >> 64) as u64;
+            let high = (k >> 64) as u64;
+            self.write_raw(high, hi_max, ChoiceKind::Integer);
+            let lo_max = if high == hi_max { width as u64 } else { u64::MAX };
+            self.write_raw(k as u64, lo_max, ChoiceKind::Integer);
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_case::Tail;
+
+    #[test]
+    fn index_order_is_a_bijection_on_small_ranges() {
+        for (lo, hi, t) in [(0u128, 10, 0), (0, 10, 10), (0, 10, 3), (5, 5, 5), (0, 1, 1), (3, 20, 17)] {
+            let mut seen = vec![false; (hi - lo + 1) as usize];
+            for k in 0..=(hi - lo) {
+                let v = index_to_key(k, lo, hi, t);
+                assert!((lo..=hi).contains(&v), "{k} -> {v} outside {lo}..={hi}");
+                assert_eq!(key_to_index(v, lo, hi, t), k);
+                assert!(!seen[(v - lo) as usize]);
+                seen[(v - lo) as usize] = true;
+            }
+        }
+    }
+
+    #[test]
+    fn simplicity_order_around_zero() {
+        let lo = i32::MIN.to_key();
+        let hi = i32::MAX.to_key();
+        let t = i32::zero_key();
+        let order: Vec<i32> = (0..5).map(|k| i32::from_key(index_to_key(k, lo, hi, t))).collect();
+        assert_eq!(order, vec![0, 1, -1, 2, -2]);
+        assert_eq!(key_to_index(i32::MIN.to_key(), lo, hi, t), u32::MAX as u128);
+    }
+
+    #[test]
+    fn draws_round_trip_through_the_encoder() {
+        fn check<T: Integer>(lo: T, hi: T) {
+            for seed in 0..200 {
+                let mut tc = TestCase::random(seed, 50);
+                let v = tc.draw_int(lo, hi);
+                assert!(lo <= v && v <= hi);
+                let (seq, _) = tc.finish();
+                let mut enc = Encoder::new();
+                enc.write_int(v, lo, hi).unwrap();
+                assert_eq!(enc.finish(), seq, "{v:?}");
+                let mut again = TestCase::replay(seq.0, Tail::Stop);
+                assert_eq!(again.draw_int(lo, hi), v);
+            }
+        }
+        check(i8::MIN, i8::MAX);
+        check(-3i64, 1_000_000);
+        check(u64::MIN, u64::MAX);
+        check(i128::MIN, i128::MAX);
+        check(u128::MIN, u128::MAX);
+        check(10u16, 10u16);
+    }
+
+    #[test]
+    fn bias_hits_the_extremes() {
+        let mut seen_min = false;
+        let mut seen_max = false;
+        let mut seen_zero = false;
+        for seed in 0..2000 {
+            let mut tc = TestCase::random(seed, 10);
+            match tc.draw_int(i64::MIN, i64::MAX) {
+                i64::MIN => seen_min = true,
+                i64::MAX => seen_max = true,
+                0 => seen_zero = true,
+                _ => {}
+            }
+        }
+        assert!(seen_min && seen_max && seen_zero);
+    }
+}

@@ -1,0 +1,132 @@
+//! Collection lengths as choices.
+//!
+//! Each element is preceded by a "more?" choice instead of drawing a length
+//! up front (Hypothesis's `many`): deleting an element is then deleting its
+//! slot — the "more" choice and the element's choices — so the shrinker
+//! removes elements without knowing the collection exists. The target
+//! length is sampled when generating (uniform within the bounds) but only
+//! the yes/no answers are recorded.
+
+use rand::Rng;
+
+use crate::choice::ChoiceKind;
+use crate::encode::{EncodeError, Encoder};
+use crate::test_case::TestCase;
+
+/// How many rejected (duplicate) elements a unique collection tolerates in
+/// a row before it stops growing.
+const MAX_REJECTIONS: u32 = 64;
+
+/// Drives the length of one collection.
+#[derive(Clone, Debug)]
+pub struct Many {
+    min: usize,
+    max: usize,
+    target: usize,
+    count: usize,
+    rejections: u32,
+}
+
+impl Many {
+    /// Starts a collection of `min..=max` elements. When generating at
+    /// random, its length is uniform in `min..=min(max, min + size)`.
+    pub fn new(tc: &mut TestCase, min: usize, max: usize) -> Self {
+        let size = tc.size();
+        Self::with_size(tc, min, max, size)
+    }
+
+    /// Like [`new`](Self::new) with an explicit size parameter.
+    pub fn with_size(tc: &mut TestCase, min: usize, max: usize, size: usize) -> Self {
+        assert!(min <= max, "collection bounds {min}..={max} are empty");
+        let target = tc
+            .pre_sample(|rng, _| {
+                let hi = max.min(min.saturating_add(size));
+                if rng.random_ratio(1, 16) { min } else { rng.random_range(min..=hi) }
+            })
+            .unwrap_or(min);
+        Many { min, max, target, count: 0, rejections: 0 }
+    }
+
+    /// Like [`new`](Self::new) but with a length uniform over the whole of
+    /// `min..=max`, whatever the size (explicit bounds, as proptest reads them).
+    pub fn uniform(tc: &mut TestCase, min: usize, max: usize) -> Self {
+        assert!(min <= max, "collection bounds {min}..={max} are empty");
+        let target = tc.pre_sample(|rng, _| rng.random_range(min..=max)).unwrap_or(min);
+        Many { min, max, target, count: 0, rejections: 0 }
+    }
+
+    /// Should another element be drawn? Draws a choice unless the bounds
+    /// decide.
+    #[inline]
+    pub fn more(&mut self, tc: &mut TestCase) -> bool {
+        let go = if self.count < self.min {
+            true
+        } else if self.count >= self.max {
+            false
+        } else {
+            let (count, target) = (self.count, self.target);
+            tc.draw_raw(
+                1,
+                ChoiceKind::More,
+                |_, _| u64::from(count < target),
+                |budget| if (count as u64) < u64::from(budget) { 2 } else { 1 },
+            ) == 1
+        };
+        if go {
+            self.count += 1;
+        }
+        go
+    }
+
+    /// The element just drawn was a duplicate and was not kept. Returns
+    /// `false` once too many were rejected in a row (stop growing).
+    pub fn reject(&mut self) -> bool {
+        self.count -= 1;
+        self.rejections += 1;
+        if self.rejections > MAX_REJECTIONS {
+            self.max = self.count.max(self.min);
+            self.min = self.min.min(self.count);
+            false
+        } else {
+            true
+        }
+    }
+
+    /// Elements accepted so far.
+    pub fn count(&self) -> usize {
+        self.count
+    }
+}
+
+/// Writes the "more?" choices of a collection being encoded.
+#[derive(Clone, Debug)]
+pub struct ManyWriter {
+    min: usize,
+    max: usize,
+    count: usize,
+}
+
+impl ManyWriter {
+    /// Starts encoding a collection of `len` elements with bounds `min..=max`.
+    pub fn new(len: usize, min: usize, max: usize) -> Result<Self, EncodeError> {
+        if len < min || len > max {
+            return Err(EncodeError::OutOfRange { value: format!("length {len}"), range: format!("{min}..={max}") });
+        }
+        Ok(ManyWriter { min, max, count: 0 })
+    }
+
+    /// Writes the choice that precedes each element.
+    pub fn element(&mut self, enc: &mut Encoder) {
+        if self.count >= self.min && self.count < self.max {
+            enc.write_raw(1, 1, ChoiceKind::More);
+        }
+        self.count += 1;
+    }
+
+    /// Writes the final "no more" choice.
+    pub fn finish(self, enc: &mut Encoder) {
+        if self.count >= self.min && self.count < self.max {
+            enc.write_raw(0, 1, ChoiceKind::More);
+        }
+    }
+}

@@ -1,0 +1,229 @@
+//! Numbers in ranges: `ints(0..10)`, `floats(0.0..=1.0)`, and plain ranges
+//! (`0..10u8`) used directly as generators.
+
+use std::ops::{Bound, Range, RangeBounds, RangeInclusive};
+
+use super::Generator;
+use crate::draw::float::FloatSpec;
+use crate::draw::int::Integer;
+use crate::encode::{EncodeError, Encoder};
+use crate::span::{SpanKind, TypeInfo};
+use crate::test_case::TestCase;
+
+/// Integers in an inclusive range; see [`ints`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ints<T> {
+    lo: T,
+    hi: T,
+}
+
+impl<T: Integer> Ints<T> {
+    /// Shrinks toward `towards` instead of 0.
+    pub fn towards(self, towards: T) -> IntsTowards<T> {
+        IntsTowards { lo: self.lo, hi: self.hi, towards }
+    }
+}
+
+/// Integers in a range shrinking toward a chosen value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IntsTowards<T> {
+    lo: T,
+    hi: T,
+    towards: T,
+}
+
+/// Integers in `range` (any range syntax), shrinking toward 0 or the bound
+/// nearest it. Panics on an empty range.
+pub fn ints<T: Integer, R: RangeBounds<T>>(range: R) -> Ints<T> {
+    let (lo, hi) = bounds(&range);
+    assert!(lo <= hi, "ints: empty range");
+    Ints { lo, hi }
+}
+
+fn bounds<T: Integer, R: RangeBounds<T>>(range: &R) -> (T, T) {
+    let lo = match range.start_bound() {
+        Bound::Included(&v) => v,
+        Bound::Excluded(&v) => {
+            assert!(v < T::MAX, "ints: empty range");
+            T::from_key(v.to_key() + 1)
+        }
+        Bound::Unbounded => T::MIN,
+    };
+    let hi = match range.end_bound() {
+        Bound::Included(&v) => v,
+        Bound::Excluded(&v) => {
+            assert!(v > T::MIN, "ints: empty range");
+            T::from_key(v.to_key() - 1)
+        }
+        Bound::Unbounded => T::MAX,
+    };
+    (lo, hi)
+}
+
+fn int_info<T: 'static>() -> TypeInfo {
+    TypeInfo::primitive::<T>()
+}
+
+impl<T: Integer> Generator for Ints<T> {
+    type Value = T;
+    #[inline]
+    fn generate(&self, tc: &mut TestCase) -> T {
+        tc.start_span(SpanKind::Value, int_info::<T>, "");
+        let v = tc.draw_int(self.lo, self.hi);
+        tc.stop_span(SpanKind::Value);
+        v
+    }
+    fn encode(&self, value: &T, enc: &mut Encoder) -> Result<(), EncodeError> {
+        enc.write_int(*value, self.lo, self.hi)
+    }
+}
+
+impl<T: Integer> Generator for IntsTowards<T> {
+    type Value = T;
+    fn generate(&self, tc: &mut TestCase) -> T {
+        tc.start_span(SpanKind::Value, int_info::<T>, "");
+        let v = tc.draw_int_towards(self.lo, self.hi, self.towards);
+        tc.stop_span(SpanKind::Value);
+        v
+    }
+    fn encode(&self, value: &T, enc: &mut Encoder) -> Result<(), EncodeError> {
+        enc.write_int_towards(*value, self.lo, self.hi, self.towards)
+    }
+}
+
+impl<T: Integer> Generator for Range<T> {
+    type Value = T;
+    fn generate(&self, tc: &mut TestCase) -> T {
+        ints(self.clone()).generate(tc)
+    }
+    fn encode(&self, value: &T, enc: &mut Encoder) -> Result<(), EncodeError> {
+        ints(self.clone()).encode(value, enc)
+    }
+}
+
+impl<T: Integer> Generator for RangeInclusive<T> {
+    type Value = T;
+    fn generate(&self, tc: &mut TestCase) -> T {
+        ints(self.clone()).generate(tc)
+    }
+    fn encode(&self, value: &T, enc: &mut Encoder) -> Result<(), EncodeError> {
+        ints(self.clone()).encode(value, enc)
+    }
+}
+
+/// Floats described by a [`FloatSpec`]; see [`floats`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Floats {
+    spec: FloatSpec,
+}
+
+impl Floats {
+    /// Allows NaN.
+    pub fn with_nan(mut self) -> Self {
+        self.spec.allow_nan = true;
+        self
+    }
+
+    /// Allows infinities (where the range includes them).
+    pub fn with_infinity(mut self) -> Self {
+        self.spec.allow_infinity = true;
+        self
+    }
+}
+
+/// Finite `f64`s in `range` (use `..` for every finite float; add
+/// [`with_nan`](Floats::with_nan) / [`with_infinity`](Floats::with_infinity)
+/// for the rest).
+pub fn floats<R: RangeBounds<f64>>(range: R) -> Floats {
+    Floats { spec: float_spec(&range, false) }
+}
+
+/// Finite `f64`s that are exactly representable as `f32`, in `range`.
+pub fn floats_f32<R: RangeBounds<f64>>(range: R) -> Floats {
+    Floats { spec: float_spec(&range, true) }
+}
+
+fn float_spec<R: RangeBounds<f64>>(range: &R, single: bool) -> FloatSpec {
+    let min = match range.start_bound() {
+        Bound::Included(&v) | Bound::Excluded(&v) => v,
+        Bound::Unbounded => f64::NEG_INFINITY,
+    };
+    let max = match range.end_bound() {
+        Bound::Included(&v) => v,
+        Bound::Excluded(&v) => {
+            // The largest float below v.
+            if v == f64::NEG_INFINITY { v } else { next_down(v) }
+        }
+        Bound::Unbounded => f64::INFINITY,
+    };
+    assert!(min <= max, "floats: empty range");
+    FloatSpec { min, max, allow_nan: false, allow_infinity: false, single }
+}
+
+fn next_down(v: f64) -> f64 {
+    if v.is_nan() || v == f64::NEG_INFINITY {
+        return v;
+    }
+    if v == 0.0 {
+        return -5e-324;
+    }
+    let bits = v.to_bits();
+    f64::from_bits(if v > 0.0 { bits - 1 } else { bits + 1 })
+}
+
+impl Generator for Floats {
+    type Value = f64;
+    fn generate(&self, tc: &mut TestCase) -> f64 {
+        tc.start_span(SpanKind::Value, int_info::<f64>, "");
+        let v = tc.draw_float(&self.spec);
+        tc.stop_span(SpanKind::Value);
+        v
+    }
+    fn encode(&self, value: &f64, enc: &mut Encoder) -> Result<(), EncodeError> {
+        enc.write_float(*value, &self.spec)
+    }
+}
+
+macro_rules! float_range_gen {
+    ($($r:ty),*) => {$(
+        impl Generator for $r {
+            type Value = f64;
+            fn generate(&self, tc: &mut TestCase) -> f64 {
+                floats(self.clone()).generate(tc)
+            }
+            fn encode(&self, value: &f64, enc: &mut Encoder) -> Result<(), EncodeError> {
+                floats(self.clone()).encode(value, enc)
+            }
+        }
+    )*};
+}
+float_range_gen!(Range<f64>, RangeInclusive<f64>);
+
+macro_rules! char_range_gen {
+    ($($r:ty),*) => {$(
+        impl Generator for $r {
+            type Value = char;
+            fn generate(&self, tc: &mut TestCase) -> char {
+                super::chars_in(char_class(self)).generate(tc)
+            }
+            fn encode(&self, value: &char, enc: &mut Encoder) -> Result<(), EncodeError> {
+                super::chars_in(char_class(self)).encode(value, enc)
+            }
+        }
+    )*};
+}
+char_range_gen!(Range<char>, RangeInclusive<char>);
+
+fn char_class<R: RangeBounds<char>>(r: &R) -> crate::draw::char::CharClass {
+    let lo = match r.start_bound() {
+        Bound::Included(&c) => c,
+        Bound::Excluded(&c) => char::from_u32(c as u32 + 1).unwrap_or(c),
+        Bound::Unbounded => '\0',
+    };
+    let hi = match r.end_bound() {
+        Bound::Included(&c) => c,
+        Bound::Excluded(&c) => char::from_u32((c as u32).saturating_sub(1)).unwrap_or(c),
+        Bound::Unbounded => char::MAX,
+    };
+    crate::draw::char::CharClass::from_ranges([(lo, hi)])
+}

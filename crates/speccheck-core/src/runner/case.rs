@@ -1,0 +1,98 @@
+//! Running one test case: the property on a test case, with panics,
+//! preconditions and invalid inputs turned into an [`Outcome`].
+
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::Arc;
+
+use super::context::{self, Discarded};
+use super::verdict::{FailureInfo, FailureKind, Outcome};
+use crate::choice::{Choice, ChoiceSequence};
+use crate::span::SpanTree;
+use crate::term::Term;
+use crate::test_case::{StopTest, Tail, TestCase};
+
+/// A property as the runner sees it: draw inputs from the test case, run,
+/// say how it went.
+pub type TestFn = dyn Fn(&mut TestCase) -> Outcome + Send + Sync;
+
+/// A shareable property.
+pub type SharedTest = Arc<TestFn>;
+
+/// Everything one run of a test case produced.
+#[derive(Clone, Debug)]
+pub struct CaseResult {
+    /// How it went.
+    pub outcome: Outcome,
+    /// The choices it made.
+    pub choices: ChoiceSequence,
+    /// The spans it marked (empty unless spans were recorded).
+    pub spans: SpanTree,
+    /// Labels it was counted under.
+    pub labels: Vec<String>,
+    /// Replayed choices that did not fit the generator.
+    pub misaligned: usize,
+    /// True when a replayed prefix was not used up.
+    pub prefix_unused: bool,
+    /// The inputs, as shown on a final run.
+    pub shown: Vec<(String, Term)>,
+    /// Notes recorded on a final run.
+    pub notes: Vec<String>,
+    /// A backtrace of the failure (final runs, when `RUST_BACKTRACE` is set).
+    pub backtrace: Option<String>,
+}
+
+/// Runs `test` on `tc` in place (the generation phase's hot path, which
+/// keeps `tc`'s buffers). Returns the outcome and the labels.
+pub fn run_in_place(test: &TestFn, tc: &mut TestCase) -> (Outcome, Vec<String>, Option<String>) {
+    context::install_panic_hook();
+    context::begin_case(tc.is_final());
+    let result = panic::catch_unwind(AssertUnwindSafe(|| test(tc)));
+    let (panic_record, labels) = context::end_case();
+    let mut backtrace = None;
+    let outcome = match result {
+        Ok(outcome) => outcome,
+        Err(payload) => {
+            if payload.is::<StopTest>() {
+                Outcome::Invalid(tc.invalid().cloned().unwrap_or(crate::test_case::Invalid::Overrun))
+            } else if let Some(d) = payload.downcast_ref::<Discarded>() {
+                Outcome::Discard { reason: d.reason.clone() }
+            } else {
+                let record = panic_record.unwrap_or_default();
+                backtrace = record.backtrace;
+                let message = if record.message.is_empty() { payload_message(&*payload) } else { record.message };
+                Outcome::Fail(FailureInfo {
+                    kind: FailureKind::Panic,
+                    message,
+                    location: record.location,
+                    in_generator: !tc.is_generated(),
+                })
+            }
+        }
+    };
+    (outcome, labels, backtrace)
+}
+
+fn payload_message(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "<non-string panic payload>".to_string()
+    }
+}
+
+/// Runs `test` on `tc` and collects everything it produced.
+pub fn execute(test: &TestFn, mut tc: TestCase) -> CaseResult {
+    let (outcome, labels, backtrace) = run_in_place(test, &mut tc);
+    let misaligned = tc.misaligned();
+    let prefix_unused = tc.prefix_unused();
+    let (shown, notes) = tc.take_report_parts();
+    let (choices, spans) = tc.finish();
+    CaseResult { outcome, choices, spans, labels, misaligned, prefix_unused, shown, notes, backtrace }
+}
+
+/// Replays `choices` (spans recorded, simplest options past the end).
+pub fn replay(test: &TestFn, choices: &[Choice], max_depth: u32) -> CaseResult {
+    execute(test, TestCase::replay(choices.to_vec(), Tail::Simplest).with_spans(true).with_max_depth(max_depth))
+}

@@ -1,0 +1,334 @@
+//! Run settings: defaults, a CI profile, and environment overrides.
+//!
+//! Precedence, lowest first: defaults, the profile, the settings given in
+//! code (attribute or [`Config`] methods), then `SPECCHECK_*` environment
+//! variables — the operator's last word (a soak run, a pinned seed).
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// How much the runner prints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Verbosity {
+    /// Only failures.
+    Quiet,
+    /// Failures and a summary line with statistics for passing runs.
+    Normal,
+    /// Also every phase as it happens.
+    Verbose,
+}
+
+/// Named sets of defaults.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Profile {
+    /// Random seeds, failures saved to the database.
+    Default,
+    /// Derandomized (seed from the test name), no database writes: the
+    /// same commit gives the same result. Chosen automatically when the
+    /// `CI` environment variable is set.
+    Ci,
+}
+
+/// What to do after shrinking a counterexample.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExplainMode {
+    /// Report the shrunk counterexample only.
+    Off,
+    /// Also reduce it structurally (SmartCheck reduction).
+    Reduce,
+    /// Reduce, then generalize (∀ and ∃ positions) and look for further
+    /// failure classes.
+    Generalize,
+}
+
+/// Settings for one property run.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Name used in reports, the database and seeds.
+    pub name: String,
+    /// Passing cases needed.
+    pub cases: u32,
+    /// Fixed seed (random otherwise; derived from the name in CI).
+    pub seed: Option<u64>,
+    /// Largest size parameter.
+    pub max_size: usize,
+    /// Nesting depth after which recursive types take leaves.
+    pub max_depth: u32,
+    /// Per-case timeout (`None`: none).
+    pub timeout: Option<Duration>,
+    /// Stop generating after this long (the run still passes).
+    pub time_budget: Option<Duration>,
+    /// Shrink failures at all.
+    pub shrink: bool,
+    /// Most shrink candidates to run.
+    pub shrink_steps: u32,
+    /// Longest time to spend shrinking.
+    pub shrink_time: Duration,
+    /// Printing.
+    pub verbosity: Verbosity,
+    /// Threads for the generation phase (results do not depend on it).
+    pub threads: usize,
+    /// Give up after `cases × max_discard_ratio` discarded inputs.
+    pub max_discard_ratio: u32,
+    /// Directory of the failure database (`None`: off).
+    pub database: Option<PathBuf>,
+    /// Whether new failures are written to the database.
+    pub database_writes: bool,
+    /// The active profile.
+    pub profile: Profile,
+    /// The explanation step after shrinking.
+    pub explain: ExplainMode,
+    /// A choice sequence to replay instead of searching
+    /// (`SPECCHECK_REPLAY`).
+    pub replay: Option<String>,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            name: "property".to_string(),
+            cases: 100,
+            seed: None,
+            max_size: 100,
+            max_depth: crate::test_case::DEFAULT_MAX_DEPTH,
+            timeout: Some(Duration::from_secs(10)),
+            time_budget: None,
+            shrink: true,
+            shrink_steps: 20_000,
+            shrink_time: Duration::from_secs(10),
+            verbosity: Verbosity::Normal,
+            threads: 1,
+            max_discard_ratio: 10,
+            database: None,
+            database_writes: true,
+            profile: Profile::Default,
+            explain: ExplainMode::Generalize,
+            replay: None,
+        }
+    }
+}
+
+/// A malformed `SPECCHECK_*` variable.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("environment variable {var}={value:?} is not valid: {expected}")]
+pub struct ConfigError {
+    /// The variable.
+    pub var: String,
+    /// Its value.
+    pub value: String,
+    /// What was expected.
+    pub expected: &'static str,
+}
+
+impl Config {
+    /// Defaults with a name.
+    pub fn named(name: impl Into<String>) -> Self {
+        Config { name: name.into(), ..Config::default() }
+    }
+
+    /// Applies a profile's defaults.
+    pub fn with_profile(mut self, profile: Profile) -> Self {
+        self.profile = profile;
+        if profile == Profile::Ci {
+            self.database_writes = false;
+        }
+        self
+    }
+
+    /// The seed to use: given, derived from the name (CI), or random.
+    pub fn effective_seed(&self) -> u64 {
+        if let Some(s) = self.seed {
+            return s;
+        }
+        if self.profile == Profile::Ci {
+            return fnv1a(self.name.as_bytes());
+        }
+        random_seed()
+    }
+
+    /// Reads `SPECCHECK_*` variables over these settings (and `CI`, which
+    /// selects the CI profile unless `SPECCHECK_PROFILE` says otherwise).
+    pub fn apply_env(self) -> Result<Self, ConfigError> {
+        self.apply_vars(|k| std::env::var(k).ok())
+    }
+
+    /// [`apply_env`](Self::apply_env) over any variable source (testable).
+    pub fn apply_vars(mut self, get: impl Fn(&str) -> Option<String>) -> Result<Self, ConfigError> {
+        let var = |k: &str| get(k).filter(|v| !v.trim().is_empty());
+        match var("SPECCHECK_PROFILE") {
+            Some(p) => match p.trim().to_ascii_lowercase().as_str() {
+                "ci" => self = self.with_profile(Profile::Ci),
+                "default" => self = self.with_profile(Profile::Default),
+                _ => return Err(err("SPECCHECK_PROFILE", &p, "`default` or `ci`")),
+            },
+            None if var("CI").is_some_and(|v| v != "0" && v != "false") => self = self.with_profile(Profile::Ci),
+            None => {}
+        }
+        if let Some(v) = var("SPECCHECK_CASES") {
+            self.cases = parse(&v, "SPECCHECK_CASES", "a number of cases")?;
+        }
+        if let Some(v) = var("SPECCHECK_SEED") {
+            self.seed = Some(parse_seed(&v).ok_or_else(|| err("SPECCHECK_SEED", &v, "a number (decimal or 0x hex)"))?);
+        }
+        if let Some(v) = var("SPECCHECK_MAX_SIZE") {
+            self.max_size = parse(&v, "SPECCHECK_MAX_SIZE", "a size")?;
+        }
+        if let Some(v) = var("SPECCHECK_MAX_DEPTH") {
+            self.max_depth = parse(&v, "SPECCHECK_MAX_DEPTH", "a depth")?;
+        }
+        if let Some(v) = var("SPECCHECK_TIMEOUT_MS") {
+            let ms: u64 = parse(&v, "SPECCHECK_TIMEOUT_MS", "milliseconds (0 disables)")?;
+            self.timeout = (ms > 0).then(|| Duration::from_millis(ms));
+        }
+        if let Some(v) = var("SPECCHECK_TIME_BUDGET_MS") {
+            let ms: u64 = parse(&v, "SPECCHECK_TIME_BUDGET_MS", "milliseconds (0 disables)")?;
+            self.time_budget = (ms > 0).then(|| Duration::from_millis(ms));
+        }
+        if let Some(v) = var("SPECCHECK_SHRINK") {
+            self.shrink = parse_bool(&v).ok_or_else(|| err("SPECCHECK_SHRINK", &v, "0 or 1"))?;
+        }
+        if let Some(v) = var("SPECCHECK_SHRINK_STEPS") {
+            self.shrink_steps = parse(&v, "SPECCHECK_SHRINK_STEPS", "a number of steps")?;
+        }
+        if let Some(v) = var("SPECCHECK_SHRINK_TIME_MS") {
+            self.shrink_time = Duration::from_millis(parse(&v, "SPECCHECK_SHRINK_TIME_MS", "milliseconds")?);
+        }
+        if let Some(v) = var("SPECCHECK_VERBOSITY") {
+            self.verbosity = match v.trim().to_ascii_lowercase().as_str() {
+                "0" | "quiet" => Verbosity::Quiet,
+                "1" | "normal" => Verbosity::Normal,
+                "2" | "verbose" => Verbosity::Verbose,
+                _ => return Err(err("SPECCHECK_VERBOSITY", &v, "quiet, normal or verbose (0, 1, 2)")),
+            };
+        }
+        if let Some(v) = var("SPECCHECK_THREADS") {
+            let n: usize = parse(&v, "SPECCHECK_THREADS", "a thread count (0 = all cores)")?;
+            self.threads = if n == 0 { std::thread::available_parallelism().map_or(1, |n| n.get()) } else { n };
+        }
+        if let Some(v) = var("SPECCHECK_DATABASE") {
+            match v.trim() {
+                "off" | "0" | "none" => self.database = None,
+                "readonly" => self.database_writes = false,
+                path => self.database = Some(PathBuf::from(path)),
+            }
+        }
+        if let Some(v) = var("SPECCHECK_EXPLAIN") {
+            self.explain = match v.trim().to_ascii_lowercase().as_str() {
+                "off" | "0" => ExplainMode::Off,
+                "reduce" => ExplainMode::Reduce,
+                "generalize" | "on" | "1" => ExplainMode::Generalize,
+                _ => return Err(err("SPECCHECK_EXPLAIN", &v, "off, reduce or generalize")),
+            };
+        }
+        if let Some(v) = var("SPECCHECK_REPLAY") {
+            self.replay = Some(v);
+        }
+        Ok(self)
+    }
+}
+
+fn err(var: &str, value: &str, expected: &'static str) -> ConfigError {
+    ConfigError { var: var.to_string(), value: value.to_string(), expected }
+}
+
+fn parse<T: std::str::FromStr>(v: &str, var: &str, expected: &'static str) -> Result<T, ConfigError> {
+    v.trim().replace('_', "").parse().map_err(|_| err(var, v, expected))
+}
+
+fn parse_bool(v: &str) -> Option<bool> {
+    match v.trim().to_ascii_lowercase().as_str() {
+        "1" | "true" | "yes" | "on" => Some(true),
+        "0" | "false" | "no" | "off" => Some(false),
+        _ => None,
+    }
+}
+
+/// Parses a seed written in decimal or `0x` hexadecimal.
+pub fn parse_seed(v: &str) -> Option<u64> {
+    let v = v.trim().replace('_', "");
+    match v.strip_prefix("0x").or_else(|| v.strip_prefix("0X")) {
+        Some(hex) => u64::from_str_radix(hex, 16).ok(),
+        None => v.parse().ok(),
+    }
+}
+
+/// FNV-1a: a stable hash for names (seeds in CI, database file keys).
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+}
+
+fn random_seed() -> u64 {
+    use std::hash::{BuildHasher, RandomState};
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
+    RandomState::new().hash_one(nanos)
+}
+
+/// SplitMix64: derives independent per-case seeds from the run seed, so a
+/// case's input depends only on (run seed, case index) — never on the
+/// thread that ran it.
+pub fn case_seed(run_seed: u64, index: u64) -> u64 {
+    let mut z = run_seed.wrapping_add(index.wrapping_add(1).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// The size parameter of case `index`: ramps up over the first half of the
+/// run (small inputs first, as QuickCheck does), then stays at the max.
+pub fn case_size(index: u64, cases: u32, max_size: usize) -> usize {
+    let ramp = (u64::from(cases) / 2).max(1);
+    if index >= ramp {
+        max_size
+    } else {
+        (1 + (index as u128 * max_size as u128 / ramp as u128) as usize).min(max_size)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vars(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> {
+        let map: std::collections::HashMap<String, String> =
+            pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        move |k| map.get(k).cloned()
+    }
+
+    #[test]
+    fn env_overrides_code_settings() {
+        let c = Config { cases: 7, ..Config::default() }
+            .apply_vars(vars(&[
+                ("SPECCHECK_CASES", "1_000"),
+                ("SPECCHECK_SEED", "0x10"),
+                ("SPECCHECK_TIMEOUT_MS", "0"),
+            ]))
+            .unwrap();
+        assert_eq!(c.cases, 1000);
+        assert_eq!(c.seed, Some(16));
+        assert_eq!(c.timeout, None);
+    }
+
+    #[test]
+    fn ci_profile_is_derandomized_and_read_only() {
+        let c = Config::named("a::b").apply_vars(vars(&[("CI", "true")])).unwrap();
+        assert_eq!(c.profile, Profile::Ci);
+        assert!(!c.database_writes);
+        assert_eq!(c.effective_seed(), c.effective_seed());
+        assert_eq!(c.effective_seed(), fnv1a(b"a::b"));
+    }
+
+    #[test]
+    fn bad_values_are_errors_naming_the_variable() {
+        let e = Config::default().apply_vars(vars(&[("SPECCHECK_CASES", "lots")])).unwrap_err();
+        assert_eq!(e.var, "SPECCHECK_CASES");
+        assert!(e.to_string().contains("lots"));
+    }
+
+    #[test]
+    fn sizes_ramp_then_stay() {
+        assert_eq!(case_size(0, 100, 100), 1);
+        assert!(case_size(25, 100, 100) > 40);
+        assert_eq!(case_size(50, 100, 100), 100);
+        assert_eq!(case_size(99, 100, 100), 100);
+    }
+}

@@ -1,0 +1,152 @@
+//! Per-case context on the running thread: preconditions, labels, and the
+//! panic hook that captures messages instead of printing them (so only the
+//! final counterexample is reported, never the intermediate ones).
+
+use std::cell::{Cell, RefCell};
+use std::fmt::Debug;
+use std::panic::{self, Location};
+use std::sync::Once;
+
+/// Payload of a rejected precondition (unwinds without the panic hook).
+pub(crate) struct Discarded {
+    pub(crate) reason: String,
+}
+
+/// What the hook saw of the last panic on this thread.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct PanicRecord {
+    pub(crate) message: String,
+    pub(crate) location: Option<String>,
+    pub(crate) backtrace: Option<String>,
+}
+
+thread_local! {
+    static CAPTURING: Cell<bool> = const { Cell::new(false) };
+    static WANT_BACKTRACE: Cell<bool> = const { Cell::new(false) };
+    static LAST_PANIC: RefCell<Option<PanicRecord>> = const { RefCell::new(None) };
+    static LABELS: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
+}
+
+static HOOK: Once = Once::new();
+
+/// Installs (once per process) a hook that records panics happening inside
+/// speccheck cases and passes every other panic to the previous hook.
+pub(crate) fn install_panic_hook() {
+    HOOK.call_once(|| {
+        let previous = panic::take_hook();
+        panic::set_hook(Box::new(move |info| {
+            if CAPTURING.with(Cell::get) {
+                let message = info
+                    .payload_as_str()
+                    .map(str::to_string)
+                    .unwrap_or_else(|| "<non-string panic payload>".to_string());
+                let location = info.location().map(|l| format!("{}:{}:{}", l.file(), l.line(), l.column()));
+                let backtrace = WANT_BACKTRACE
+                    .with(Cell::get)
+                    .then(std::backtrace::Backtrace::capture)
+                    .filter(|b| b.status() == std::backtrace::BacktraceStatus::Captured)
+                    .map(|b| trim_backtrace(&b.to_string()));
+                LAST_PANIC.with(|p| *p.borrow_mut() = Some(PanicRecord { message, location, backtrace }));
+            } else {
+                previous(info);
+            }
+        }));
+    });
+}
+
+/// Marks the current thread as running a case (panics are captured).
+pub(crate) fn begin_case(final_run: bool) {
+    CAPTURING.with(|c| c.set(true));
+    WANT_BACKTRACE.with(|c| c.set(final_run));
+    LAST_PANIC.with(|p| p.borrow_mut().take());
+    LABELS.with(|l| l.borrow_mut().clear());
+}
+
+/// Ends the case; returns the captured panic and labels.
+pub(crate) fn end_case() -> (Option<PanicRecord>, Vec<String>) {
+    CAPTURING.with(|c| c.set(false));
+    let panic = LAST_PANIC.with(|p| p.borrow_mut().take());
+    let labels = LABELS.with(|l| std::mem::take(&mut *l.borrow_mut()));
+    (panic, labels)
+}
+
+/// Rejects the current input unless `condition` holds: the case is
+/// discarded, not failed. Too many discards make the run give up with an
+/// error naming this precondition (by its source location; the
+/// [`assume!`](crate::assume!) macro also names it by its text).
+#[track_caller]
+pub fn assume(condition: bool) {
+    if !condition {
+        let loc = Location::caller();
+        reject(format!("assume at {}:{}", loc.file(), loc.line()));
+    }
+}
+
+/// Rejects the current input, naming why.
+pub fn reject(reason: impl Into<String>) -> ! {
+    panic::resume_unwind(Box::new(Discarded { reason: reason.into() }))
+}
+
+/// Counts this case under `label` in the run's statistics (QuickCheck's
+/// `label`, Hypothesis's `event`).
+pub fn label(label: impl Into<String>) {
+    LABELS.with(|l| l.borrow_mut().push(label.into()));
+}
+
+/// Counts this case under the `Debug` form of `value` (QuickCheck's
+/// `collect`).
+pub fn collect<T: Debug + ?Sized>(value: &T) {
+    label(format!("{value:?}"));
+}
+
+/// Rejects the input unless the condition holds, naming the condition by
+/// its source text in the error when too many inputs are rejected.
+#[macro_export]
+macro_rules! assume {
+    ($cond:expr) => {
+        if !$cond {
+            $crate::reject(::std::format!(
+                "assume!({}) at {}:{}",
+                ::std::stringify!($cond),
+                ::std::file!(),
+                ::std::line!()
+            ));
+        }
+    };
+}
+
+/// Keeps the frames of a backtrace that belong to the code under test:
+/// from the first frame past the panic machinery up to speccheck's runner.
+pub(crate) fn trim_backtrace(full: &str) -> String {
+    let mut frames: Vec<Vec<&str>> = Vec::new();
+    for line in full.lines() {
+        let t = line.trim_start();
+        let starts_frame =
+            t.split_once(':').is_some_and(|(n, _)| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()));
+        if starts_frame || frames.is_empty() {
+            frames.push(vec![line]);
+        } else if let Some(last) = frames.last_mut() {
+            last.push(line);
+        }
+    }
+    let is_machinery = |f: &[&str]| {
+        let head = f[0];
+        [
+            "std::",
+            "core::",
+            "alloc::",
+            "__rustc",
+            "speccheck_core::runner::context",
+            "<alloc::boxed::Box<dyn",
+            "rust_begin_unwind",
+        ]
+        .iter()
+        .any(|p| head.contains(p))
+    };
+    let start = frames.iter().position(|f| !is_machinery(f)).unwrap_or(0);
+    let end = frames[start..]
+        .iter()
+        .position(|f| f[0].contains("speccheck_core::runner::"))
+        .map_or(frames.len(), |p| start + p);
+    frames[start..end].iter().flat_map(|f| f.iter().copied()).collect::<Vec<_>>().join("\n")
+}

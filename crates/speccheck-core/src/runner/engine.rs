@@ -1,0 +1,616 @@
+//! The phases of one run, executed on a worker thread:
+//! replay (saved failures, `SPECCHECK_REPLAY`) → generate → shrink →
+//! explain → final replay → persist. Each phase is a method; the run
+//! composes them (Hypothesis's engine keeps its phases apart the same way).
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use super::case::{CaseResult, SharedTest, execute, run_in_place};
+use super::config::{Config, case_seed, case_size};
+use super::explain::{ExplainContext, Explainer};
+use super::report::{Counterexample, RunReport, RunStats, RunVerdict, Section};
+use super::verdict::{FailureInfo, FailureKind, Outcome};
+use super::watch::{Hang, Phase, Watch};
+use crate::choice::{ChoiceSequence, shortlex};
+use crate::database::{FailureDatabase, StoredFailure};
+use crate::shrink::{ShrinkBudget, ShrinkStats, Shrinker};
+use crate::term::Term;
+use crate::test_case::{Invalid, Tail, TestCase, catch_invalid};
+
+/// Generates and renders inputs without running the property.
+pub(crate) type Describe = Arc<dyn Fn(&mut TestCase) -> Vec<(String, Term)> + Send + Sync>;
+
+/// Seed salt for the cases the explanation step generates, so they differ
+/// from the generation phase's.
+const EXPLAIN_SALT: u64 = 0x5eed_e8b1_a100;
+
+pub(crate) struct Engine {
+    pub(crate) test: SharedTest,
+    pub(crate) describe: Describe,
+    pub(crate) config: Config,
+    pub(crate) seed: u64,
+    pub(crate) db: Option<FailureDatabase>,
+    pub(crate) watch: Arc<Watch>,
+    pub(crate) explainer: Option<Arc<dyn Explainer>>,
+    /// The smallest failure so far, for a report if a later phase hangs.
+    pub(crate) failing: Mutex<Option<(ChoiceSequence, FailureInfo)>>,
+}
+
+/// Where a failing case came from.
+struct Found {
+    case: CaseResult,
+    found_after: u64,
+    source: Option<String>,
+}
+
+enum Generated {
+    Passed,
+    Failed(Box<Found>),
+    GaveUp(String),
+    Abandoned,
+}
+
+impl Engine {
+    fn report(&self, verdict: RunVerdict, mut stats: RunStats, warnings: Vec<String>, started: Instant) -> RunReport {
+        stats.elapsed = started.elapsed();
+        RunReport { name: self.config.name.clone(), verdict, stats, warnings, notes: Vec::new() }
+    }
+
+    fn new_stats(&self) -> RunStats {
+        RunStats { seed: self.seed, threads: self.config.threads.max(1), ..RunStats::default() }
+    }
+
+    /// Runs every phase.
+    pub(crate) fn run(&self) -> RunReport {
+        let started = Instant::now();
+        let mut stats = self.new_stats();
+        let mut warnings = Vec::new();
+
+        let mut found = match self.replay_explicit() {
+            Ok(f) => f,
+            Err(e) => return self.report(RunVerdict::Error(e), stats, warnings, started),
+        };
+        if found.is_none() && self.config.replay.is_some() {
+            let mut r = self.report(RunVerdict::Passed, stats, warnings, started);
+            r.notes.push("the input given by SPECCHECK_REPLAY passes".into());
+            return r;
+        }
+        if found.is_none() {
+            found = self.replay_database(&mut warnings);
+        }
+        if found.is_none() {
+            match self.generate(&mut stats, started) {
+                Generated::Passed => return self.report(RunVerdict::Passed, stats, warnings, started),
+                Generated::GaveUp(reason) => {
+                    return self.report(RunVerdict::GaveUp { reason }, stats, warnings, started);
+                }
+                Generated::Failed(f) => found = Some(*f),
+                Generated::Abandoned => {
+                    return self.report(RunVerdict::Error("abandoned".into()), stats, warnings, started);
+                }
+            }
+        }
+        let found = found.expect("a failure to explain");
+        let verdict = self.explain_failure(found, &mut warnings);
+        self.report(verdict, stats, warnings, started)
+    }
+
+    fn watched(&self, phase: Phase, tc: TestCase) -> CaseResult {
+        self.watch.begin(0, phase, 0);
+        let r = execute(&*self.test, tc);
+        self.watch.end(0);
+        r
+    }
+
+    fn replay_case(&self, choices: &ChoiceSequence, tail: Tail) -> TestCase {
+        TestCase::replay(choices.0.clone(), tail).with_spans(true).with_max_depth(self.config.max_depth)
+    }
+
+    // ----- phase: replay ---------------------------------------------------
+
+    fn replay_explicit(&self) -> Result<Option<Found>, String> {
+        let Some(text) = &self.config.replay else { return Ok(None) };
+        let seq = ChoiceSequence::from_replay_string(text).map_err(|e| format!("SPECCHECK_REPLAY: {e}"))?;
+        self.watch.begin_replay(0, Phase::Replay, &seq.0);
+        let r = execute(&*self.test, self.replay_case(&seq, Tail::Simplest));
+        self.watch.end(0);
+        Ok(r.outcome.is_fail().then(|| Found { case: r, found_after: 0, source: Some("SPECCHECK_REPLAY".into()) }))
+    }
+
+    fn replay_database(&self, warnings: &mut Vec<String>) -> Option<Found> {
+        let db = self.db.as_ref()?;
+        let (entries, warning) = db.load(&self.config.name);
+        if let Some(w) = warning {
+            warnings.push(w.to_string());
+        }
+        for entry in entries {
+            self.watch.begin_replay(0, Phase::Replay, &entry.choices.0);
+            let r = execute(&*self.test, self.replay_case(&entry.choices, Tail::Stop));
+            self.watch.end(0);
+            let stale = r.misaligned > 0
+                || r.prefix_unused
+                || matches!(r.outcome, Outcome::Invalid(_) | Outcome::Discard { .. });
+            if r.outcome.is_fail() && !stale {
+                return Some(Found {
+                    case: r,
+                    found_after: 0,
+                    source: Some("a failure saved by an earlier run".into()),
+                });
+            }
+            if stale {
+                warnings.push(format!(
+                    "a saved failure of `{}` no longer fits its generator (the generator changed); dropped it",
+                    self.config.name
+                ));
+            }
+            if self.config.database_writes
+                && let Err(e) = db.remove(&self.config.name, &entry.choices)
+            {
+                warnings.push(format!("could not update the failure database: {e}"));
+            }
+        }
+        None
+    }
+
+    // ----- phase: generate -------------------------------------------------
+
+    fn generate(&self, stats: &mut RunStats, started: Instant) -> Generated {
+        if self.config.threads > 1 {
+            return self.generate_parallel(stats, started);
+        }
+        let cases = self.config.cases;
+        let max_rejects = u64::from(cases) * u64::from(self.config.max_discard_ratio.max(1));
+        let mut tc = TestCase::random(0, 0).with_max_depth(self.config.max_depth);
+        let test = &*self.test;
+        let mut i = 0u64;
+        loop {
+            if stats.passed >= u64::from(cases) {
+                return Generated::Passed;
+            }
+            if stats.discarded + stats.invalid > max_rejects {
+                return Generated::GaveUp(give_up_reason(stats));
+            }
+            if i.is_multiple_of(16) {
+                if let Some(budget) = self.config.time_budget
+                    && started.elapsed() > budget
+                {
+                    stats.time_budget_hit = true;
+                    return Generated::Passed;
+                }
+                if self.watch.is_abandoned() {
+                    return Generated::Abandoned;
+                }
+            }
+            tc.reset_random(case_seed(self.seed, i), case_size(i, cases, self.config.max_size));
+            self.watch.begin(0, Phase::Generate, i);
+            let (outcome, labels, _) = run_in_place(test, &mut tc);
+            self.watch.end(0);
+            i += 1;
+            if let Some(stop) = tally(stats, outcome, labels) {
+                let choices = tc.take_choices();
+                return self.confirm(choices, i, stop);
+            }
+        }
+    }
+
+    /// Replays a fresh failure with spans (needed to shrink). A failure that
+    /// does not come back is flaky from the start.
+    fn confirm(&self, choices: ChoiceSequence, found_after: u64, first: FailureInfo) -> Generated {
+        let r = self.watched(Phase::Generate, self.replay_case(&choices, Tail::Stop));
+        if r.outcome.is_fail() {
+            return Generated::Failed(Box::new(Found { case: r, found_after, source: None }));
+        }
+        let case = CaseResult { outcome: Outcome::Fail(first), ..r };
+        Generated::Failed(Box::new(Found { case, found_after, source: Some("FLAKY".into()) }))
+    }
+
+    fn generate_parallel(&self, stats: &mut RunStats, started: Instant) -> Generated {
+        use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+        let threads = self.config.threads.min(64);
+        let cases = self.config.cases;
+        let max_rejects = u64::from(cases) * u64::from(self.config.max_discard_ratio.max(1));
+        let next = AtomicU64::new(0);
+        let done = AtomicBool::new(false);
+        // Results are folded in case order, so the outcome (first failing
+        // case, counts, labels) is the sequential one whatever the threads.
+        struct Frontier {
+            pending: BTreeMap<u64, (Outcome, Vec<String>, Option<ChoiceSequence>)>,
+            next: u64,
+            stats: RunStats,
+            result: Option<Generated>,
+        }
+        let frontier = Mutex::new(Frontier { pending: BTreeMap::new(), next: 0, stats: stats.clone(), result: None });
+        std::thread::scope(|scope| {
+            for w in 0..threads {
+                let (next, done, frontier) = (&next, &done, &frontier);
+                scope.spawn(move || {
+                    let mut tc = TestCase::random(0, 0).with_max_depth(self.config.max_depth);
+                    while !done.load(Ordering::Acquire) && !self.watch.is_abandoned() {
+                        if let Some(b) = self.config.time_budget
+                            && started.elapsed() > b
+                        {
+                            let mut f = frontier.lock().unwrap_or_else(|e| e.into_inner());
+                            f.stats.time_budget_hit = true;
+                            f.result.get_or_insert(Generated::Passed);
+                            done.store(true, Ordering::Release);
+                            return;
+                        }
+                        let i = next.fetch_add(1, Ordering::AcqRel);
+                        tc.reset_random(case_seed(self.seed, i), case_size(i, cases, self.config.max_size));
+                        self.watch.begin(w, Phase::Generate, i);
+                        let (outcome, labels, _) = run_in_place(&*self.test, &mut tc);
+                        self.watch.end(w);
+                        let choices = outcome.is_fail().then(|| tc.take_choices());
+                        let mut f = frontier.lock().unwrap_or_else(|e| e.into_inner());
+                        f.pending.insert(i, (outcome, labels, choices));
+                        while f.result.is_none() {
+                            let k = f.next;
+                            let Some((outcome, labels, choices)) = f.pending.remove(&k) else { break };
+                            f.next += 1;
+                            if f.stats.passed >= u64::from(cases) {
+                                f.result = Some(Generated::Passed);
+                                break;
+                            }
+                            if let Some(first) = tally(&mut f.stats, outcome, labels) {
+                                let choices = choices.unwrap_or_default();
+                                f.result = Some(Generated::Failed(Box::new(Found {
+                                    case: CaseResult {
+                                        outcome: Outcome::Fail(first),
+                                        choices,
+                                        spans: Default::default(),
+                                        labels: Vec::new(),
+                                        misaligned: 0,
+                                        prefix_unused: false,
+                                        shown: Vec::new(),
+                                        notes: Vec::new(),
+                                        backtrace: None,
+                                    },
+                                    found_after: k + 1,
+                                    source: None,
+                                })));
+                            } else if f.stats.passed >= u64::from(cases) {
+                                f.result = Some(Generated::Passed);
+                            } else if f.stats.discarded + f.stats.invalid > max_rejects {
+                                let reason = give_up_reason(&f.stats);
+                                f.result = Some(Generated::GaveUp(reason));
+                            }
+                        }
+                        if f.result.is_some() {
+                            done.store(true, Ordering::Release);
+                        }
+                    }
+                });
+            }
+        });
+        if self.watch.is_abandoned() {
+            return Generated::Abandoned;
+        }
+        let f = frontier.into_inner().unwrap_or_else(|e| e.into_inner());
+        *stats = f.stats;
+        match f.result.unwrap_or(Generated::Passed) {
+            Generated::Failed(found) => {
+                let found = *found;
+                let Outcome::Fail(first) = found.case.outcome else { unreachable!() };
+                self.confirm(found.case.choices, found.found_after, first)
+            }
+            other => other,
+        }
+    }
+
+    // ----- phases: shrink, explain, final replay, persist -------------------
+
+    fn publish(&self, case: &CaseResult) {
+        if let Outcome::Fail(f) = &case.outcome {
+            *self.failing.lock().unwrap_or_else(|e| e.into_inner()) = Some((case.choices.clone(), f.clone()));
+        }
+    }
+
+    fn explain_failure(&self, found: Found, warnings: &mut Vec<String>) -> RunVerdict {
+        let flaky_from_start = found.source.as_deref() == Some("FLAKY");
+        let Found { case: first, found_after, source } = found;
+        let source = if flaky_from_start { None } else { source };
+        let Outcome::Fail(first_info) = first.outcome.clone() else { unreachable!("explaining a passing case") };
+        self.publish(&first);
+        let original_choices = first.choices.len();
+        if flaky_from_start {
+            return RunVerdict::Flaky(Box::new(self.counterexample(
+                &first,
+                first_info,
+                found_after,
+                original_choices,
+                None,
+                Vec::new(),
+                None,
+            )));
+        }
+
+        let mut best = first;
+        let mut shrink_stats: Option<ShrinkStats> = None;
+        if self.config.shrink && first_info.kind != FailureKind::Timeout {
+            let (shrunk, st) = self.shrink(best);
+            best = shrunk;
+            shrink_stats = Some(st);
+        }
+
+        let mut sections = Vec::new();
+        if let Some(explainer) = &self.explainer
+            && self.config.explain != super::config::ExplainMode::Off
+            && first_info.kind != FailureKind::Timeout
+        {
+            let (better, secs) = self.explain(explainer.as_ref(), &best);
+            if let Some(b) = better {
+                best = b;
+            }
+            sections = secs;
+        }
+
+        // The final replay shows the inputs and checks that the failure is
+        // real: one that does not come back is flaky, never a pass.
+        let final_case = self.watched(Phase::Shrink, self.replay_case(&best.choices, Tail::Stop).with_final(true));
+        match &final_case.outcome {
+            Outcome::Fail(info) => {
+                let saved_to = self.persist(&final_case, info, warnings);
+                RunVerdict::Failed(Box::new(Counterexample {
+                    saved_to,
+                    source,
+                    ..self.counterexample(
+                        &final_case,
+                        info.clone(),
+                        found_after,
+                        original_choices,
+                        shrink_stats,
+                        sections,
+                        None,
+                    )
+                }))
+            }
+            _ => {
+                let info = match &best.outcome {
+                    Outcome::Fail(i) => i.clone(),
+                    _ => first_info,
+                };
+                let inputs = self.describe_choices(&best.choices);
+                RunVerdict::Flaky(Box::new(Counterexample {
+                    inputs,
+                    ..self.counterexample(&best, info, found_after, original_choices, shrink_stats, sections, source)
+                }))
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn counterexample(
+        &self,
+        case: &CaseResult,
+        failure: FailureInfo,
+        found_after: u64,
+        original_choices: usize,
+        shrink: Option<ShrinkStats>,
+        explanation: Vec<Section>,
+        source: Option<String>,
+    ) -> Counterexample {
+        let inputs = if case.shown.is_empty() { self.describe_choices(&case.choices) } else { case.shown.clone() };
+        Counterexample {
+            failure,
+            choices: case.choices.clone(),
+            inputs,
+            notes: case.notes.clone(),
+            backtrace: case.backtrace.clone(),
+            found_after,
+            original_choices,
+            shrink,
+            explanation,
+            saved_to: None,
+            source,
+        }
+    }
+
+    fn describe_choices(&self, choices: &ChoiceSequence) -> Vec<(String, Term)> {
+        let mut tc =
+            TestCase::replay(choices.0.clone(), Tail::Simplest).with_final(true).with_max_depth(self.config.max_depth);
+        let describe = self.describe.clone();
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| catch_invalid(&mut tc, |tc| describe(tc)))) {
+            Ok(Ok(inputs)) => inputs,
+            _ => vec![("choices".to_string(), Term::Atom(format!("{choices:?}")))],
+        }
+    }
+
+    fn shrink(&self, first: CaseResult) -> (CaseResult, ShrinkStats) {
+        let origin = match &first.outcome {
+            Outcome::Fail(f) => (f.kind, f.location.clone()),
+            _ => unreachable!(),
+        };
+        let published = Mutex::new(first.choices.clone());
+        let mut run = |tc: TestCase| -> CaseResult {
+            let r = self.watched(Phase::Shrink, tc);
+            if let Outcome::Fail(f) = &r.outcome
+                && (f.kind, f.location.as_ref()) == (origin.0, origin.1.as_ref())
+            {
+                let mut p = published.lock().unwrap_or_else(|e| e.into_inner());
+                if shortlex(&r.choices.0, &p.0) == std::cmp::Ordering::Less {
+                    *p = r.choices.clone();
+                    self.publish(&r);
+                }
+            }
+            r
+        };
+        let budget = ShrinkBudget { max_steps: self.config.shrink_steps, max_time: self.config.shrink_time };
+        Shrinker::new(&mut run, first, budget, self.config.max_depth).shrink()
+    }
+
+    fn explain(&self, explainer: &dyn Explainer, best: &CaseResult) -> (Option<CaseResult>, Vec<Section>) {
+        let mut run = |tc: TestCase| self.watched(Phase::Explain, tc);
+        let cases = self.config.cases;
+        let max_size = self.config.max_size;
+        let max_depth = self.config.max_depth;
+        let mut generate = |i: u64| {
+            let tc = TestCase::random(case_seed(self.seed ^ EXPLAIN_SALT, i), case_size(i, cases, max_size))
+                .with_spans(true)
+                .with_max_depth(max_depth);
+            self.watched(Phase::Explain, tc)
+        };
+        let describe = |c: &ChoiceSequence| self.describe_choices(c);
+        let mut ctx = ExplainContext {
+            config: &self.config,
+            failing: best,
+            run: &mut run,
+            generate: &mut generate,
+            describe: &describe,
+            seed: self.seed,
+        };
+        let explanation = explainer.explain(&mut ctx);
+        let better = explanation.reduced.and_then(|reduced| {
+            let r = self.watched(Phase::Explain, self.replay_case(&reduced, Tail::Stop));
+            let same = match (&r.outcome, &best.outcome) {
+                (Outcome::Fail(a), Outcome::Fail(b)) => a.origin() == b.origin(),
+                _ => false,
+            };
+            (same && shortlex(&r.choices.0, &best.choices.0) == std::cmp::Ordering::Less).then_some(r)
+        });
+        (better, explanation.sections)
+    }
+
+    fn persist(&self, case: &CaseResult, info: &FailureInfo, warnings: &mut Vec<String>) -> Option<std::path::PathBuf> {
+        let db = self.db.as_ref()?;
+        if !self.config.database_writes {
+            return None;
+        }
+        let stored = StoredFailure { choices: case.choices.clone(), message: info.message.clone() };
+        match db.save(&self.config.name, stored) {
+            Ok(()) => Some(db.path_for(&self.config.name)),
+            Err(e) => {
+                warnings
+                    .push(format!("could not save the failure to {}: {e}", db.path_for(&self.config.name).display()));
+                None
+            }
+        }
+    }
+
+    // ----- hangs -----------------------------------------------------------
+
+    /// The report for a case that hung (built on the watching thread).
+    pub(crate) fn timeout_report(&self, hang: Hang, timeout: Duration, started: Instant) -> RunReport {
+        let mut warnings = Vec::new();
+        let message = format!(
+            "no result after {} (timeout {}); the thread running it was abandoned",
+            super::report::human(hang.elapsed),
+            super::report::human(timeout)
+        );
+        let failure = FailureInfo { kind: FailureKind::Timeout, message, location: None, in_generator: false };
+        let (choices, inputs, found_after, notes) = match hang.phase {
+            Phase::Generate => {
+                let mut tc = TestCase::random(
+                    case_seed(self.seed, hang.case),
+                    case_size(hang.case, self.config.cases, self.config.max_size),
+                )
+                .with_final(true)
+                .with_max_depth(self.config.max_depth);
+                let describe = self.describe.clone();
+                let inputs = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    catch_invalid(&mut tc, |tc| describe(tc))
+                }))
+                .ok()
+                .and_then(Result::ok)
+                .unwrap_or_default();
+                let (choices, _) = tc.finish();
+                (choices, inputs, hang.case + 1, Vec::new())
+            }
+            Phase::Replay => {
+                let choices = ChoiceSequence(hang.choices.unwrap_or_default());
+                let inputs = self.describe_choices(&choices);
+                (
+                    choices,
+                    inputs,
+                    0,
+                    vec!["this input was replayed from the failure database or SPECCHECK_REPLAY".to_string()],
+                )
+            }
+            Phase::Shrink | Phase::Explain => {
+                let failing = self.failing.lock().unwrap_or_else(|e| e.into_inner()).clone();
+                if let Some((choices, info)) = failing {
+                    let inputs = self.describe_choices(&choices);
+                    let cx = Counterexample {
+                        failure: info,
+                        choices,
+                        inputs,
+                        notes: vec![format!(
+                            "shrinking stopped early: a smaller candidate input ran for more than {} (the property can also hang)",
+                            super::report::human(timeout)
+                        )],
+                        backtrace: None,
+                        found_after: 0,
+                        original_choices: 0,
+                        shrink: None,
+                        explanation: Vec::new(),
+                        saved_to: None,
+                        source: None,
+                    };
+                    let stats = self.new_stats();
+                    return self.report(RunVerdict::Failed(Box::new(cx)), stats, warnings, started);
+                }
+                (ChoiceSequence::default(), Vec::new(), 0, Vec::new())
+            }
+        };
+        let stand_in = CaseResult {
+            outcome: Outcome::Fail(failure.clone()),
+            choices: choices.clone(),
+            spans: Default::default(),
+            labels: Vec::new(),
+            misaligned: 0,
+            prefix_unused: false,
+            shown: inputs,
+            notes,
+            backtrace: None,
+        };
+        let saved_to = self.persist(&stand_in, &failure, &mut warnings);
+        let cx = Counterexample {
+            saved_to,
+            ..self.counterexample(&stand_in, failure, found_after, choices.len(), None, Vec::new(), None)
+        };
+        self.report(RunVerdict::Failed(Box::new(cx)), self.new_stats(), warnings, started)
+    }
+}
+
+/// Counts one generated case; returns the failure if it failed.
+fn tally(stats: &mut RunStats, outcome: Outcome, labels: Vec<String>) -> Option<FailureInfo> {
+    match outcome {
+        Outcome::Pass => {
+            stats.passed += 1;
+            for l in labels {
+                *stats.labels.entry(l).or_default() += 1;
+            }
+            None
+        }
+        Outcome::Discard { reason } => {
+            stats.discarded += 1;
+            *stats.discard_reasons.entry(reason).or_default() += 1;
+            None
+        }
+        Outcome::Invalid(why) => {
+            stats.invalid += 1;
+            *stats.discard_reasons.entry(describe_invalid(&why)).or_default() += 1;
+            None
+        }
+        Outcome::Fail(info) => Some(info),
+    }
+}
+
+fn describe_invalid(why: &Invalid) -> String {
+    match why {
+        Invalid::Overrun => {
+            "the generator needed more choices than allowed (an unbounded or too deep generator)".into()
+        }
+        Invalid::FilterExhausted { name, tries } => format!("filter `{name}` rejected {tries} candidates in a row"),
+        Invalid::NotSmaller => "a replacement was not smaller".into(),
+        Invalid::Other(s) => s.clone(),
+    }
+}
+
+fn give_up_reason(stats: &RunStats) -> String {
+    match stats.discard_reasons.iter().max_by_key(|(_, n)| **n) {
+        Some((reason, n)) => format!("{reason} ({n} times)"),
+        None => "every input was rejected".to_string(),
+    }
+}

@@ -1,0 +1,266 @@
+//! The runner: turns a generator and a property into a verdict.
+//!
+//! [`Property`] is the entry point (the `#[property]` attribute expands to
+//! it). A run executes on a worker thread so that a hanging case can be
+//! reported as a timeout while the caller's thread stays in control; see
+//! [`watch`]. The phases themselves live in `engine`.
+
+pub mod case;
+pub mod config;
+pub(crate) mod context;
+mod engine;
+pub mod explain;
+pub mod report;
+pub mod verdict;
+pub mod watch;
+
+use std::fmt::Debug;
+use std::sync::{Arc, Mutex, mpsc};
+use std::time::{Duration, Instant};
+
+pub use case::{CaseResult, SharedTest, TestFn};
+pub use config::{Config, ConfigError, ExplainMode, Profile, Verbosity};
+pub use context::{assume, collect, label, reject};
+pub use explain::{ExplainContext, Explainer, Explanation};
+pub use report::{Counterexample, RunReport, RunStats, RunVerdict, Section};
+pub use verdict::{FailureInfo, FailureKind, Outcome, TestResult, Verdict};
+
+use crate::database::FailureDatabase;
+use crate::gens::Generator;
+use crate::term::Term;
+use crate::test_case::TestCase;
+use engine::{Describe, Engine};
+
+/// Stack size of the worker threads: properties over deep recursive values
+/// recurse deeply.
+const WORKER_STACK: usize = 32 << 20;
+
+type Render<T> = Arc<dyn Fn(&T) -> Vec<(String, Term)> + Send + Sync>;
+
+/// A property: a generator of inputs, the settings, and how to show inputs.
+pub struct Property<G: Generator> {
+    generator: Arc<G>,
+    config: Config,
+    render: Render<G::Value>,
+    explainer: Option<Arc<dyn Explainer>>,
+}
+
+impl<G> Property<G>
+where
+    G: Generator + 'static,
+    G::Value: Debug + 'static,
+{
+    /// A property over the values of `generator`, shown with `Debug`.
+    pub fn new(generator: G) -> Self {
+        Self::with_render(generator, |v: &G::Value| vec![("input".to_string(), Term::debug(v))])
+    }
+}
+
+impl<G> Property<G>
+where
+    G: Generator + 'static,
+    G::Value: 'static,
+{
+    /// A property whose inputs are shown by `render` (named terms).
+    pub fn with_render(
+        generator: G,
+        render: impl Fn(&G::Value) -> Vec<(String, Term)> + Send + Sync + 'static,
+    ) -> Self {
+        let mut config = Config::default();
+        if let Some(name) = std::thread::current().name() {
+            // `cargo test` names each test's thread after the test.
+            config.name = name.to_string();
+        }
+        if let Ok(dir) = std::env::var("CARGO_MANIFEST_DIR") {
+            config.database = Some(FailureDatabase::default_dir(std::path::Path::new(&dir)));
+        }
+        Property { generator: Arc::new(generator), config, render: Arc::new(render), explainer: None }
+    }
+
+    /// Replaces the settings (environment variables still apply on top).
+    pub fn config(mut self, config: Config) -> Self {
+        self.config = config;
+        self
+    }
+
+    /// Edits the settings.
+    pub fn configure(mut self, f: impl FnOnce(&mut Config)) -> Self {
+        f(&mut self.config);
+        self
+    }
+
+    /// Names the property (reports, database, CI seed).
+    pub fn named(mut self, name: impl Into<String>) -> Self {
+        self.config.name = name.into();
+        self
+    }
+
+    /// Sets (or, with `None`, removes) the explanation step that runs
+    /// after shrinking.
+    pub fn explainer(mut self, explainer: impl Into<Option<Arc<dyn Explainer>>>) -> Self {
+        self.explainer = explainer.into();
+        self
+    }
+
+    /// The settings as they stand (before environment variables).
+    pub fn settings(&self) -> &Config {
+        &self.config
+    }
+
+    /// Runs `body` on generated inputs and returns the report.
+    pub fn run<V: Verdict>(self, body: impl Fn(G::Value) -> V + Send + Sync + 'static) -> RunReport {
+        self.run_with_case(move |_, v| body(v))
+    }
+
+    /// Like [`run`](Self::run), but the body also gets the test case, to
+    /// draw more values as it goes.
+    pub fn run_with_case<V: Verdict>(
+        self,
+        body: impl Fn(&mut TestCase, G::Value) -> V + Send + Sync + 'static,
+    ) -> RunReport {
+        let started = Instant::now();
+        let config = match self.config.clone().apply_env() {
+            Ok(c) => c,
+            Err(e) => return error_report(&self.config.name, e.to_string()),
+        };
+        let generator = self.generator.clone();
+        let render = self.render.clone();
+        let test: SharedTest = Arc::new(move |tc: &mut TestCase| {
+            let value = generator.generate(tc);
+            tc.mark_generated();
+            if tc.is_final() {
+                for (name, term) in render(&value) {
+                    tc.show(&name, || term);
+                }
+            }
+            body(tc, value).into_outcome()
+        });
+        let (generator, render) = (self.generator.clone(), self.render.clone());
+        let describe: Describe = Arc::new(move |tc: &mut TestCase| {
+            let value = generator.generate(tc);
+            render(&value)
+        });
+        run_engine(config, test, describe, self.explainer, started)
+    }
+
+    /// Runs the property and panics with the report if it does not pass
+    /// (the form `#[test]` functions use). Prints statistics when it passes
+    /// (visible with `--nocapture`).
+    pub fn check<V: Verdict>(self, body: impl Fn(G::Value) -> V + Send + Sync + 'static) {
+        finish(self.run(body));
+    }
+
+    /// [`check`](Self::check) with the test case passed to the body.
+    pub fn check_with_case<V: Verdict>(self, body: impl Fn(&mut TestCase, G::Value) -> V + Send + Sync + 'static) {
+        finish(self.run_with_case(body));
+    }
+}
+
+/// Prints a passing report's statistics or panics with a failing one.
+pub fn finish(report: RunReport) {
+    let verbosity = Config::default().apply_env().map(|c| c.verbosity).unwrap_or(Verbosity::Normal);
+    if report.passed() {
+        if verbosity >= Verbosity::Normal {
+            println!("{report}");
+        }
+        for w in &report.warnings {
+            eprintln!("speccheck warning: {w}");
+        }
+    } else {
+        panic!("\n{report}");
+    }
+}
+
+fn error_report(name: &str, message: String) -> RunReport {
+    RunReport {
+        name: name.to_string(),
+        verdict: RunVerdict::Error(message),
+        stats: RunStats::default(),
+        warnings: Vec::new(),
+        notes: Vec::new(),
+    }
+}
+
+/// Runs the engine on a worker thread and watches it for hangs.
+pub(crate) fn run_engine(
+    config: Config,
+    test: SharedTest,
+    describe: Describe,
+    explainer: Option<Arc<dyn Explainer>>,
+    started: Instant,
+) -> RunReport {
+    let seed = config.effective_seed();
+    let db = config.database.clone().map(FailureDatabase::new);
+    let timeout = config.timeout;
+    let watch = Arc::new(watch::Watch::new(config.threads.max(1), timeout.is_some()));
+    let engine = Arc::new(Engine {
+        test,
+        describe,
+        config,
+        seed,
+        db,
+        watch: watch.clone(),
+        explainer,
+        failing: Mutex::new(None),
+    });
+    let (tx, rx) = mpsc::channel();
+    let worker = engine.clone();
+    let spawned = std::thread::Builder::new()
+        .name(format!("speccheck:{}", engine.config.name))
+        .stack_size(WORKER_STACK)
+        .spawn(move || {
+            let report = worker.run();
+            let _ = tx.send(report);
+        });
+    let handle = match spawned {
+        Ok(h) => h,
+        // No thread to be had: run here, without hang detection.
+        Err(_) => return engine.run(),
+    };
+    let tick = timeout.map(|t| (t / 4).clamp(Duration::from_millis(1), Duration::from_millis(50)));
+    loop {
+        let received = match tick {
+            Some(t) => rx.recv_timeout(t),
+            None => rx.recv().map_err(|_| mpsc::RecvTimeoutError::Disconnected),
+        };
+        match received {
+            Ok(report) => {
+                let _ = handle.join();
+                return report;
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                if let Some(t) = timeout
+                    && let Some(hang) = watch.hung(t)
+                {
+                    watch.abandon();
+                    return engine.timeout_report(hang, t, started);
+                }
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                let why = match handle.join() {
+                    Err(payload) => payload
+                        .downcast_ref::<String>()
+                        .cloned()
+                        .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+                        .unwrap_or_default(),
+                    Ok(()) => String::new(),
+                };
+                return error_report(
+                    &engine.config.name,
+                    format!("internal error: the runner stopped unexpectedly {why}"),
+                );
+            }
+        }
+    }
+}
+
+/// Checks `body` on values of `generator` with default settings (named after the
+/// current test), panicking with the report on failure.
+pub fn check<G, V>(generator: G, body: impl Fn(G::Value) -> V + Send + Sync + 'static)
+where
+    G: Generator + 'static,
+    G::Value: Debug + 'static,
+    V: Verdict,
+{
+    Property::new(generator).check(body)
+}

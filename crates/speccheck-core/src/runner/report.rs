@@ -1,0 +1,298 @@
+//! The result of a run and how it is printed: a one-line summary, the
+//! counterexample with each argument named (Rust syntax, or the tree format
+//! for large values), the failure, the explanation, and how to replay it.
+
+use std::collections::BTreeMap;
+use std::fmt::{self, Write as _};
+use std::path::PathBuf;
+use std::time::Duration;
+
+use super::verdict::{FailureInfo, FailureKind};
+use crate::choice::ChoiceSequence;
+use crate::shrink::{ShrinkStats, ShrinkStop};
+use crate::term::Term;
+
+/// Values whose one-line form is longer than this print as a tree.
+const TREE_THRESHOLD: usize = 400;
+/// Width for Rust-syntax pretty printing.
+const WIDTH: usize = 90;
+
+/// A titled block of explanation (a generalized formula, another failure
+/// class…), produced by the explanation step.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Section {
+    /// Heading.
+    pub title: String,
+    /// Body text (already formatted).
+    pub body: String,
+}
+
+/// One failing input, ready to print.
+#[derive(Clone, Debug)]
+pub struct Counterexample {
+    /// How it fails.
+    pub failure: FailureInfo,
+    /// The (shrunk) choices.
+    pub choices: ChoiceSequence,
+    /// Named inputs, as terms.
+    pub inputs: Vec<(String, Term)>,
+    /// Notes recorded by the property on the final run.
+    pub notes: Vec<String>,
+    /// Backtrace of the final run, when captured.
+    pub backtrace: Option<String>,
+    /// Cases run before the failure was found (0: replayed).
+    pub found_after: u64,
+    /// Number of choices of the input as first found.
+    pub original_choices: usize,
+    /// Shrinking statistics.
+    pub shrink: Option<ShrinkStats>,
+    /// Explanation sections.
+    pub explanation: Vec<Section>,
+    /// Where it was saved.
+    pub saved_to: Option<PathBuf>,
+    /// Where it came from, when not from generation.
+    pub source: Option<String>,
+}
+
+impl Counterexample {
+    /// The replay string for `SPECCHECK_REPLAY`.
+    pub fn replay_string(&self) -> String {
+        self.choices.to_replay_string()
+    }
+}
+
+/// How a run ended.
+#[derive(Clone, Debug)]
+pub enum RunVerdict {
+    /// Every case passed.
+    Passed,
+    /// A counterexample.
+    Failed(Box<Counterexample>),
+    /// A failure that did not reproduce when replayed.
+    Flaky(Box<Counterexample>),
+    /// Too many inputs were rejected to test the property.
+    GaveUp {
+        /// Which precondition or filter rejected most, and how often.
+        reason: String,
+    },
+    /// The run could not start or the framework hit a problem.
+    Error(String),
+}
+
+/// Counts and timings of a run.
+#[derive(Clone, Debug, Default)]
+pub struct RunStats {
+    /// The run seed.
+    pub seed: u64,
+    /// Cases that passed.
+    pub passed: u64,
+    /// Cases rejected by a precondition.
+    pub discarded: u64,
+    /// Cases whose input could not be generated.
+    pub invalid: u64,
+    /// Rejections by reason.
+    pub discard_reasons: BTreeMap<String, u64>,
+    /// Label counts (over passing cases).
+    pub labels: BTreeMap<String, u64>,
+    /// Time for the whole run.
+    pub elapsed: Duration,
+    /// The time budget stopped generation early.
+    pub time_budget_hit: bool,
+    /// Threads used to generate.
+    pub threads: usize,
+}
+
+/// Everything a run produced.
+#[derive(Clone, Debug)]
+pub struct RunReport {
+    /// The property's name.
+    pub name: String,
+    /// How it ended.
+    pub verdict: RunVerdict,
+    /// Counts and timings.
+    pub stats: RunStats,
+    /// Problems that did not stop the run (a corrupt database file…).
+    pub warnings: Vec<String>,
+    /// Explanation sections of a passing run (e.g. exhaustive coverage).
+    pub notes: Vec<String>,
+}
+
+impl RunReport {
+    /// True when the run passed.
+    pub fn passed(&self) -> bool {
+        matches!(self.verdict, RunVerdict::Passed)
+    }
+
+    /// The counterexample, if the run failed or was flaky.
+    pub fn counterexample(&self) -> Option<&Counterexample> {
+        match &self.verdict {
+            RunVerdict::Failed(c) | RunVerdict::Flaky(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// The one-line summary.
+    pub fn summary(&self) -> String {
+        let s = &self.stats;
+        match &self.verdict {
+            RunVerdict::Passed => format!(
+                "speccheck: `{}` passed {} cases{}{} in {}",
+                self.name,
+                s.passed,
+                if s.discarded + s.invalid > 0 {
+                    format!(" ({} discarded)", s.discarded + s.invalid)
+                } else {
+                    String::new()
+                },
+                if s.time_budget_hit { " (time budget reached)" } else { "" },
+                human(s.elapsed)
+            ),
+            RunVerdict::Failed(c) => format!(
+                "speccheck: `{}` failed ({}){} — {}",
+                self.name,
+                c.failure.kind,
+                match (&c.source, c.found_after) {
+                    (Some(src), _) => format!(" on {src}"),
+                    (None, n) => format!(" after {n} case{}", if n == 1 { "" } else { "s" }),
+                },
+                shrink_line(c)
+            ),
+            RunVerdict::Flaky(c) => format!(
+                "speccheck: `{}` is FLAKY: it failed ({}) after {} cases but passed when replayed",
+                self.name, c.failure.kind, c.found_after
+            ),
+            RunVerdict::GaveUp { reason } => format!(
+                "speccheck: `{}` gave up after {} passing and {} rejected cases: {}",
+                self.name,
+                s.passed,
+                s.discarded + s.invalid,
+                reason
+            ),
+            RunVerdict::Error(e) => format!("speccheck: `{}` could not run: {e}", self.name),
+        }
+    }
+}
+
+fn shrink_line(c: &Counterexample) -> String {
+    match &c.shrink {
+        None => "not shrunk".to_string(),
+        Some(s) => format!(
+            "shrunk from {} to {} choices in {} steps, {}{}",
+            c.original_choices,
+            c.choices.len(),
+            s.steps,
+            human(s.elapsed),
+            match s.stop {
+                ShrinkStop::Fixpoint => "",
+                ShrinkStop::Steps => " (step budget reached)",
+                ShrinkStop::Time => " (time budget reached)",
+            }
+        ),
+    }
+}
+
+/// `1.23 s`, `45.6 ms`, `789 µs`.
+pub fn human(d: Duration) -> String {
+    let s = d.as_secs_f64();
+    if s >= 1.0 {
+        format!("{s:.2} s")
+    } else if s >= 1e-3 {
+        format!("{:.1} ms", s * 1e3)
+    } else {
+        format!("{:.0} µs", s * 1e6)
+    }
+}
+
+/// Prints named inputs: Rust syntax, or the tree format when long.
+pub fn format_inputs(inputs: &[(String, Term)]) -> String {
+    let mut out = String::new();
+    for (name, term) in inputs {
+        let line = term.to_line();
+        let body = if line.len() > TREE_THRESHOLD { term.to_tree() } else { term.to_pretty(WIDTH - name.len() - 7) };
+        let mut lines = body.lines();
+        let _ = write!(out, "    {name} = {}", lines.next().unwrap_or(""));
+        let pad = " ".repeat(name.len() + 7);
+        for l in lines {
+            let _ = write!(out, "\n{pad}{l}");
+        }
+        out.push('\n');
+    }
+    out
+}
+
+impl fmt::Display for RunReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "{}", self.summary())?;
+        for w in &self.warnings {
+            writeln!(f, "  warning: {w}")?;
+        }
+        match &self.verdict {
+            RunVerdict::Passed => {
+                if !self.stats.labels.is_empty() {
+                    writeln!(f, "  labels:")?;
+                    let total = self.stats.passed.max(1) as f64;
+                    let mut labels: Vec<_> = self.stats.labels.iter().collect();
+                    labels.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+                    for (l, n) in labels {
+                        writeln!(f, "    {:5.1}% {l}", *n as f64 * 100.0 / total)?;
+                    }
+                }
+                for n in &self.notes {
+                    writeln!(f, "  {n}")?;
+                }
+            }
+            RunVerdict::Failed(c) | RunVerdict::Flaky(c) => {
+                writeln!(f)?;
+                f.write_str(&format_inputs(&c.inputs))?;
+                writeln!(f)?;
+                let what = match c.failure.kind {
+                    FailureKind::Panic if c.failure.in_generator => "a generator panicked",
+                    FailureKind::Panic => "panicked",
+                    FailureKind::Returned => "failed",
+                    FailureKind::Timeout => "timed out",
+                };
+                match &c.failure.location {
+                    Some(loc) => writeln!(f, "  {what} at {loc}:")?,
+                    None => writeln!(f, "  {what}:")?,
+                }
+                for l in c.failure.message.lines() {
+                    writeln!(f, "    {l}")?;
+                }
+                for n in &c.notes {
+                    writeln!(f, "  note: {n}")?;
+                }
+                for s in &c.explanation {
+                    writeln!(f, "\n  {}:", s.title)?;
+                    for l in s.body.lines() {
+                        writeln!(f, "    {l}")?;
+                    }
+                }
+                if let Some(bt) = &c.backtrace {
+                    writeln!(f, "\n  backtrace:\n{bt}")?;
+                }
+                writeln!(f)?;
+                if matches!(self.verdict, RunVerdict::Flaky(_)) {
+                    writeln!(
+                        f,
+                        "  The same input passed when run again: the property depends on something besides its input\n  (time, global state, randomness, thread scheduling)."
+                    )?;
+                }
+                writeln!(f, "  replay: SPECCHECK_REPLAY={} (seed {:#x})", c.replay_string(), self.stats.seed)?;
+                if let Some(p) = &c.saved_to {
+                    writeln!(f, "  saved to {} (replayed first on the next run)", p.display())?;
+                }
+            }
+            RunVerdict::GaveUp { .. } => {
+                writeln!(f, "  rejections by reason:")?;
+                let mut reasons: Vec<_> = self.stats.discard_reasons.iter().collect();
+                reasons.sort_by(|a, b| b.1.cmp(a.1));
+                for (r, n) in reasons {
+                    writeln!(f, "    {n:6} {r}")?;
+                }
+                writeln!(f, "  Make the generator produce valid inputs directly, or loosen the precondition.")?;
+            }
+            RunVerdict::Error(_) => {}
+        }
+        Ok(())
+    }
+}

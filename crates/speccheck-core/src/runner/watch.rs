@@ -1,0 +1,145 @@
+//! Timeouts without a thread per case.
+//!
+//! The whole run executes on worker threads; each worker stamps a slot when
+//! a case starts and clears it when the case ends (two atomic stores). The
+//! caller's thread watches the slots: a case busy for longer than the
+//! timeout is a hang, reported as a failure of kind *timeout*; the hung
+//! thread is abandoned (Rust cannot kill a thread), never joined.
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::choice::Choice;
+
+/// What a worker was doing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Phase {
+    /// Replaying saved failures.
+    Replay = 0,
+    /// Generating random cases.
+    Generate = 1,
+    /// Shrinking.
+    Shrink = 2,
+    /// Explaining.
+    Explain = 3,
+}
+
+impl Phase {
+    fn from_u8(v: u8) -> Phase {
+        match v {
+            0 => Phase::Replay,
+            1 => Phase::Generate,
+            2 => Phase::Shrink,
+            _ => Phase::Explain,
+        }
+    }
+}
+
+/// One worker's stamp.
+#[derive(Debug, Default)]
+pub struct Slot {
+    busy: AtomicBool,
+    started_nanos: AtomicU64,
+    case: AtomicU64,
+    phase: AtomicU8,
+}
+
+/// A hang, as seen by the watcher.
+#[derive(Clone, Debug)]
+pub struct Hang {
+    /// Phase of the hung case.
+    pub phase: Phase,
+    /// Case index (generation phase).
+    pub case: u64,
+    /// The choices being replayed, when the phase replays known choices.
+    pub choices: Option<Vec<Choice>>,
+    /// How long it had been running.
+    pub elapsed: Duration,
+}
+
+/// Shared between the workers and the watcher.
+#[derive(Debug)]
+pub struct Watch {
+    epoch: Instant,
+    enabled: bool,
+    slots: Vec<Slot>,
+    replaying: Mutex<Option<Vec<Choice>>>,
+    abandoned: AtomicBool,
+}
+
+impl Watch {
+    /// A watch with `workers` slots; `enabled` is false when there is no
+    /// timeout (then stamping costs nothing).
+    pub fn new(workers: usize, enabled: bool) -> Self {
+        Watch {
+            epoch: Instant::now(),
+            enabled,
+            slots: (0..workers.max(1)).map(|_| Slot::default()).collect(),
+            replaying: Mutex::new(None),
+            abandoned: AtomicBool::new(false),
+        }
+    }
+
+    /// Worker `w` starts case `case` in `phase`.
+    #[inline]
+    pub fn begin(&self, w: usize, phase: Phase, case: u64) {
+        if !self.enabled {
+            return;
+        }
+        let s = &self.slots[w];
+        s.case.store(case, Ordering::Relaxed);
+        s.phase.store(phase as u8, Ordering::Relaxed);
+        s.started_nanos.store(self.epoch.elapsed().as_nanos() as u64, Ordering::Relaxed);
+        s.busy.store(true, Ordering::Release);
+    }
+
+    /// Worker `w` starts replaying known choices (recorded for the report).
+    pub fn begin_replay(&self, w: usize, phase: Phase, choices: &[Choice]) {
+        if !self.enabled {
+            return;
+        }
+        *self.replaying.lock().unwrap_or_else(|e| e.into_inner()) = Some(choices.to_vec());
+        self.begin(w, phase, 0);
+    }
+
+    /// Worker `w` finished its case.
+    #[inline]
+    pub fn end(&self, w: usize) {
+        if self.enabled {
+            self.slots[w].busy.store(false, Ordering::Release);
+        }
+    }
+
+    /// A case busy for longer than `timeout`, if any.
+    pub fn hung(&self, timeout: Duration) -> Option<Hang> {
+        let now = self.epoch.elapsed().as_nanos() as u64;
+        for s in &self.slots {
+            if !s.busy.load(Ordering::Acquire) {
+                continue;
+            }
+            let started = s.started_nanos.load(Ordering::Relaxed);
+            let elapsed = Duration::from_nanos(now.saturating_sub(started));
+            if elapsed > timeout && s.busy.load(Ordering::Acquire) {
+                let phase = Phase::from_u8(s.phase.load(Ordering::Relaxed));
+                let choices = match phase {
+                    Phase::Generate => None,
+                    _ => self.replaying.lock().unwrap_or_else(|e| e.into_inner()).clone(),
+                };
+                return Some(Hang { phase, case: s.case.load(Ordering::Relaxed), choices, elapsed });
+            }
+        }
+        None
+    }
+
+    /// The watcher gave up on the workers.
+    pub fn abandon(&self) {
+        self.abandoned.store(true, Ordering::Release);
+    }
+
+    /// True once the watcher gave up (a worker that wakes up stops).
+    pub fn is_abandoned(&self) -> bool {
+        self.abandoned.load(Ordering::Acquire)
+    }
+}

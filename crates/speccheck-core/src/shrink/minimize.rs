@@ -1,0 +1,93 @@
+//! Minimization passes: make sub-values and single choices simpler.
+
+use super::Shrinker;
+use crate::choice::{Choice, ChoiceKind};
+use crate::span::SpanKind;
+use crate::test_case::{Fresh, TestCase};
+
+/// Replaces each value span, outermost first, by the simplest value its
+/// generator makes (all further choices 0): an expression becomes its first
+/// leaf constructor, a collection becomes empty, a number 0.
+pub(crate) fn simplest_subvalues(s: &mut Shrinker<'_>) {
+    let mut i = 0;
+    while i < s.best().spans.len() && !s.exhausted() {
+        let span = s.best().spans.spans[i];
+        let all_zero = s.best().choices.0[span.range()].iter().all(|c| c.value == 0);
+        if span.kind == SpanKind::Value && !span.is_empty() && !all_zero {
+            splice(s, i, Fresh::simplest());
+        }
+        i += 1;
+    }
+}
+
+/// For each value span that starts with a constructor choice, tries every
+/// smaller constructor with the simplest fields.
+pub(crate) fn lower_constructors(s: &mut Shrinker<'_>) {
+    let mut i = 0;
+    while i < s.best().spans.len() && !s.exhausted() {
+        let span = s.best().spans.spans[i];
+        let first = s.best().choices.0.get(span.start as usize).copied();
+        if let Some(c) = first
+            && span.kind == SpanKind::Value
+            && c.kind == ChoiceKind::Index
+            && c.value > 0
+        {
+            for lower in 0..c.value.min(16) {
+                let fresh = Fresh::starting_with(vec![Choice { value: lower, ..c }]);
+                if splice(s, i, fresh) {
+                    break;
+                }
+            }
+        }
+        i += 1;
+    }
+}
+
+fn splice(s: &mut Shrinker<'_>, ordinal: usize, fresh: Fresh) -> bool {
+    let span = s.best().spans.spans[ordinal];
+    let tc = TestCase::splice(s.best_choices(), ordinal, span.end as usize, fresh, None).with_max_depth(s.max_depth());
+    s.consider_case(tc)
+}
+
+/// Shrinks each choice on its own: 0 first, then a binary search for the
+/// smallest value that still fails.
+pub(crate) fn minimize_choices(s: &mut Shrinker<'_>) {
+    let mut i = 0;
+    while i < s.best().choices.len() && !s.exhausted() {
+        minimize_one(s, i);
+        i += 1;
+    }
+}
+
+fn minimize_one(s: &mut Shrinker<'_>, i: usize) {
+    let with = |s: &Shrinker<'_>, v: u64| -> Option<Vec<Choice>> {
+        let mut c = s.best_choices();
+        let slot = c.get_mut(i)?;
+        slot.value = v;
+        Some(c)
+    };
+    let Some(current) = s.best().choices.0.get(i).map(|c| c.value) else { return };
+    if current == 0 {
+        return;
+    }
+    if let Some(c) = with(s, 0)
+        && s.consider(&c)
+    {
+        return;
+    }
+    // Invariant: `lo` did not fail, `hi` does.
+    let (mut lo, mut hi) = (0u64, current);
+    while lo + 1 < hi && !s.exhausted() {
+        let mid = lo + (hi - lo) / 2;
+        let Some(c) = with(s, mid) else { return };
+        if s.consider(&c) {
+            hi = mid;
+            // The structure may have changed: stop if the slot moved.
+            if s.best().choices.0.get(i).map(|c| c.value) != Some(mid) {
+                return;
+            }
+        } else {
+            lo = mid;
+        }
+    }
+}

@@ -1,0 +1,195 @@
+//! Shrinking on the choice sequence.
+//!
+//! A failing case is a [`ChoiceSequence`]; the shrinker tries smaller
+//! sequences (shortlex: fewer choices, then smaller values) and keeps one
+//! only if it *still fails the same way* (same failure kind and location)
+//! and the choices it actually made are strictly smaller than the current
+//! best. So the shrinker only ever moves to smaller, still-failing cases,
+//! and it cannot loop. It is bounded by steps and time.
+//!
+//! Every pass (one per module, after Hypothesis's shrinker) proposes
+//! candidates through [`Shrinker::consider`] (a replayed sequence) or
+//! [`Shrinker::consider_case`] (a splice), which share the bookkeeping.
+
+mod delete;
+mod minimize;
+mod promote;
+mod redistribute;
+mod reorder;
+
+use std::collections::HashSet;
+use std::time::{Duration, Instant};
+
+use crate::choice::{Choice, shortlex};
+use crate::runner::case::CaseResult;
+use crate::runner::verdict::{FailureKind, Outcome};
+use crate::test_case::{Tail, TestCase};
+
+/// Limits on one shrink.
+#[derive(Clone, Copy, Debug)]
+pub struct ShrinkBudget {
+    /// Most candidates to run.
+    pub max_steps: u32,
+    /// Longest time to take.
+    pub max_time: Duration,
+}
+
+/// Why shrinking stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ShrinkStop {
+    /// No pass could improve the case any more.
+    Fixpoint,
+    /// The step budget ran out.
+    Steps,
+    /// The time budget ran out.
+    Time,
+}
+
+/// What a shrink did.
+#[derive(Clone, Copy, Debug)]
+pub struct ShrinkStats {
+    /// Candidates run.
+    pub steps: u32,
+    /// Candidates that became the new best.
+    pub improvements: u32,
+    /// Time taken.
+    pub elapsed: Duration,
+    /// Why it stopped.
+    pub stop: ShrinkStop,
+}
+
+/// Runs test cases for the shrinker (the runner gives one that replays on
+/// the property with spans recorded).
+pub type Runner<'a> = dyn FnMut(TestCase) -> CaseResult + 'a;
+
+/// Shrinks one failing case.
+pub struct Shrinker<'a> {
+    run: &'a mut Runner<'a>,
+    best: CaseResult,
+    origin: (FailureKind, Option<String>),
+    tried: HashSet<Vec<u64>>,
+    budget: ShrinkBudget,
+    started: Instant,
+    steps: u32,
+    improvements: u32,
+    max_depth: u32,
+}
+
+impl<'a> Shrinker<'a> {
+    /// Starts from `failing` (whose outcome must be a failure).
+    pub fn new(run: &'a mut Runner<'a>, failing: CaseResult, budget: ShrinkBudget, max_depth: u32) -> Self {
+        let origin = match &failing.outcome {
+            Outcome::Fail(f) => (f.kind, f.location.clone()),
+            other => panic!("shrinking a case that did not fail: {other:?}"),
+        };
+        Shrinker {
+            run,
+            best: failing,
+            origin,
+            tried: HashSet::new(),
+            budget,
+            started: Instant::now(),
+            steps: 0,
+            improvements: 0,
+            max_depth,
+        }
+    }
+
+    /// The smallest failing case so far.
+    pub fn best(&self) -> &CaseResult {
+        &self.best
+    }
+
+    /// The best choices (a copy, for passes that edit them).
+    pub fn best_choices(&self) -> Vec<Choice> {
+        self.best.choices.0.clone()
+    }
+
+    /// True once the step or time budget is spent.
+    pub fn exhausted(&self) -> bool {
+        self.steps >= self.budget.max_steps || self.started.elapsed() >= self.budget.max_time
+    }
+
+    /// Runs every pass until none improves the case or the budget is spent.
+    pub fn shrink(mut self) -> (CaseResult, ShrinkStats) {
+        let stop = loop {
+            let before = self.improvements;
+            for pass in 0..9 {
+                if self.exhausted() {
+                    break;
+                }
+                match pass {
+                    0 => delete::delete_slots(&mut self),
+                    1 => promote::promote_descendants(&mut self),
+                    2 => minimize::simplest_subvalues(&mut self),
+                    3 => delete::delete_chunks(&mut self),
+                    4 => minimize::lower_constructors(&mut self),
+                    5 => minimize::minimize_choices(&mut self),
+                    6 => reorder::sort_siblings(&mut self),
+                    7 => delete::lower_and_delete(&mut self),
+                    _ => redistribute::redistribute_pairs(&mut self),
+                }
+            }
+            if self.steps >= self.budget.max_steps {
+                break ShrinkStop::Steps;
+            }
+            if self.started.elapsed() >= self.budget.max_time {
+                break ShrinkStop::Time;
+            }
+            if self.improvements == before {
+                break ShrinkStop::Fixpoint;
+            }
+        };
+        let stats =
+            ShrinkStats { steps: self.steps, improvements: self.improvements, elapsed: self.started.elapsed(), stop };
+        (self.best, stats)
+    }
+
+    /// Tries `candidate` (replayed, simplest choices past its end). Returns
+    /// true if it became the new best.
+    pub fn consider(&mut self, candidate: &[Choice]) -> bool {
+        if shortlex(candidate, &self.best.choices.0) != std::cmp::Ordering::Less || self.exhausted() {
+            return false;
+        }
+        let key: Vec<u64> = candidate.iter().map(|c| c.value).collect();
+        if !self.tried.insert(key) {
+            return false;
+        }
+        let tc = TestCase::replay(candidate.to_vec(), Tail::Simplest).with_spans(true).with_max_depth(self.max_depth);
+        self.consider_case(tc)
+    }
+
+    /// Runs an arbitrary test case (a splice, say); it becomes the new best
+    /// if it fails the same way and made strictly smaller choices.
+    pub fn consider_case(&mut self, tc: TestCase) -> bool {
+        if self.exhausted() {
+            return false;
+        }
+        self.steps += 1;
+        let result = (self.run)(tc);
+        let same_failure = match &result.outcome {
+            Outcome::Fail(f) => (f.kind, f.location.as_deref()) == (self.origin.0, self.origin.1.as_deref()),
+            _ => false,
+        };
+        if same_failure && shortlex(&result.choices.0, &self.best.choices.0) == std::cmp::Ordering::Less {
+            self.best = result;
+            self.improvements += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    pub(crate) fn max_depth(&self) -> u32 {
+        self.max_depth
+    }
+}
+
+/// `choices` with `range` replaced by `with`.
+pub(crate) fn replaced(choices: &[Choice], range: std::ops::Range<usize>, with: &[Choice]) -> Vec<Choice> {
+    let mut out = Vec::with_capacity(choices.len() - range.len() + with.len());
+    out.extend_from_slice(&choices[..range.start]);
+    out.extend_from_slice(with);
+    out.extend_from_slice(&choices[range.end..]);
+    out
+}

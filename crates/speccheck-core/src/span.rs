@@ -1,0 +1,252 @@
+//! Spans: which choices built which sub-value.
+//!
+//! A generator marks the choices that built one sub-value as a *span*,
+//! labelled with the sub-value's type and constructor. The spans of a test
+//! case form a tree, and that tree is SmartCheck's tree of sub-values
+//! (its `SubTypes` class): every reduction and generalization pass works on
+//! it, so they work for every generator that marks spans, derived or
+//! hand-written.
+
+use std::any::TypeId;
+use std::ops::Range;
+
+/// Static facts about a type, as the tree view needs them.
+#[derive(Clone, Copy, Debug)]
+pub struct TypeInfo {
+    /// Identity of the type (for "same type" tests).
+    pub type_id: TypeId,
+    /// Short, readable name (`Expr`, `Vec<i32>`).
+    pub name: &'static str,
+    /// Every constructor name of the type, in declaration order; empty for
+    /// primitives.
+    pub constructors: &'static [&'static str],
+    /// Opaque types are leaves for reduction (SmartCheck §4.2.2): primitives
+    /// by default, or declared so by the user.
+    pub opaque: bool,
+}
+
+impl TypeInfo {
+    /// Info for a type with the given constructors.
+    pub fn of<T: 'static>(constructors: &'static [&'static str], opaque: bool) -> Self {
+        TypeInfo { type_id: TypeId::of::<T>(), name: short_type_name(std::any::type_name::<T>()), constructors, opaque }
+    }
+
+    /// Info for an opaque primitive type.
+    pub fn primitive<T: 'static>() -> Self {
+        Self::of::<T>(&[], true)
+    }
+}
+
+/// Turns `alloc::vec::Vec<core::option::Option<i32>>` into
+/// `Vec<Option<i32>>`, leaking only when paths had to be stripped (once per
+/// type, through a small cache).
+pub fn short_type_name(full: &'static str) -> &'static str {
+    if !full.contains("::") {
+        return full;
+    }
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    static CACHE: OnceLock<Mutex<HashMap<&'static str, &'static str>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(s) = cache.get(full) {
+        return s;
+    }
+    let mut out = String::with_capacity(full.len());
+    let mut ident = String::new();
+    for ch in full.chars() {
+        if ch.is_alphanumeric() || ch == '_' || ch == ':' {
+            ident.push(ch);
+        } else {
+            out.push_str(ident.rsplit("::").next().unwrap_or(""));
+            ident.clear();
+            out.push(ch);
+        }
+    }
+    out.push_str(ident.rsplit("::").next().unwrap_or(""));
+    let leaked: &'static str = Box::leak(out.into_boxed_str());
+    cache.insert(full, leaked);
+    leaked
+}
+
+/// What a span stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SpanKind {
+    /// A whole value of a type: a node of the tree view.
+    Value,
+    /// A position holding one value (a collection element together with the
+    /// choice that said "one more", a named argument, a field drawn by a
+    /// custom generator). Deleting a slot deletes the element cleanly.
+    Slot,
+    /// Any other grouping a generator wanted to mark.
+    Group,
+}
+
+/// One marked range of choices.
+#[derive(Clone, Copy, Debug)]
+pub struct Span {
+    /// First choice of the span.
+    pub start: u32,
+    /// One past the last choice.
+    pub end: u32,
+    /// Index of the enclosing span in [`SpanTree::spans`], if any.
+    pub parent: Option<u32>,
+    /// Nesting depth (0 for top-level spans).
+    pub depth: u16,
+    /// What the span stands for.
+    pub kind: SpanKind,
+    /// The constructor that was chosen, as an index into
+    /// `info().constructors` (0 when the type has none).
+    pub ctor: u16,
+    /// The type of the value (for `Value` spans), or of the slot's content.
+    pub info: fn() -> TypeInfo,
+    /// Field, argument or group name, when there is one.
+    pub name: &'static str,
+}
+
+impl Span {
+    /// The choices this span covers.
+    pub fn range(&self) -> Range<usize> {
+        self.start as usize..self.end as usize
+    }
+
+    /// Number of choices covered.
+    pub fn len(&self) -> usize {
+        (self.end - self.start) as usize
+    }
+
+    /// True when the span covers no choice.
+    pub fn is_empty(&self) -> bool {
+        self.end == self.start
+    }
+
+    /// Static facts about the span's type.
+    pub fn type_info(&self) -> TypeInfo {
+        (self.info)()
+    }
+
+    /// The chosen constructor's name, if the type has constructors.
+    pub fn constructor(&self) -> Option<&'static str> {
+        self.type_info().constructors.get(self.ctor as usize).copied()
+    }
+}
+
+/// No type: for group spans.
+pub fn no_type() -> TypeInfo {
+    TypeInfo::of::<()>(&[], true)
+}
+
+/// All spans of one test case, in the order they were opened (pre-order).
+#[derive(Clone, Debug, Default)]
+pub struct SpanTree {
+    /// The spans, parents before children.
+    pub spans: Vec<Span>,
+}
+
+impl SpanTree {
+    /// Number of spans.
+    pub fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    /// True when nothing was marked.
+    pub fn is_empty(&self) -> bool {
+        self.spans.is_empty()
+    }
+
+    /// Direct children of span `i` (or the top-level spans for `None`).
+    pub fn children(&self, i: Option<usize>) -> impl Iterator<Item = usize> + '_ {
+        let parent = i.map(|p| p as u32);
+        let from = i.map_or(0, |p| p + 1);
+        self.spans[from..]
+            .iter()
+            .enumerate()
+            .take_while(move |(_, s)| match i {
+                // Descendants of `p` are contiguous after it.
+                Some(p) => {
+                    s.start >= self.spans[p].start && s.end <= self.spans[p].end && s.depth > self.spans[p].depth
+                }
+                None => true,
+            })
+            .filter(move |(_, s)| s.parent == parent)
+            .map(move |(k, _)| from + k)
+    }
+
+    /// The tree-view children of span `i`: the nearest `Value` spans below
+    /// it, looking through slots and groups.
+    pub fn value_children(&self, i: Option<usize>) -> Vec<usize> {
+        let mut out = Vec::new();
+        for c in self.children(i) {
+            if self.spans[c].kind == SpanKind::Value {
+                out.push(c);
+            } else {
+                out.extend(self.value_children(Some(c)));
+            }
+        }
+        out
+    }
+
+    /// Top-level value spans (the roots of the tree view).
+    pub fn roots(&self) -> Vec<usize> {
+        self.value_children(None)
+    }
+
+    /// True when span `d` lies inside span `a` (or is `a`).
+    pub fn is_within(&self, d: usize, a: usize) -> bool {
+        let mut cur = Some(d as u32);
+        while let Some(c) = cur {
+            if c as usize == a {
+                return true;
+            }
+            cur = self.spans[c as usize].parent;
+        }
+        false
+    }
+
+    /// Size of span `i` in constructors: the number of non-opaque value
+    /// spans within it (itself included), as SmartCheck counts size.
+    pub fn constructor_count(&self, i: usize) -> usize {
+        let root = &self.spans[i];
+        self.spans[i..]
+            .iter()
+            .take_while(|s| {
+                s.start >= root.start && s.end <= root.end && (s.depth > root.depth || std::ptr::eq(*s, root))
+            })
+            .filter(|s| s.kind == SpanKind::Value && !s.type_info().opaque)
+            .count()
+    }
+
+    /// Breadth-first order of the value spans (SmartCheck's indices).
+    pub fn breadth_first(&self) -> Vec<usize> {
+        let mut out = self.roots();
+        let mut k = 0;
+        while k < out.len() {
+            let kids = self.value_children(Some(out[k]));
+            out.extend(kids);
+            k += 1;
+        }
+        out
+    }
+}
+
+/// Info for a slot holding a `T` (a field drawn by a custom generator).
+pub fn slot_type_info<T: 'static>() -> TypeInfo {
+    TypeInfo::of::<T>(&[], false)
+}
+
+/// Info for a slot holding a `T` declared opaque (a leaf for reduction).
+pub fn opaque_type_info<T: 'static>() -> TypeInfo {
+    TypeInfo::of::<T>(&[], true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_names_strip_paths() {
+        assert_eq!(short_type_name("alloc::vec::Vec<core::option::Option<i32>>"), "Vec<Option<i32>>");
+        assert_eq!(short_type_name("u8"), "u8");
+        assert_eq!(short_type_name("(i32, alloc::string::String)"), "(i32, String)");
+    }
+}

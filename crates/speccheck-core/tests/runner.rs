@@ -1,0 +1,201 @@
+//! The runner's behaviour on good and bad properties.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::Duration;
+
+use speccheck_core::gens::{self, Generator};
+use speccheck_core::{Config, FailureKind, Property, RunReport, RunVerdict, any, assume};
+
+fn quiet(name: &str) -> Config {
+    Config { database: None, timeout: Some(Duration::from_secs(5)), seed: Some(42), ..Config::named(name) }
+}
+
+fn failed(r: &RunReport) -> &speccheck_core::runner::Counterexample {
+    match &r.verdict {
+        RunVerdict::Failed(c) => c,
+        other => panic!("expected a failure, got {other:?}\n{r}"),
+    }
+}
+
+#[test]
+fn shrinks_to_the_minimal_counterexample() {
+    let r = Property::new(any::<Vec<i32>>()).config(quiet("min")).run(|xs: Vec<i32>| xs.iter().all(|&x| x <= 100));
+    let c = failed(&r);
+    assert_eq!(c.inputs[0].1.to_line(), "[101]", "{r}");
+}
+
+#[test]
+fn shrinks_through_dependent_generation() {
+    // A length, then that many elements: flat_map shrinks as one sequence.
+    let g = gens::ints(0..=20usize).flat_map(|n| gens::vec(gens::ints(0..=1000u32), n..=n));
+    let r = Property::new(g).config(quiet("dep")).run(|xs: Vec<u32>| xs.iter().sum::<u32>() < 1000);
+    let c = failed(&r);
+    let line = c.inputs[0].1.to_line();
+    assert_eq!(line, "[1000]");
+}
+
+#[test]
+fn panics_are_failures_with_their_message_and_location() {
+    let r = Property::new(any::<u8>()).config(quiet("panic")).run(|x: u8| {
+        if x > 10 {
+            panic!("too big: {x}");
+        }
+    });
+    let c = failed(&r);
+    assert_eq!(c.failure.kind, FailureKind::Panic);
+    assert_eq!(c.failure.message, "too big: 11");
+    assert!(c.failure.location.as_deref().unwrap().contains("runner.rs"));
+}
+
+#[test]
+fn too_many_discards_name_the_precondition() {
+    let r = Property::new(any::<u32>()).config(quiet("discards")).run(|x: u32| {
+        assume(x == 12345);
+    });
+    match &r.verdict {
+        RunVerdict::GaveUp { reason } => {
+            assert!(reason.contains("assume at") && reason.contains("runner.rs"), "{reason}")
+        }
+        other => panic!("{other:?}"),
+    }
+    let r = Property::new(any::<u32>()).config(quiet("discards2")).run(|x: u32| {
+        speccheck_core::assume!(x % 1000 == 7);
+    });
+    match &r.verdict {
+        RunVerdict::GaveUp { reason } => assert!(reason.contains("x % 1000 == 7"), "{reason}"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn an_unsatisfiable_filter_is_an_error_not_a_hang() {
+    let g = any::<u8>().filter("greater than 255", |&x| u16::from(x) > 255);
+    let r = Property::new(g).config(quiet("filter")).run(|_: u8| true);
+    match &r.verdict {
+        RunVerdict::GaveUp { reason } => assert!(reason.contains("filter `greater than 255`"), "{reason}"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn hangs_become_timeout_failures() {
+    let config = Config { timeout: Some(Duration::from_millis(200)), ..quiet("hang") };
+    let r = Property::new(any::<u8>()).config(config).run(|x: u8| {
+        if x > 3 {
+            std::thread::sleep(Duration::from_secs(3600));
+        }
+    });
+    let c = failed(&r);
+    assert_eq!(c.failure.kind, FailureKind::Timeout);
+    assert!(!c.inputs.is_empty());
+}
+
+#[test]
+fn flaky_properties_are_reported_as_flaky() {
+    let calls = Arc::new(AtomicU32::new(0));
+    let seen = calls.clone();
+    let r = Property::new(any::<u8>()).config(quiet("flaky")).run(move |_: u8| {
+        // Fails exactly once: on replay it passes.
+        seen.fetch_add(1, Ordering::SeqCst) != 5
+    });
+    assert!(matches!(r.verdict, RunVerdict::Flaky(_)), "{r}");
+    assert!(r.to_string().contains("FLAKY"));
+}
+
+#[test]
+fn same_seed_same_counterexample() {
+    let run =
+        || Property::new(any::<Vec<u16>>()).config(quiet("det")).run(|xs: Vec<u16>| xs.len() < 3 || xs[0] < xs[1]);
+    let (a, b) = (run(), run());
+    assert_eq!(failed(&a).choices, failed(&b).choices);
+}
+
+#[test]
+fn results_do_not_depend_on_the_thread_count() {
+    let run = |threads| {
+        let config = Config { threads, cases: 300, ..quiet("threads") };
+        Property::new(any::<(u32, Vec<u8>)>()).config(config).run(|(x, v): (u32, Vec<u8>)| {
+            speccheck_core::label(if v.is_empty() { "empty" } else { "non-empty" });
+            assume(x % 3 != 0);
+            x % 1000 != 999 || v.len() < 2
+        })
+    };
+    let one = run(1);
+    let four = run(4);
+    assert_eq!(one.stats.passed, four.stats.passed);
+    assert_eq!(one.stats.discarded, four.stats.discarded);
+    assert_eq!(one.stats.labels, four.stats.labels);
+    match (&one.verdict, &four.verdict) {
+        (RunVerdict::Failed(a), RunVerdict::Failed(b)) => {
+            assert_eq!(a.found_after, b.found_after);
+            assert_eq!(a.choices, b.choices);
+        }
+        (RunVerdict::Passed, RunVerdict::Passed) => {}
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn failures_persist_and_replay_first() {
+    let dir = std::env::temp_dir().join(format!("speccheck-persist-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let config = Config { database: Some(dir.clone()), seed: None, ..quiet("persist") };
+    let prop = |x: u64| x < 1_000_000;
+    let first = Property::new(any::<u64>()).config(config.clone()).run(prop);
+    let c = failed(&first);
+    assert!(c.saved_to.is_some());
+    let second = Property::new(any::<u64>()).config(config.clone()).run(prop);
+    let c2 = failed(&second);
+    assert_eq!(c2.found_after, 0, "replayed from the database");
+    assert!(c2.source.as_deref().unwrap().contains("saved"));
+    assert_eq!(c.choices, c2.choices);
+    // Fixed: the entry goes away.
+    let third = Property::new(any::<u64>()).config(config.clone()).run(|_: u64| true);
+    assert!(third.passed());
+    assert!(std::fs::read_dir(&dir).map(|d| d.count()).unwrap_or(0) == 0);
+}
+
+#[test]
+fn corrupt_database_files_are_warnings() {
+    let dir = std::env::temp_dir().join(format!("speccheck-corrupt-{}", std::process::id()));
+    let db = speccheck_core::database::FailureDatabase::new(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(db.path_for("corrupt"), b"\x00\x01garbage").unwrap();
+    let config = Config { database: Some(dir), ..quiet("corrupt") };
+    let r = Property::new(any::<u8>()).config(config).run(|_: u8| true);
+    assert!(r.passed());
+    assert!(r.warnings.iter().any(|w| w.contains("corrupt")), "{:?}", r.warnings);
+}
+
+#[test]
+fn stale_database_entries_are_dropped_with_a_warning() {
+    let dir = std::env::temp_dir().join(format!("speccheck-stale-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let config = Config { database: Some(dir), seed: Some(1), ..quiet("stale") };
+    let r = Property::new(any::<Vec<u32>>()).config(config.clone()).run(|v: Vec<u32>| v.len() < 2);
+    failed(&r);
+    // The generator changes shape: the saved choices no longer fit.
+    let r = Property::new(any::<(bool, String)>()).config(config).run(|_: (bool, String)| true);
+    assert!(r.passed(), "{r}");
+    assert!(r.warnings.iter().any(|w| w.contains("no longer fits")), "{:?}", r.warnings);
+}
+
+#[test]
+fn replay_strings_reproduce_the_failure() {
+    let r = Property::new(any::<i64>()).config(quiet("replay")).run(|x: i64| x > -50);
+    let c = failed(&r);
+    let config = Config { replay: Some(c.replay_string()), seed: Some(7), ..quiet("replay") };
+    let again = Property::new(any::<i64>()).config(config).run(|x: i64| x > -50);
+    assert_eq!(failed(&again).inputs, c.inputs);
+}
+
+#[test]
+fn statistics_count_labels() {
+    let r = Property::new(any::<Vec<u8>>()).config(quiet("labels")).run(|v: Vec<u8>| {
+        speccheck_core::collect(&v.is_empty());
+    });
+    assert!(r.passed());
+    assert_eq!(r.stats.labels.values().sum::<u64>(), 100);
+    assert!(r.to_string().contains("% false"));
+}

@@ -1,0 +1,335 @@
+//! `#[derive(Arbitrary)]`: generation, encoding and the tree view.
+
+use proc_macro2::{Span, TokenStream, TokenTree};
+use quote::{format_ident, quote};
+use syn::{Data, DeriveInput, Fields, Ident, Type, parse_quote};
+
+use crate::attrs::{self, FieldAttrs};
+
+struct Field {
+    /// `a` for named fields, `0` for positional ones.
+    member: syn::Member,
+    /// A local name for the field's value.
+    local: Ident,
+    ty: Type,
+    attrs: FieldAttrs,
+}
+
+impl Field {
+    /// Part of the tree view (opaque and defaulted fields are leaves the
+    /// view does not look into).
+    fn is_child(&self) -> bool {
+        !self.attrs.opaque && !self.attrs.default
+    }
+}
+
+fn fields_of(fields: &Fields) -> syn::Result<Vec<Field>> {
+    fields
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            let member = match &f.ident {
+                Some(id) => syn::Member::Named(id.clone()),
+                None => syn::Member::Unnamed(syn::Index { index: i as u32, span: Span::call_site() }),
+            };
+            let local = match &f.ident {
+                Some(id) => format_ident!("__f_{}", id),
+                None => format_ident!("__f{}", i),
+            };
+            Ok(Field { member, local, ty: f.ty.clone(), attrs: attrs::field_attrs(&f.attrs)? })
+        })
+        .collect()
+}
+
+fn mentions(ty: &Type, name: &Ident) -> bool {
+    fn walk(ts: TokenStream, name: &Ident) -> bool {
+        ts.into_iter().any(|tt| match tt {
+            TokenTree::Ident(i) => i == *name || i == "Self",
+            TokenTree::Group(g) => walk(g.stream(), name),
+            _ => false,
+        })
+    }
+    walk(quote!(#ty), name)
+}
+
+pub fn expand(input: DeriveInput) -> syn::Result<TokenStream> {
+    let tattrs = attrs::type_attrs(&input.attrs)?;
+    let krate: syn::Path = tattrs.krate.clone().unwrap_or_else(|| parse_quote!(::speccheck));
+    let core = quote!(#krate::__private::core);
+    let name = &input.ident;
+    let name_str = name.to_string();
+    let opaque = tattrs.opaque;
+
+    let mut arb_generics = input.generics.clone();
+    let mut tree_generics = input.generics.clone();
+    for p in arb_generics.type_params_mut() {
+        p.bounds.push(parse_quote!(#core::Arbitrary));
+    }
+    for p in tree_generics.type_params_mut() {
+        p.bounds.push(parse_quote!(#core::TreeView));
+        p.bounds.push(parse_quote!(::core::fmt::Debug));
+        p.bounds.push(parse_quote!('static));
+    }
+    let (arb_impl, ty_generics, arb_where) = arb_generics.split_for_impl();
+    let (tree_impl, _, tree_where) = tree_generics.split_for_impl();
+
+    let (type_info, draw, encode, tree) = match &input.data {
+        Data::Struct(s) => {
+            let fields = fields_of(&s.fields)?;
+            let ctors = quote!(&[#name_str]);
+            let build = constructor(quote!(Self), &s.fields, &fields);
+            let draws = fields.iter().map(|f| draw_field(&core, f));
+            let encodes = fields.iter().map(|f| encode_field(&core, f, quote!(&self.)));
+            let draw = quote! {
+                tc.set_constructor(0);
+                #(#draws)*
+                #build
+            };
+            let encode = quote! { #(#encodes)* ::core::result::Result::Ok(()) };
+            let pattern = pattern(quote!(Self), &s.fields, &fields);
+            let tree = tree_body(&core, vec![(quote!(#pattern), name_str.clone(), s.fields.clone(), fields)], opaque);
+            (quote!(#core::TypeInfo::of::<Self>(#ctors, #opaque)), draw, encode, tree)
+        }
+        Data::Enum(e) => {
+            if e.variants.is_empty() {
+                return Err(syn::Error::new_spanned(name, "cannot derive Arbitrary for an enum without variants"));
+            }
+            struct Variant {
+                decl: usize,
+                ident: Ident,
+                fields: Fields,
+                parsed: Vec<Field>,
+                weight: u32,
+                recursive: bool,
+            }
+            let mut variants = Vec::new();
+            for (decl, v) in e.variants.iter().enumerate() {
+                let va = attrs::variant_attrs(&v.attrs)?;
+                let parsed = fields_of(&v.fields)?;
+                let recursive = va.recursive.unwrap_or_else(|| parsed.iter().any(|f| mentions(&f.ty, name)));
+                variants.push(Variant {
+                    decl,
+                    ident: v.ident.clone(),
+                    fields: v.fields.clone(),
+                    parsed,
+                    weight: va.weight.unwrap_or(1),
+                    recursive,
+                });
+            }
+            // Leaves first: the simplest constructor index is a leaf, so
+            // shrinking moves toward leaves and depth limits can pick them.
+            let mut order: Vec<usize> = (0..variants.len()).filter(|&i| !variants[i].recursive).collect();
+            let leaves = order.len();
+            order.extend((0..variants.len()).filter(|&i| variants[i].recursive));
+            let n = variants.len();
+            let names: Vec<String> = variants.iter().map(|v| v.ident.to_string()).collect();
+            let weights: Vec<u32> = order.iter().map(|&i| variants[i].weight).collect();
+            let arms = order.iter().enumerate().map(|(k, &i)| {
+                let v = &variants[i];
+                let decl = v.decl;
+                let ident = &v.ident;
+                let draws = v.parsed.iter().map(|f| draw_field(&core, f));
+                let build = constructor(quote!(Self::#ident), &v.fields, &v.parsed);
+                quote! { #k => { tc.set_constructor(#decl); #(#draws)* #build } }
+            });
+            let draw = quote! {
+                match tc.draw_constructor_weighted(&[#(#weights),*], #leaves) {
+                    #(#arms)*
+                    _ => ::core::unreachable!("constructor index out of range"),
+                }
+            };
+            let enc_arms = order.iter().enumerate().map(|(k, &i)| {
+                let v = &variants[i];
+                let ident = &v.ident;
+                let pat = pattern(quote!(Self::#ident), &v.fields, &v.parsed);
+                let encodes = v.parsed.iter().map(|f| encode_field(&core, f, quote!()));
+                quote! { #pat => { enc.write_constructor(#k, #n)?; #(#encodes)* } }
+            });
+            let encode = quote! {
+                match self { #(#enc_arms)* }
+                ::core::result::Result::Ok(())
+            };
+            let tree = tree_body(
+                &core,
+                variants
+                    .into_iter()
+                    .map(|v| {
+                        let ident = &v.ident;
+                        let pat = pattern(quote!(Self::#ident), &v.fields, &v.parsed);
+                        (pat, v.ident.to_string(), v.fields, v.parsed)
+                    })
+                    .collect(),
+                opaque,
+            );
+            (quote!(#core::TypeInfo::of::<Self>(&[#(#names),*], #opaque)), draw, encode, tree)
+        }
+        Data::Union(u) => {
+            return Err(syn::Error::new_spanned(u.union_token, "cannot derive Arbitrary for a union"));
+        }
+    };
+
+    Ok(quote! {
+        impl #arb_impl #core::Arbitrary for #name #ty_generics #arb_where {
+            fn type_info() -> #core::TypeInfo {
+                #type_info
+            }
+            #[allow(unused_variables, clippy::let_unit_value)]
+            fn draw(tc: &mut #core::TestCase) -> Self {
+                #draw
+            }
+            #[allow(unused_variables)]
+            fn encode(&self, enc: &mut #core::Encoder) -> ::core::result::Result<(), #core::EncodeError> {
+                #encode
+            }
+        }
+
+        impl #tree_impl #core::TreeView for #name #ty_generics #tree_where {
+            #tree
+            fn as_any(&self) -> &dyn ::core::any::Any {
+                self
+            }
+        }
+    })
+}
+
+/// `Self { a: __f_a }`, `Self(__f0)` or `Self`.
+fn constructor(path: TokenStream, shape: &Fields, fields: &[Field]) -> TokenStream {
+    let locals = fields.iter().map(|f| &f.local);
+    match shape {
+        Fields::Named(_) => {
+            let members = fields.iter().map(|f| &f.member);
+            quote!(#path { #(#members: #locals),* })
+        }
+        Fields::Unnamed(_) => quote!(#path(#(#locals),*)),
+        Fields::Unit => path,
+    }
+}
+
+/// A pattern binding every field to its local name (by reference).
+fn pattern(path: TokenStream, shape: &Fields, fields: &[Field]) -> TokenStream {
+    let locals = fields.iter().map(|f| &f.local);
+    match shape {
+        Fields::Named(_) => {
+            let members = fields.iter().map(|f| &f.member);
+            quote!(#path { #(#members: #locals),* })
+        }
+        Fields::Unnamed(_) => quote!(#path(#(#locals),*)),
+        Fields::Unit => path,
+    }
+}
+
+fn field_name(f: &Field) -> String {
+    match &f.member {
+        syn::Member::Named(id) => id.to_string(),
+        syn::Member::Unnamed(i) => i.index.to_string(),
+    }
+}
+
+fn draw_field(core: &TokenStream, f: &Field) -> TokenStream {
+    let local = &f.local;
+    let ty = &f.ty;
+    let fname = field_name(f);
+    let info = if f.attrs.opaque {
+        quote!(#core::span::opaque_type_info::<#ty>)
+    } else {
+        quote!(#core::span::slot_type_info::<#ty>)
+    };
+    if f.attrs.default {
+        return quote! { let #local: #ty = ::core::default::Default::default(); };
+    }
+    match (&f.attrs.with, f.attrs.opaque) {
+        (Some(g), _) => quote! {
+            tc.start_span(#core::SpanKind::Slot, #info, #fname);
+            let #local: #ty = #core::Generator::generate(&(#g), tc);
+            tc.stop_span(#core::SpanKind::Slot);
+        },
+        (None, true) => quote! {
+            tc.start_span(#core::SpanKind::Slot, #info, #fname);
+            let #local: #ty = <#ty as #core::Arbitrary>::generate(tc);
+            tc.stop_span(#core::SpanKind::Slot);
+        },
+        (None, false) => quote! { let #local: #ty = <#ty as #core::Arbitrary>::generate(tc); },
+    }
+}
+
+fn encode_field(core: &TokenStream, f: &Field, access: TokenStream) -> TokenStream {
+    let value = if access.is_empty() {
+        let local = &f.local;
+        quote!(#local)
+    } else {
+        let m = &f.member;
+        quote!(&self.#m)
+    };
+    let ty = &f.ty;
+    if f.attrs.default {
+        return quote! {};
+    }
+    match &f.attrs.with {
+        Some(g) => quote! { #core::Generator::encode(&(#g), #value, enc)?; },
+        None => quote! { <#ty as #core::Arbitrary>::encode(#value, enc)?; },
+    }
+}
+
+/// The `TreeView` methods but `as_any`, for one pattern per constructor.
+fn tree_body(core: &TokenStream, cases: Vec<(TokenStream, String, Fields, Vec<Field>)>, opaque: bool) -> TokenStream {
+    let names: Vec<&String> = cases.iter().map(|c| &c.1).collect();
+    let ctor_arms = cases.iter().map(|(pat, name, _, _)| quote!(#[allow(unused_variables)] #pat => #name,));
+    let child_arms = cases.iter().map(|(pat, _, _, fields)| {
+        let kids = fields.iter().filter(|f| f.is_child()).map(|f| {
+            let l = &f.local;
+            quote!(#l as &dyn #core::TreeView)
+        });
+        quote!(#[allow(unused_variables)] #pat => ::std::vec![#(#kids),*],)
+    });
+    let replace_arms = cases.iter().map(|(pat, _, _, fields)| {
+        let arms = fields.iter().filter(|f| f.is_child()).enumerate().map(|(k, f)| {
+            let l = &f.local;
+            let ty = &f.ty;
+            quote!(#k => { *#l = *value.downcast::<#ty>()?; ::core::result::Result::Ok(()) })
+        });
+        quote!(#[allow(unused_variables)] #pat => match index { #(#arms)* _ => ::core::result::Result::Err(value) },)
+    });
+    let term_arms = cases.iter().map(|(pat, name, shape, fields)| {
+        let terms = fields.iter().map(|f| {
+            let l = &f.local;
+            if f.is_child() { quote!(#core::TreeView::to_term(#l)) } else { quote!(#core::Term::debug(#l)) }
+        });
+        let body = match shape {
+            Fields::Named(_) => {
+                let fnames = fields.iter().map(field_name);
+                quote!(#core::Term::record(#name, ::std::vec![#((::std::string::String::from(#fnames), #terms)),*]))
+            }
+            Fields::Unnamed(_) => quote!(#core::Term::call(#name, ::std::vec![#(#terms),*])),
+            Fields::Unit => quote!(#core::Term::unit(#name)),
+        };
+        quote!(#[allow(unused_variables)] #pat => #body,)
+    });
+    let children = if opaque { quote!(::std::vec::Vec::new()) } else { quote!(match self { #(#child_arms)* }) };
+    let replace =
+        if opaque { quote!(::core::result::Result::Err(value)) } else { quote!(match self { #(#replace_arms)* }) };
+    quote! {
+        fn constructor(&self) -> &'static str {
+            match self { #(#ctor_arms)* }
+        }
+        fn constructors(&self) -> &'static [&'static str] {
+            &[#(#names),*]
+        }
+        fn is_opaque(&self) -> bool {
+            #opaque
+        }
+        fn children(&self) -> ::std::vec::Vec<&dyn #core::TreeView> {
+            #children
+        }
+        #[allow(unused_variables, unreachable_code)]
+        fn replace_child(
+            &mut self,
+            index: usize,
+            value: ::std::boxed::Box<dyn ::core::any::Any>,
+        ) -> ::core::result::Result<(), ::std::boxed::Box<dyn ::core::any::Any>> {
+            #replace
+        }
+        fn to_term(&self) -> #core::Term {
+            match self { #(#term_arms)* }
+        }
+    }
+}

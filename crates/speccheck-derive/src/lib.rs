@@ -1,0 +1,47 @@
+//! Macros for speccheck.
+//!
+//! * `#[derive(Arbitrary)]` — one derive that gives a type everything the
+//!   engines need: generation from choices (sized, depth-bounded for
+//!   recursive types), encoding back into choices, the tree view
+//!   (SmartCheck's `SubTypes`: constructor, constructors, children,
+//!   replace a child, size, opaque leaves) and printing as Rust syntax.
+//!   Exhaustive enumeration comes for free from the choices
+//!   (`speccheck::enumerate`).
+//! * `#[property]` — turns a function with typed arguments into a `#[test]`.
+
+mod attrs;
+mod derive;
+mod property;
+
+use proc_macro::TokenStream;
+
+/// Derives `Arbitrary` and `TreeView`.
+///
+/// Type attributes: `#[speccheck(opaque)]` (a leaf for reduction),
+/// `#[speccheck(crate = "path")]`.
+/// Variant attributes: `#[speccheck(weight = n)]`, `#[speccheck(recursive)]`
+/// (for mutual recursion the macro cannot see), `#[speccheck(leaf)]`.
+/// Field attributes: `#[speccheck(with = expr)]` (a generator),
+/// `#[speccheck(range = a..b)]`, `#[speccheck(opaque)]`,
+/// `#[speccheck(default)]` (not generated: `Default::default()`).
+#[proc_macro_derive(Arbitrary, attributes(speccheck))]
+pub fn derive_arbitrary(input: TokenStream) -> TokenStream {
+    let input = syn::parse_macro_input!(input as syn::DeriveInput);
+    derive::expand(input).unwrap_or_else(syn::Error::into_compile_error).into()
+}
+
+/// Turns `fn name(args…) -> impl Verdict` into a `#[test]` that checks it
+/// on generated arguments.
+///
+/// Settings: `cases`, `seed`, `max_size`, `max_depth`, `timeout_ms`,
+/// `time_budget_ms`, `shrink`, `shrink_steps`, `shrink_time_ms`,
+/// `threads`, `explain = "off" | "reduce" | "generalize"`, `config = expr`.
+/// Arguments take `#[from(generator)]` to use a custom generator; an
+/// argument of type `&mut TestCase` receives the test case (to draw more
+/// values as the test goes). Composes with `#[tokio::test]` (and other
+/// `…::test` attributes) on `async fn`s.
+#[proc_macro_attribute]
+pub fn property(args: TokenStream, item: TokenStream) -> TokenStream {
+    let item = syn::parse_macro_input!(item as syn::ItemFn);
+    property::expand(args.into(), item).unwrap_or_else(syn::Error::into_compile_error).into()
+}

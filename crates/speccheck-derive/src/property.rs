@@ -1,0 +1,181 @@
+//! `#[property]`: a function with typed arguments becomes a `#[test]`.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use syn::punctuated::Punctuated;
+use syn::{Attribute, Expr, FnArg, ItemFn, Pat, Token, Type, parse_quote};
+
+use crate::attrs::PropertyArg;
+
+struct Arg {
+    ident: syn::Ident,
+    ty: Type,
+    from: Option<Expr>,
+}
+
+fn is_test_case(ty: &Type) -> bool {
+    if let Type::Reference(r) = ty
+        && r.mutability.is_some()
+        && let Type::Path(p) = &*r.elem
+    {
+        return p.path.segments.last().is_some_and(|s| s.ident == "TestCase");
+    }
+    false
+}
+
+/// `tokio::test` → `tokio::main` (with the current-thread flavor tests use
+/// by default), for running the async body once per case.
+fn runtime_attribute(attr: &Attribute) -> Option<Attribute> {
+    let path = attr.path();
+    let last = path.segments.last()?;
+    if last.ident != "test" || path.segments.len() < 2 {
+        return None;
+    }
+    let mut main_path = path.clone();
+    main_path.segments.last_mut()?.ident = format_ident!("main");
+    let is_tokio = path.segments.first().is_some_and(|s| s.ident == "tokio");
+    let args: TokenStream = match &attr.meta {
+        syn::Meta::List(l) => l.tokens.clone(),
+        _ => TokenStream::new(),
+    };
+    let has_flavor = args.to_string().contains("flavor");
+    let args = if is_tokio && !has_flavor {
+        if args.is_empty() { quote!(flavor = "current_thread") } else { quote!(flavor = "current_thread", #args) }
+    } else {
+        args
+    };
+    Some(if args.is_empty() { parse_quote!(#[#main_path]) } else { parse_quote!(#[#main_path(#args)]) })
+}
+
+pub fn expand(args: TokenStream, mut item: ItemFn) -> syn::Result<TokenStream> {
+    let settings: Punctuated<PropertyArg, Token![,]> = syn::parse::Parser::parse2(Punctuated::parse_terminated, args)?;
+    let mut config = Vec::new();
+    for s in settings {
+        let v = &s.value;
+        let field = s.name.to_string();
+        config.push(match field.as_str() {
+            "cases" | "max_size" | "max_depth" | "shrink_steps" | "threads" | "max_discard_ratio" => {
+                let f = &s.name;
+                quote!(__c.#f = #v;)
+            }
+            "seed" => quote!(__c.seed = ::core::option::Option::Some(#v);),
+            "shrink" => quote!(__c.shrink = #v;),
+            "timeout_ms" => quote!(__c.timeout = if (#v) == 0 { None } else { Some(::std::time::Duration::from_millis(#v)) };),
+            "time_budget_ms" => quote!(__c.time_budget = Some(::std::time::Duration::from_millis(#v));),
+            "shrink_time_ms" => quote!(__c.shrink_time = ::std::time::Duration::from_millis(#v);),
+            "explain" => quote!(__c.explain = ::speccheck::__private::explain_mode(#v);),
+            "config" => quote!(*__c = { let mut __n: ::speccheck::Config = #v; __n.name = ::core::mem::take(&mut __c.name); __n.database = __c.database.take(); __n };),
+            other => {
+                return Err(syn::Error::new_spanned(
+                    &s.name,
+                    format!(
+                        "unknown property setting `{other}` (expected cases, seed, max_size, max_depth, timeout_ms, \
+                         time_budget_ms, shrink, shrink_steps, shrink_time_ms, threads, max_discard_ratio, explain or config)"
+                    ),
+                ));
+            }
+        });
+    }
+
+    let name = item.sig.ident.clone();
+    let name_str = name.to_string();
+    let is_async = item.sig.asyncness.is_some();
+
+    // Split attributes: a runtime `…::test` drives an async body; the rest
+    // stay on the generated test.
+    let mut outer_attrs = Vec::new();
+    let mut runtime = None;
+    for attr in std::mem::take(&mut item.attrs) {
+        if is_async && let Some(rt) = runtime_attribute(&attr) {
+            runtime = Some(rt);
+            continue;
+        }
+        if attr.path().is_ident("test") {
+            continue;
+        }
+        outer_attrs.push(attr);
+    }
+    if is_async && runtime.is_none() {
+        return Err(syn::Error::new_spanned(
+            item.sig.asyncness,
+            "an async property needs a runtime: add e.g. `#[tokio::test]` below `#[property]`",
+        ));
+    }
+
+    let mut gen_args = Vec::new();
+    let mut tc_position = None;
+    let mut call_args = Vec::new();
+    for (i, input) in item.sig.inputs.iter_mut().enumerate() {
+        let FnArg::Typed(pt) = input else {
+            return Err(syn::Error::new_spanned(input, "a property cannot take `self`"));
+        };
+        let ident = match &*pt.pat {
+            Pat::Ident(p) => p.ident.clone(),
+            _ => format_ident!("arg{}", i),
+        };
+        let mut from = None;
+        let mut kept = Vec::new();
+        for attr in std::mem::take(&mut pt.attrs) {
+            if attr.path().is_ident("from") {
+                from = Some(attr.parse_args::<Expr>()?);
+            } else {
+                kept.push(attr);
+            }
+        }
+        pt.attrs = kept;
+        if is_test_case(&pt.ty) {
+            if tc_position.is_some() {
+                return Err(syn::Error::new_spanned(&pt.ty, "only one `&mut TestCase` argument"));
+            }
+            tc_position = Some(i);
+            call_args.push(quote!(__tc));
+            continue;
+        }
+        let local = format_ident!("__a{}", gen_args.len());
+        call_args.push(quote!(#local));
+        gen_args.push(Arg { ident, ty: (*pt.ty).clone(), from });
+    }
+
+    let gens = gen_args.iter().map(|a| {
+        let ty = &a.ty;
+        let name = a.ident.to_string();
+        match &a.from {
+            Some(g) => quote!(::speccheck::gens::slot(#g, #name)),
+            None => quote!(::speccheck::gens::slot(::speccheck::any::<#ty>(), #name)),
+        }
+    });
+    let locals: Vec<_> = (0..gen_args.len()).map(|i| format_ident!("__a{}", i)).collect();
+    let renders = gen_args.iter().enumerate().map(|(i, a)| {
+        let name = a.ident.to_string();
+        let idx = syn::Index::from(i);
+        quote!((::std::string::String::from(#name), (&::speccheck::__private::Show(&__v.#idx)).term()))
+    });
+
+    // The user's function, renamed, stays as written (an async one gets the
+    // runtime attribute so each case runs to completion).
+    let body_ident = format_ident!("__speccheck_{}", name);
+    item.sig.ident = body_ident.clone();
+    if let Some(rt) = &runtime {
+        item.attrs.push(rt.clone());
+    }
+    item.attrs.push(parse_quote!(#[allow(clippy::needless_pass_by_value)]));
+
+    Ok(quote! {
+        #(#outer_attrs)*
+        #[test]
+        fn #name() {
+            #item
+            #[allow(unused_imports)]
+            use ::speccheck::__private::{ViaDebug as _, ViaTree as _};
+            let __gen = (#(#gens,)*);
+            ::speccheck::Property::with_render(__gen, |__v| ::std::vec![#(#renders),*])
+                .configure(|__c| {
+                    __c.name = ::std::string::String::from(::core::concat!(::core::module_path!(), "::", #name_str));
+                    __c.database = ::core::option::Option::Some(::speccheck::__private::database_dir(::core::env!("CARGO_MANIFEST_DIR")));
+                    #(#config)*
+                })
+                .explainer(::speccheck::__private::default_explainer())
+                .check_with_case(move |__tc: &mut ::speccheck::TestCase, (#(#locals,)*)| #body_ident(#(#call_args),*));
+        }
+    })
+}

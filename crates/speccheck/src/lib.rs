@@ -1,0 +1,119 @@
+//! # speccheck
+//!
+//! Property-based testing for Rust that turns specifications into tests
+//! and failures into explanations.
+//!
+//! ```
+//! use speccheck::prelude::*;
+//!
+//! #[derive(Arbitrary, Debug, Clone, PartialEq)]
+//! enum Expr {
+//!     Num(i64),
+//!     Add(Box<Expr>, Box<Expr>),
+//! }
+//!
+//! fn eval(e: &Expr) -> i64 {
+//!     match e {
+//!         Expr::Num(n) => *n,
+//!         Expr::Add(a, b) => eval(a).wrapping_add(eval(b)),
+//!     }
+//! }
+//!
+//! // In a test module this would be `#[property] fn eval_is_total(e: Expr) { ... }`.
+//! speccheck::check(any::<Expr>(), |e: Expr| {
+//!     let _ = eval(&e);
+//! });
+//! ```
+//!
+//! This crate is the front door: it re-exports the engine
+//! ([`speccheck_core`]), the macros ([`macro@property`],
+//! [`derive@Arbitrary`]) and installs the default explanation step.
+
+#![warn(missing_docs)]
+
+pub use speccheck_core::{
+    Arbitrary, BoxedGenerator, CharClass, Choice, ChoiceKind, ChoiceSequence, Config, EncodeError, Encoder,
+    ExplainMode, FailureInfo, FailureKind, Fields, FloatSpec, Fresh, Generator, Invalid, Outcome, Profile, Property,
+    RunReport, RunVerdict, Span, SpanKind, SpanTree, Tail, Term, TestCase, TestResult, TreeView, TypeInfo, Verbosity,
+    Verdict, any, assume, collect, decode_value, encode_value, label, reject,
+};
+pub use speccheck_core::{database, enumerate::enumerate, gens, runner, shrink, term};
+pub use speccheck_derive::{Arbitrary, property};
+
+/// What most test files need.
+pub mod prelude {
+    pub use crate::gens::{self, Generator};
+    pub use crate::{Arbitrary, TestCase, TestResult, TreeView, any, assume, collect, label, property};
+}
+
+/// Checks `body` on values of `generator` with the default settings and
+/// explanation step, panicking with the report if it fails.
+pub fn check<G, V>(generator: G, body: impl Fn(G::Value) -> V + Send + Sync + 'static)
+where
+    G: Generator + 'static,
+    G::Value: std::fmt::Debug + 'static,
+    V: Verdict,
+{
+    Property::new(generator).explainer(__private::default_explainer()).check(body)
+}
+
+#[doc(hidden)]
+pub mod __private {
+    //! Used by the macros' expansions; not a public API.
+
+    use std::fmt::Debug;
+    use std::path::PathBuf;
+    use std::sync::Arc;
+
+    pub use speccheck_core as core;
+    use speccheck_core::runner::Explainer;
+    use speccheck_core::{ExplainMode, Term, TreeView};
+
+    /// Picks the tree view's printing when the type has one, `Debug`
+    /// otherwise (autoref specialization).
+    pub struct Show<'a, T>(pub &'a T);
+
+    /// Printing through [`TreeView`].
+    pub trait ViaTree {
+        /// The value as a term.
+        fn term(&self) -> Term;
+    }
+
+    impl<T: TreeView> ViaTree for Show<'_, T> {
+        fn term(&self) -> Term {
+            self.0.to_term()
+        }
+    }
+
+    /// Printing through `Debug`.
+    pub trait ViaDebug {
+        /// The value as a term.
+        fn term(&self) -> Term;
+    }
+
+    impl<T: Debug> ViaDebug for &Show<'_, T> {
+        fn term(&self) -> Term {
+            Term::debug(self.0)
+        }
+    }
+
+    /// The failure database directory of a crate.
+    pub fn database_dir(manifest_dir: &str) -> PathBuf {
+        speccheck_core::database::FailureDatabase::default_dir(std::path::Path::new(manifest_dir))
+    }
+
+    /// Parses `explain = "..."`.
+    pub fn explain_mode(s: &str) -> ExplainMode {
+        match s {
+            "off" => ExplainMode::Off,
+            "reduce" => ExplainMode::Reduce,
+            "generalize" => ExplainMode::Generalize,
+            other => panic!("explain = {other:?}: expected \"off\", \"reduce\" or \"generalize\""),
+        }
+    }
+
+    /// The explanation step installed by default.
+    pub fn default_explainer() -> Option<Arc<dyn Explainer>> {
+        None
+    }
+}
