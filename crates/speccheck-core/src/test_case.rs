@@ -135,6 +135,9 @@ pub struct TestCase {
     splice: Option<Splice>,
     enumeration: Option<EnumState>,
     choices: Vec<Choice>,
+    /// Choices drawn but not recorded (see [`TestCase::record_choices`]).
+    unrecorded: usize,
+    record_choices: bool,
     spans: Vec<Span>,
     open: Vec<u32>,
     record_spans: bool,
@@ -161,6 +164,8 @@ impl TestCase {
             splice: None,
             enumeration: None,
             choices: Vec::new(),
+            unrecorded: 0,
+            record_choices: true,
             spans: Vec::new(),
             open: Vec::new(),
             record_spans: false,
@@ -227,6 +232,7 @@ impl TestCase {
         self.splice = None;
         self.enumeration = None;
         self.choices.clear();
+        self.unrecorded = 0;
         self.spans.clear();
         self.open.clear();
         self.nesting = 0;
@@ -242,6 +248,14 @@ impl TestCase {
     /// them, shrinking and explaining do).
     pub fn with_spans(mut self, on: bool) -> Self {
         self.record_spans = on;
+        self
+    }
+
+    /// Whether to keep the choices made (on by default). The generation
+    /// phase turns it off: a random case is determined by its seed, so a
+    /// failing one is simply run again with recording on.
+    pub fn record_choices(mut self, on: bool) -> Self {
+        self.record_choices = on;
         self
     }
 
@@ -359,7 +373,7 @@ impl TestCase {
         sample: impl FnOnce(&mut SmallRng, usize) -> u64,
         width: impl FnOnce(u32) -> u64,
     ) -> u64 {
-        if self.choices.len() >= self.max_choices {
+        if self.choices.len() + self.unrecorded >= self.max_choices {
             self.mark_invalid(Invalid::Overrun);
         }
         let value = if self.mode == Mode::Random {
@@ -368,8 +382,52 @@ impl TestCase {
             self.draw_slow(max, kind, sample, width)
         };
         debug_assert!(value <= max, "sampled {value} above bound {max}");
-        self.choices.push(Choice { value, max, kind });
+        self.record(Choice { value, max, kind });
         value
+    }
+
+    /// The generation phase's fast path: when the next draw is plainly
+    /// random, `sample` draws a value and `index` gives its choice number
+    /// (only computed when choices are recorded); the value comes back
+    /// as is, sparing a decode. `None` means "use
+    /// [`draw_raw`](Self::draw_raw)".
+    #[inline(always)]
+    pub fn try_sample<R>(
+        &mut self,
+        max: u64,
+        kind: ChoiceKind,
+        sample: impl FnOnce(&mut SmallRng, usize) -> R,
+        index: impl FnOnce(&R) -> u64,
+    ) -> Option<R> {
+        if self.mode != Mode::Random || self.choices.len() + self.unrecorded >= self.max_choices {
+            return None;
+        }
+        let r = sample(&mut self.rng, self.size);
+        if self.record_choices {
+            let value = index(&r);
+            debug_assert!(value <= max);
+            self.choices.push(Choice { value, max, kind });
+        } else {
+            self.unrecorded += 1;
+        }
+        Some(r)
+    }
+
+    /// True when nothing observes the structure of the draws (random
+    /// generation without spans): primitives may then skip their value
+    /// span, which no one would see.
+    #[inline(always)]
+    pub fn is_plain(&self) -> bool {
+        self.mode == Mode::Random && !self.record_spans
+    }
+
+    #[inline(always)]
+    fn record(&mut self, c: Choice) {
+        if self.record_choices {
+            self.choices.push(c);
+        } else {
+            self.unrecorded += 1;
+        }
     }
 
     #[cold]

@@ -26,10 +26,7 @@ impl<T: Arbitrary> Arbitrary for Vec<T> {
     }
     fn draw(tc: &mut TestCase) -> Self {
         let mut out = Vec::new();
-        draw_elements(tc, ANY_LEN, LengthBias::Sized, elem_info::<T>, T::generate, |v| {
-            out.push(v);
-            true
-        });
+        draw_elements(tc, ANY_LEN, LengthBias::Sized, elem_info::<T>, T::generate, &mut out);
         out
     }
     fn encode(&self, enc: &mut Encoder) -> Result<(), EncodeError> {
@@ -43,10 +40,7 @@ impl<T: Arbitrary> Arbitrary for VecDeque<T> {
     }
     fn draw(tc: &mut TestCase) -> Self {
         let mut out = VecDeque::new();
-        draw_elements(tc, ANY_LEN, LengthBias::Sized, elem_info::<T>, T::generate, |v| {
-            out.push_back(v);
-            true
-        });
+        draw_elements(tc, ANY_LEN, LengthBias::Sized, elem_info::<T>, T::generate, &mut out);
         out
     }
     fn encode(&self, enc: &mut Encoder) -> Result<(), EncodeError> {
@@ -60,7 +54,7 @@ impl<T: Arbitrary + Ord> Arbitrary for BTreeSet<T> {
     }
     fn draw(tc: &mut TestCase) -> Self {
         let mut out = BTreeSet::new();
-        draw_elements(tc, ANY_LEN, LengthBias::Sized, elem_info::<T>, T::generate, |v| out.insert(v));
+        draw_elements(tc, ANY_LEN, LengthBias::Sized, elem_info::<T>, T::generate, &mut out);
         out
     }
     fn encode(&self, enc: &mut Encoder) -> Result<(), EncodeError> {
@@ -74,7 +68,7 @@ impl<T: Arbitrary + Eq + Hash> Arbitrary for HashSet<T> {
     }
     fn draw(tc: &mut TestCase) -> Self {
         let mut out = HashSet::new();
-        draw_elements(tc, ANY_LEN, LengthBias::Sized, elem_info::<T>, T::generate, |v| out.insert(v));
+        draw_elements(tc, ANY_LEN, LengthBias::Sized, elem_info::<T>, T::generate, &mut out);
         out
     }
     fn encode(&self, enc: &mut Encoder) -> Result<(), EncodeError> {
@@ -94,13 +88,7 @@ impl<K: Arbitrary + Ord, V: Arbitrary> Arbitrary for BTreeMap<K, V> {
             LengthBias::Sized,
             elem_info::<(K, V)>,
             |tc| (K::generate(tc), V::generate(tc)),
-            |(k, v)| {
-                if out.contains_key(&k) {
-                    return false;
-                }
-                out.insert(k, v);
-                true
-            },
+            &mut out,
         );
         out
     }
@@ -125,13 +113,7 @@ impl<K: Arbitrary + Eq + Hash, V: Arbitrary> Arbitrary for HashMap<K, V> {
             LengthBias::Sized,
             elem_info::<(K, V)>,
             |tc| (K::generate(tc), V::generate(tc)),
-            |(k, v)| {
-                if out.contains_key(&k) {
-                    return false;
-                }
-                out.insert(k, v);
-                true
-            },
+            &mut out,
         );
         out
     }

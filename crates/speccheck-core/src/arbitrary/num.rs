@@ -33,6 +33,17 @@ macro_rules! int_arbitrary {
             fn type_info() -> TypeInfo { TypeInfo::primitive::<$t>() }
             #[inline]
             fn draw(tc: &mut TestCase) -> Self { tc.draw_int(<$t as Integer>::MIN, <$t as Integer>::MAX) }
+            #[inline(always)]
+            fn generate(tc: &mut TestCase) -> Self {
+                if tc.is_plain() {
+                    // No one sees spans now, and a leaf has nothing nested.
+                    return Self::draw(tc);
+                }
+                tc.start_value(Self::type_info);
+                let v = Self::draw(tc);
+                tc.stop_value();
+                v
+            }
             fn encode(&self, enc: &mut Encoder) -> Result<(), EncodeError> {
                 enc.write_int(*self, <$t as Integer>::MIN, <$t as Integer>::MAX)
             }

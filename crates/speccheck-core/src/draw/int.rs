@@ -12,8 +12,8 @@
 
 use std::fmt::Debug;
 
-use rand::Rng;
 use rand::rngs::SmallRng;
+use rand::{Rng, RngCore};
 
 use crate::choice::ChoiceKind;
 use crate::encode::{EncodeError, Encoder};
@@ -95,6 +95,86 @@ pub fn index_to_key(k: u128, lo: u128, hi: u128, t: u128) -> u128 {
     }
 }
 
+/// [`key_to_index`] for ranges that fit in 64 bits, in offsets from the
+/// lower bound (`w` is the width, `t` the target's offset): the hot path.
+#[inline(always)]
+fn offset_to_index(v: u64, w: u64, t: u64) -> u64 {
+    let (up_max, down_max) = (w - t, t);
+    if v >= t {
+        let up = v - t;
+        if up <= down_max { if up == 0 { 0 } else { 2 * up - 1 } } else { down_max + up }
+    } else {
+        let down = t - v;
+        if down <= up_max { 2 * down } else { up_max + down }
+    }
+}
+
+/// Inverse of [`offset_to_index`].
+#[inline]
+fn index_to_offset(k: u64, w: u64, t: u64) -> u64 {
+    let (up_max, down_max) = (w - t, t);
+    let k = k.min(w);
+    let m = up_max.min(down_max);
+    if k <= m.saturating_mul(2) {
+        if k == 0 {
+            t
+        } else if k & 1 == 1 {
+            t + k.div_ceil(2)
+        } else {
+            t - k / 2
+        }
+    } else if up_max > down_max {
+        t + (k - m)
+    } else {
+        t - (k - m)
+    }
+}
+
+/// [`sample_key`] in offsets (`0..=w`, target `t`). One RNG call covers
+/// both the bias selector (low 6 bits) and, for ranges up to 2^58, the
+/// value (the other 58 bits).
+#[inline(always)]
+fn sample_offset(rng: &mut SmallRng, w: u64, t: u64, size: usize) -> u64 {
+    let bits = rng.next_u64();
+    let rest = bits >> 6;
+    match bits & 63 {
+        0..=2 => t,
+        3 => 0,
+        4 => w,
+        5 => 1.min(w),
+        6 => w.saturating_sub(1),
+        7 => t.saturating_add(1).min(w),
+        8 => t.saturating_sub(1),
+        9..=37 => {
+            let s = size.max(1) as u64;
+            let (a, b) = (t.saturating_sub(s), t.saturating_add(s).min(w));
+            a + scale58(rest, b - a)
+        }
+        _ if w < 1 << 58 => scale58(rest, w),
+        _ => below(rng, w),
+    }
+}
+
+/// Maps 58 random bits uniformly (up to a bias below 2^-26 for the widest
+/// ranges this is used for) onto `0..=max`, `max < 2^58`.
+#[inline(always)]
+fn scale58(bits58: u64, max: u64) -> u64 {
+    if max & (max + 1) == 0 { bits58 & max } else { ((u128::from(bits58) * (u128::from(max) + 1)) >> 58) as u64 }
+}
+
+/// Uniform in `0..=max` by multiply-shift (no rejection loop: the bias is
+/// below `max / 2^64`, far under what a test could notice).
+#[inline]
+pub(crate) fn below(rng: &mut SmallRng, max: u64) -> u64 {
+    if max == u64::MAX {
+        rng.next_u64()
+    } else if max & (max + 1) == 0 {
+        rng.next_u64() & max
+    } else {
+        ((u128::from(rng.next_u64()) * (u128::from(max) + 1)) >> 64) as u64
+    }
+}
+
 #[inline]
 fn uniform(rng: &mut SmallRng, lo: u128, hi: u128) -> u128 {
     let width = hi - lo;
@@ -127,17 +207,32 @@ pub fn sample_key(rng: &mut SmallRng, lo: u128, hi: u128, t: u128, size: usize) 
     }
 }
 
+#[inline]
 fn target(lo: u128, hi: u128, zero: u128) -> u128 {
     zero.clamp(lo, hi)
 }
 
 impl TestCase {
     /// An integer in `lo..=hi`, shrinking toward 0 (or the bound nearest 0).
-    #[inline]
+    #[inline(always)]
     pub fn draw_int<T: Integer>(&mut self, lo: T, hi: T) -> T {
         assert!(lo <= hi, "draw_int: empty range {lo:?}..={hi:?}");
         let (lo, hi) = (lo.to_key(), hi.to_key());
         let t = target(lo, hi, T::zero_key());
+        // The generation phase's path, inlined so that constant bounds
+        // (`any::<i32>()`) fold away.
+        let width = hi - lo;
+        if width != 0 && width <= u64::MAX as u128 {
+            let (w, to) = (width as u64, (t - lo) as u64);
+            if let Some(v) = self.try_sample(
+                w,
+                ChoiceKind::Integer,
+                |rng, size| sample_offset(rng, w, to, size),
+                |&v| offset_to_index(v, w, to),
+            ) {
+                return T::from_key(lo + v as u128);
+            }
+        }
         T::from_key(self.draw_key(lo, hi, t))
     }
 
@@ -150,21 +245,23 @@ impl TestCase {
         T::from_key(self.draw_key(lo, hi, t))
     }
 
-    #[inline]
+    #[inline(never)]
     fn draw_key(&mut self, lo: u128, hi: u128, t: u128) -> u128 {
         let width = hi - lo;
         if width == 0 {
             return lo;
         }
         if width <= u64::MAX as u128 {
-            let max = width as u64;
+            // Work in 64-bit offsets from `lo`: u128 arithmetic is the
+            // generation phase's main cost otherwise.
+            let (w, t) = (width as u64, (t - lo) as u64);
             let k = self.draw_raw(
-                max,
+                w,
                 ChoiceKind::Integer,
-                |rng, size| key_to_index(sample_key(rng, lo, hi, t, size), lo, hi, t) as u64,
+                |rng, size| offset_to_index(sample_offset(rng, w, t, size), w, t),
                 |budget| 2 * u64::from(budget) + 1,
             );
-            return index_to_key(k as u128, lo, hi, t);
+            return lo + index_to_offset(k, w, t) as u128;
         }
         // Wider than 64 bits: high half, then low half.
         let sampled = self.pre_sample(|rng, size| key_to_index(sample_key(rng, lo, hi, t, size), lo, hi, t));
@@ -232,6 +329,17 @@ mod tests {
                 assert_eq!(key_to_index(v, lo, hi, t), k);
                 assert!(!seen[(v - lo) as usize]);
                 seen[(v - lo) as usize] = true;
+            }
+        }
+    }
+
+    #[test]
+    fn offsets_agree_with_keys() {
+        for (w, t) in [(10u64, 0u64), (10, 10), (10, 3), (0, 0), (1, 1), (17, 14), (u64::MAX, 1 << 63)] {
+            for k in (0..=w.min(300)).chain([w / 2, w]) {
+                let v = index_to_offset(k, w, t);
+                assert_eq!(v as u128, index_to_key(k as u128, 0, w as u128, t as u128));
+                assert_eq!(offset_to_index(v, w, t), k);
             }
         }
     }

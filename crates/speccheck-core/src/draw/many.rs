@@ -92,6 +92,11 @@ impl Many {
         }
     }
 
+    /// The length being aimed for (a capacity hint; the minimum on replay).
+    pub fn target(&self) -> usize {
+        self.target
+    }
+
     /// Elements accepted so far.
     pub fn count(&self) -> usize {
         self.count

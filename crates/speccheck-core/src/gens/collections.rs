@@ -70,15 +70,82 @@ pub(crate) enum LengthBias {
     Sized,
 }
 
-/// Draws the elements of one collection; `keep` returns false when an
-/// element was a duplicate and not kept.
+/// Where drawn elements go: a collection that may refuse duplicates.
+pub(crate) trait Sink<T> {
+    /// Room for `n` more elements (a hint).
+    fn reserve(&mut self, n: usize) {
+        let _ = n;
+    }
+    /// Adds `v`; false when it was a duplicate and was not kept.
+    fn keep(&mut self, v: T) -> bool;
+}
+
+impl<T> Sink<T> for Vec<T> {
+    fn reserve(&mut self, n: usize) {
+        Vec::reserve(self, n);
+    }
+    fn keep(&mut self, v: T) -> bool {
+        self.push(v);
+        true
+    }
+}
+
+impl<T> Sink<T> for VecDeque<T> {
+    fn reserve(&mut self, n: usize) {
+        VecDeque::reserve(self, n);
+    }
+    fn keep(&mut self, v: T) -> bool {
+        self.push_back(v);
+        true
+    }
+}
+
+impl<T: Ord> Sink<T> for BTreeSet<T> {
+    fn keep(&mut self, v: T) -> bool {
+        self.insert(v)
+    }
+}
+
+impl<T: Eq + Hash> Sink<T> for HashSet<T> {
+    fn reserve(&mut self, n: usize) {
+        HashSet::reserve(self, n);
+    }
+    fn keep(&mut self, v: T) -> bool {
+        self.insert(v)
+    }
+}
+
+impl<K: Ord, V> Sink<(K, V)> for BTreeMap<K, V> {
+    fn keep(&mut self, (k, v): (K, V)) -> bool {
+        if self.contains_key(&k) {
+            return false;
+        }
+        self.insert(k, v);
+        true
+    }
+}
+
+impl<K: Eq + Hash, V> Sink<(K, V)> for HashMap<K, V> {
+    fn reserve(&mut self, n: usize) {
+        HashMap::reserve(self, n);
+    }
+    fn keep(&mut self, (k, v): (K, V)) -> bool {
+        if self.contains_key(&k) {
+            return false;
+        }
+        self.insert(k, v);
+        true
+    }
+}
+
+/// Draws the elements of one collection into `sink`.
 pub(crate) fn draw_elements<T>(
     tc: &mut TestCase,
     range: SizeRange,
     bias: LengthBias,
     elem_info: fn() -> TypeInfo,
     mut elem: impl FnMut(&mut TestCase) -> T,
-    mut keep: impl FnMut(T) -> bool,
+    sink: &mut impl Sink<T>,
 ) {
     let mut many = match bias {
         LengthBias::Uniform => Many::uniform(tc, range.min, range.max),
@@ -90,6 +157,7 @@ pub(crate) fn draw_elements<T>(
             Many::with_size(tc, range.min, max, size)
         }
     };
+    sink.reserve(many.target().min(1 << 16));
     loop {
         tc.start_span(SpanKind::Slot, elem_info, "");
         if !many.more(tc) {
@@ -98,7 +166,7 @@ pub(crate) fn draw_elements<T>(
         }
         let v = elem(tc);
         tc.stop_span(SpanKind::Slot);
-        if !keep(v) && !many.reject() {
+        if !sink.keep(v) && !many.reject() {
             break;
         }
     }
@@ -148,17 +216,7 @@ where
     fn generate(&self, tc: &mut TestCase) -> Vec<G::Value> {
         tc.start_span(SpanKind::Value, info::<Vec<G::Value>>, "");
         let mut out = Vec::new();
-        draw_elements(
-            tc,
-            self.len,
-            LengthBias::Uniform,
-            elem_info::<G::Value>,
-            |tc| self.elem.generate(tc),
-            |v| {
-                out.push(v);
-                true
-            },
-        );
+        draw_elements(tc, self.len, LengthBias::Uniform, elem_info::<G::Value>, |tc| self.elem.generate(tc), &mut out);
         tc.stop_span(SpanKind::Value);
         out
     }
@@ -187,17 +245,7 @@ where
     fn generate(&self, tc: &mut TestCase) -> VecDeque<G::Value> {
         tc.start_span(SpanKind::Value, info::<VecDeque<G::Value>>, "");
         let mut out = VecDeque::new();
-        draw_elements(
-            tc,
-            self.len,
-            LengthBias::Uniform,
-            elem_info::<G::Value>,
-            |tc| self.elem.generate(tc),
-            |v| {
-                out.push_back(v);
-                true
-            },
-        );
+        draw_elements(tc, self.len, LengthBias::Uniform, elem_info::<G::Value>, |tc| self.elem.generate(tc), &mut out);
         tc.stop_span(SpanKind::Value);
         out
     }
@@ -227,14 +275,7 @@ where
     fn generate(&self, tc: &mut TestCase) -> BTreeSet<G::Value> {
         tc.start_span(SpanKind::Value, info::<BTreeSet<G::Value>>, "");
         let mut out = BTreeSet::new();
-        draw_elements(
-            tc,
-            self.len,
-            LengthBias::Uniform,
-            elem_info::<G::Value>,
-            |tc| self.elem.generate(tc),
-            |v| out.insert(v),
-        );
+        draw_elements(tc, self.len, LengthBias::Uniform, elem_info::<G::Value>, |tc| self.elem.generate(tc), &mut out);
         tc.stop_span(SpanKind::Value);
         out
     }
@@ -263,14 +304,7 @@ where
     fn generate(&self, tc: &mut TestCase) -> HashSet<G::Value> {
         tc.start_span(SpanKind::Value, info::<HashSet<G::Value>>, "");
         let mut out = HashSet::new();
-        draw_elements(
-            tc,
-            self.len,
-            LengthBias::Uniform,
-            elem_info::<G::Value>,
-            |tc| self.elem.generate(tc),
-            |v| out.insert(v),
-        );
+        draw_elements(tc, self.len, LengthBias::Uniform, elem_info::<G::Value>, |tc| self.elem.generate(tc), &mut out);
         tc.stop_span(SpanKind::Value);
         out
     }
@@ -307,13 +341,7 @@ where
             LengthBias::Uniform,
             elem_info::<(K::Value, V::Value)>,
             |tc| (self.key.generate(tc), self.value.generate(tc)),
-            |(k, v)| {
-                if out.contains_key(&k) {
-                    return false;
-                }
-                out.insert(k, v);
-                true
-            },
+            &mut out,
         );
         tc.stop_span(SpanKind::Value);
         out
@@ -355,13 +383,7 @@ where
             LengthBias::Uniform,
             elem_info::<(K::Value, V::Value)>,
             |tc| (self.key.generate(tc), self.value.generate(tc)),
-            |(k, v)| {
-                if out.contains_key(&k) {
-                    return false;
-                }
-                out.insert(k, v);
-                true
-            },
+            &mut out,
         );
         tc.stop_span(SpanKind::Value);
         out

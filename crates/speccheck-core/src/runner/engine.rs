@@ -48,6 +48,8 @@ struct Found {
 enum Generated {
     Passed,
     Failed(Box<Found>),
+    /// Case `index` failed in the parallel phase (not yet re-run).
+    FailedAt(u64, FailureInfo),
     GaveUp(String),
     Abandoned,
 }
@@ -87,7 +89,7 @@ impl Engine {
                     return self.report(RunVerdict::GaveUp { reason }, stats, warnings, started);
                 }
                 Generated::Failed(f) => found = Some(*f),
-                Generated::Abandoned => {
+                Generated::Abandoned | Generated::FailedAt(..) => {
                     return self.report(RunVerdict::Error("abandoned".into()), stats, warnings, started);
                 }
             }
@@ -162,7 +164,7 @@ impl Engine {
         }
         let cases = self.config.cases;
         let max_rejects = u64::from(cases) * u64::from(self.config.max_discard_ratio.max(1));
-        let mut tc = TestCase::random(0, 0).with_max_depth(self.config.max_depth);
+        let mut tc = TestCase::random(0, 0).with_max_depth(self.config.max_depth).record_choices(false);
         let test = &*self.test;
         let mut i = 0u64;
         loop {
@@ -189,16 +191,21 @@ impl Engine {
             self.watch.end(0);
             i += 1;
             if let Some(stop) = tally(stats, outcome, labels) {
-                let choices = tc.take_choices();
-                return self.confirm(choices, i, stop);
+                return self.confirm(i - 1, stop);
             }
         }
     }
 
-    /// Replays a fresh failure with spans (needed to shrink). A failure that
-    /// does not come back is flaky from the start.
-    fn confirm(&self, choices: ChoiceSequence, found_after: u64, first: FailureInfo) -> Generated {
-        let r = self.watched(Phase::Generate, self.replay_case(&choices, Tail::Stop));
+    /// Runs generated case `index` again, recording its choices and spans
+    /// (the generation phase records neither). A failure that does not come
+    /// back is flaky from the start.
+    fn confirm(&self, index: u64, first: FailureInfo) -> Generated {
+        let tc =
+            TestCase::random(case_seed(self.seed, index), case_size(index, self.config.cases, self.config.max_size))
+                .with_spans(true)
+                .with_max_depth(self.config.max_depth);
+        let r = self.watched(Phase::Generate, tc);
+        let found_after = index + 1;
         if r.outcome.is_fail() {
             return Generated::Failed(Box::new(Found { case: r, found_after, source: None }));
         }
@@ -216,7 +223,7 @@ impl Engine {
         // Results are folded in case order, so the outcome (first failing
         // case, counts, labels) is the sequential one whatever the threads.
         struct Frontier {
-            pending: BTreeMap<u64, (Outcome, Vec<String>, Option<ChoiceSequence>)>,
+            pending: BTreeMap<u64, (Outcome, Vec<String>)>,
             next: u64,
             stats: RunStats,
             result: Option<Generated>,
@@ -226,7 +233,7 @@ impl Engine {
             for w in 0..threads {
                 let (next, done, frontier) = (&next, &done, &frontier);
                 scope.spawn(move || {
-                    let mut tc = TestCase::random(0, 0).with_max_depth(self.config.max_depth);
+                    let mut tc = TestCase::random(0, 0).with_max_depth(self.config.max_depth).record_choices(false);
                     while !done.load(Ordering::Acquire) && !self.watch.is_abandoned() {
                         if let Some(b) = self.config.time_budget
                             && started.elapsed() > b
@@ -242,34 +249,18 @@ impl Engine {
                         self.watch.begin(w, Phase::Generate, i);
                         let (outcome, labels, _) = run_in_place(&*self.test, &mut tc);
                         self.watch.end(w);
-                        let choices = outcome.is_fail().then(|| tc.take_choices());
                         let mut f = frontier.lock().unwrap_or_else(|e| e.into_inner());
-                        f.pending.insert(i, (outcome, labels, choices));
+                        f.pending.insert(i, (outcome, labels));
                         while f.result.is_none() {
                             let k = f.next;
-                            let Some((outcome, labels, choices)) = f.pending.remove(&k) else { break };
+                            let Some((outcome, labels)) = f.pending.remove(&k) else { break };
                             f.next += 1;
                             if f.stats.passed >= u64::from(cases) {
                                 f.result = Some(Generated::Passed);
                                 break;
                             }
                             if let Some(first) = tally(&mut f.stats, outcome, labels) {
-                                let choices = choices.unwrap_or_default();
-                                f.result = Some(Generated::Failed(Box::new(Found {
-                                    case: CaseResult {
-                                        outcome: Outcome::Fail(first),
-                                        choices,
-                                        spans: Default::default(),
-                                        labels: Vec::new(),
-                                        misaligned: 0,
-                                        prefix_unused: false,
-                                        shown: Vec::new(),
-                                        notes: Vec::new(),
-                                        backtrace: None,
-                                    },
-                                    found_after: k + 1,
-                                    source: None,
-                                })));
+                                f.result = Some(Generated::FailedAt(k, first));
                             } else if f.stats.passed >= u64::from(cases) {
                                 f.result = Some(Generated::Passed);
                             } else if f.stats.discarded + f.stats.invalid > max_rejects {
@@ -290,11 +281,7 @@ impl Engine {
         let f = frontier.into_inner().unwrap_or_else(|e| e.into_inner());
         *stats = f.stats;
         match f.result.unwrap_or(Generated::Passed) {
-            Generated::Failed(found) => {
-                let found = *found;
-                let Outcome::Fail(first) = found.case.outcome else { unreachable!() };
-                self.confirm(found.case.choices, found.found_after, first)
-            }
+            Generated::FailedAt(index, first) => self.confirm(index, first),
             other => other,
         }
     }

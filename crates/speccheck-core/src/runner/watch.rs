@@ -1,10 +1,11 @@
 //! Timeouts without a thread per case.
 //!
-//! The whole run executes on worker threads; each worker stamps a slot when
-//! a case starts and clears it when the case ends (two atomic stores). The
-//! caller's thread watches the slots: a case busy for longer than the
-//! timeout is a hang, reported as a failure of kind *timeout*; the hung
-//! thread is abandoned (Rust cannot kill a thread), never joined.
+//! The whole run executes on worker threads; each worker bumps a counter
+//! when a case starts and clears a flag when it ends (a few atomic stores,
+//! no clock read). The caller's thread watches the slots with its own
+//! clock: a slot busy on the same case for longer than the timeout is a
+//! hang, reported as a failure of kind *timeout*; the hung thread is
+//! abandoned (Rust cannot kill a thread), never joined.
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
@@ -41,7 +42,8 @@ impl Phase {
 #[derive(Debug, Default)]
 pub struct Slot {
     busy: AtomicBool,
-    started_nanos: AtomicU64,
+    /// Incremented at every case start: the watcher sees progress.
+    seq: AtomicU64,
     case: AtomicU64,
     phase: AtomicU8,
 }
@@ -62,9 +64,11 @@ pub struct Hang {
 /// Shared between the workers and the watcher.
 #[derive(Debug)]
 pub struct Watch {
-    epoch: Instant,
     enabled: bool,
     slots: Vec<Slot>,
+    /// Per slot: the case sequence number last seen busy, and since when
+    /// (the watcher's clock).
+    seen: Mutex<Vec<(u64, Instant)>>,
     replaying: Mutex<Option<Vec<Choice>>>,
     abandoned: AtomicBool,
 }
@@ -73,10 +77,11 @@ impl Watch {
     /// A watch with `workers` slots; `enabled` is false when there is no
     /// timeout (then stamping costs nothing).
     pub fn new(workers: usize, enabled: bool) -> Self {
+        let n = workers.max(1);
         Watch {
-            epoch: Instant::now(),
             enabled,
-            slots: (0..workers.max(1)).map(|_| Slot::default()).collect(),
+            slots: (0..n).map(|_| Slot::default()).collect(),
+            seen: Mutex::new(vec![(u64::MAX, Instant::now()); n]),
             replaying: Mutex::new(None),
             abandoned: AtomicBool::new(false),
         }
@@ -91,7 +96,7 @@ impl Watch {
         let s = &self.slots[w];
         s.case.store(case, Ordering::Relaxed);
         s.phase.store(phase as u8, Ordering::Relaxed);
-        s.started_nanos.store(self.epoch.elapsed().as_nanos() as u64, Ordering::Relaxed);
+        s.seq.fetch_add(1, Ordering::Relaxed);
         s.busy.store(true, Ordering::Release);
     }
 
@@ -112,16 +117,25 @@ impl Watch {
         }
     }
 
-    /// A case busy for longer than `timeout`, if any.
+    /// A case busy for longer than `timeout`, if any. Called periodically
+    /// by the watcher; a case counts as busy since the first call that saw
+    /// it, so detection takes between `timeout` and `timeout` plus one
+    /// watching period.
     pub fn hung(&self, timeout: Duration) -> Option<Hang> {
-        let now = self.epoch.elapsed().as_nanos() as u64;
-        for s in &self.slots {
+        let now = Instant::now();
+        let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
+        for (k, s) in self.slots.iter().enumerate() {
             if !s.busy.load(Ordering::Acquire) {
+                seen[k].0 = u64::MAX;
                 continue;
             }
-            let started = s.started_nanos.load(Ordering::Relaxed);
-            let elapsed = Duration::from_nanos(now.saturating_sub(started));
-            if elapsed > timeout && s.busy.load(Ordering::Acquire) {
+            let seq = s.seq.load(Ordering::Relaxed);
+            if seen[k].0 != seq {
+                seen[k] = (seq, now);
+                continue;
+            }
+            let elapsed = now - seen[k].1;
+            if elapsed > timeout && s.busy.load(Ordering::Acquire) && s.seq.load(Ordering::Relaxed) == seq {
                 let phase = Phase::from_u8(s.phase.load(Ordering::Relaxed));
                 let choices = match phase {
                     Phase::Generate => None,
