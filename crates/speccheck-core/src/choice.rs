@@ -165,6 +165,11 @@ pub fn shortlex(a: &[Choice], b: &[Choice]) -> Ordering {
     a.len().cmp(&b.len()).then_with(|| a.iter().map(|c| c.value).cmp(b.iter().map(|c| c.value)))
 }
 
+/// True when `a` is shortlex-smaller than or equal to `b`.
+pub fn shortlex_le(a: &[Choice], b: &[Choice]) -> bool {
+    shortlex(a, b) != Ordering::Greater
+}
+
 /// A replay string that could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("invalid replay string: {0}")]

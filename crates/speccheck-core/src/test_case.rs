@@ -628,7 +628,8 @@ impl TestCase {
 
     // ----- results -------------------------------------------------------
 
-    /// The choices made so far.
+    /// The choices made so far. Empty while choices are not recorded (the
+    /// runner's generation phase): a generator must not depend on it.
     pub fn choices(&self) -> &[Choice] {
         &self.choices
     }

@@ -140,7 +140,7 @@ fn results_do_not_depend_on_the_thread_count() {
 fn failures_persist_and_replay_first() {
     let dir = std::env::temp_dir().join(format!("speccheck-persist-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let config = Config { database: Some(dir.clone()), seed: None, ..quiet("persist") };
+    let config = Config { database: Some(dir.clone()), database_writes: true, seed: None, ..quiet("persist") };
     let prop = |x: u64| x < 1_000_000;
     let first = Property::new(any::<u64>()).config(config.clone()).run(prop);
     let c = failed(&first);
@@ -172,7 +172,7 @@ fn corrupt_database_files_are_warnings() {
 fn stale_database_entries_are_dropped_with_a_warning() {
     let dir = std::env::temp_dir().join(format!("speccheck-stale-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let config = Config { database: Some(dir), seed: Some(1), ..quiet("stale") };
+    let config = Config { database: Some(dir), database_writes: true, seed: Some(1), ..quiet("stale") };
     let r = Property::new(any::<Vec<u32>>()).config(config.clone()).run(|v: Vec<u32>| v.len() < 2);
     failed(&r);
     // The generator changes shape: the saved choices no longer fit.

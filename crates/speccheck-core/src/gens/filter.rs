@@ -13,6 +13,7 @@ use crate::test_case::{Invalid, TestCase};
 pub const DEFAULT_FILTER_TRIES: u32 = 100;
 
 /// See [`Generator::filter`].
+#[derive(Clone)]
 pub struct Filter<G, F> {
     inner: G,
     name: &'static str,

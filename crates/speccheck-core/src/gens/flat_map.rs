@@ -8,6 +8,7 @@ use super::Generator;
 use crate::test_case::TestCase;
 
 /// See [`Generator::flat_map`].
+#[derive(Clone)]
 pub struct FlatMap<G, F> {
     inner: G,
     f: F,

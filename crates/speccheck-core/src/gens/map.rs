@@ -7,6 +7,7 @@ use crate::encode::{EncodeError, Encoder};
 use crate::test_case::TestCase;
 
 /// See [`Generator::map`].
+#[derive(Clone)]
 pub struct Map<G, F> {
     inner: G,
     f: F,
@@ -33,6 +34,7 @@ impl<G: Generator, U, F: Fn(G::Value) -> U + Send + Sync> Generator for Map<G, F
 }
 
 /// See [`Generator::map_inv`].
+#[derive(Clone)]
 pub struct MapInv<G, F, I> {
     inner: G,
     f: F,

@@ -211,22 +211,24 @@ impl<T: Arbitrary> Generator for Any<T> {
 #[derive(Clone, Debug)]
 pub struct Just<T>(pub T);
 
-/// Always `value` (makes no choice; encoding writes nothing).
-pub fn just<T: Clone + Send + Sync>(value: T) -> Just<T> {
+/// Always `value` (makes no choice; encoding writes nothing, and only
+/// accepts `value` itself).
+pub fn just<T: Clone + PartialEq + Send + Sync>(value: T) -> Just<T> {
     Just(value)
 }
 
-impl<T: Clone + Send + Sync> Generator for Just<T> {
+impl<T: Clone + PartialEq + Send + Sync> Generator for Just<T> {
     type Value = T;
     fn generate(&self, _: &mut TestCase) -> T {
         self.0.clone()
     }
-    fn encode(&self, _: &T, _: &mut Encoder) -> Result<(), EncodeError> {
-        Ok(())
+    fn encode(&self, value: &T, _: &mut Encoder) -> Result<(), EncodeError> {
+        if *value == self.0 { Ok(()) } else { Err(EncodeError::Other("`just` only produces its own value".into())) }
     }
 }
 
 /// A generator written as a function of the test case.
+#[derive(Clone)]
 pub struct FromFn<F>(F);
 
 impl<F> fmt::Debug for FromFn<F> {

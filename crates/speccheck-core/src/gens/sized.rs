@@ -5,6 +5,7 @@ use crate::encode::{EncodeError, Encoder};
 use crate::test_case::TestCase;
 
 /// See [`sized`].
+#[derive(Clone)]
 pub struct SizedGen<F>(F);
 
 impl<F> std::fmt::Debug for SizedGen<F> {

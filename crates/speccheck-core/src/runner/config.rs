@@ -1,7 +1,8 @@
 //! Run settings: defaults, a CI profile, and environment overrides.
 //!
-//! Precedence, lowest first: defaults, the profile, the settings given in
-//! code (attribute or [`Config`] methods), then `SPECCHECK_*` environment
+//! Precedence, lowest first: defaults (chosen by the profile: the CI profile
+//! when the `CI` environment variable is set), the settings given in code
+//! (attribute or [`Config`] fields), then `SPECCHECK_*` environment
 //! variables — the operator's last word (a soak run, a pinned seed).
 
 use std::path::PathBuf;
@@ -84,7 +85,26 @@ pub struct Config {
 }
 
 impl Default for Config {
+    /// The defaults, under the CI profile when `CI` is set in the
+    /// environment (unless `SPECCHECK_PROFILE` names another).
     fn default() -> Self {
+        let base = Self::base();
+        if std::env::var_os("SPECCHECK_PROFILE").is_none() && ci_env(|k| std::env::var(k).ok()) {
+            base.with_profile(Profile::Ci)
+        } else {
+            base
+        }
+    }
+}
+
+/// True when a `CI` variable says "this is CI".
+fn ci_env(get: impl Fn(&str) -> Option<String>) -> bool {
+    get("CI").is_some_and(|v| !v.trim().is_empty() && v != "0" && v != "false")
+}
+
+impl Config {
+    /// The defaults of the default profile, ignoring the environment.
+    pub fn base() -> Self {
         Config {
             name: "property".to_string(),
             cases: 100,
@@ -146,8 +166,7 @@ impl Config {
         random_seed()
     }
 
-    /// Reads `SPECCHECK_*` variables over these settings (and `CI`, which
-    /// selects the CI profile unless `SPECCHECK_PROFILE` says otherwise).
+    /// Reads `SPECCHECK_*` variables over these settings.
     pub fn apply_env(self) -> Result<Self, ConfigError> {
         self.apply_vars(|k| std::env::var(k).ok())
     }
@@ -155,14 +174,12 @@ impl Config {
     /// [`apply_env`](Self::apply_env) over any variable source (testable).
     pub fn apply_vars(mut self, get: impl Fn(&str) -> Option<String>) -> Result<Self, ConfigError> {
         let var = |k: &str| get(k).filter(|v| !v.trim().is_empty());
-        match var("SPECCHECK_PROFILE") {
-            Some(p) => match p.trim().to_ascii_lowercase().as_str() {
+        if let Some(p) = var("SPECCHECK_PROFILE") {
+            match p.trim().to_ascii_lowercase().as_str() {
                 "ci" => self = self.with_profile(Profile::Ci),
-                "default" => self = self.with_profile(Profile::Default),
+                "default" => self.profile = Profile::Default,
                 _ => return Err(err("SPECCHECK_PROFILE", &p, "`default` or `ci`")),
-            },
-            None if var("CI").is_some_and(|v| v != "0" && v != "false") => self = self.with_profile(Profile::Ci),
-            None => {}
+            }
         }
         if let Some(v) = var("SPECCHECK_CASES") {
             self.cases = parse(&v, "SPECCHECK_CASES", "a number of cases")?;
@@ -296,7 +313,7 @@ mod tests {
 
     #[test]
     fn env_overrides_code_settings() {
-        let c = Config { cases: 7, ..Config::default() }
+        let c = Config { cases: 7, ..Config::base() }
             .apply_vars(vars(&[
                 ("SPECCHECK_CASES", "1_000"),
                 ("SPECCHECK_SEED", "0x10"),
@@ -309,8 +326,16 @@ mod tests {
     }
 
     #[test]
+    fn ci_detection() {
+        assert!(ci_env(vars(&[("CI", "true")])));
+        assert!(!ci_env(vars(&[("CI", "0")])));
+        assert!(!ci_env(vars(&[])));
+    }
+
+    #[test]
     fn ci_profile_is_derandomized_and_read_only() {
-        let c = Config::named("a::b").apply_vars(vars(&[("CI", "true")])).unwrap();
+        let c =
+            Config { name: "a::b".into(), ..Config::base() }.apply_vars(vars(&[("SPECCHECK_PROFILE", "ci")])).unwrap();
         assert_eq!(c.profile, Profile::Ci);
         assert!(!c.database_writes);
         assert_eq!(c.effective_seed(), c.effective_seed());
@@ -319,7 +344,7 @@ mod tests {
 
     #[test]
     fn bad_values_are_errors_naming_the_variable() {
-        let e = Config::default().apply_vars(vars(&[("SPECCHECK_CASES", "lots")])).unwrap_err();
+        let e = Config::base().apply_vars(vars(&[("SPECCHECK_CASES", "lots")])).unwrap_err();
         assert_eq!(e.var, "SPECCHECK_CASES");
         assert!(e.to_string().contains("lots"));
     }

@@ -1,0 +1,60 @@
+//! The shrinker, tested with speccheck itself: over random failure
+//! predicates and random failing inputs, shrinking only ever returns an
+//! input that still fails, in the same way, and is no larger than the one it
+//! started from.
+
+use std::time::Duration;
+
+use speccheck_core::gens::{self, Generator};
+use speccheck_core::runner::case::execute;
+use speccheck_core::shrink::{ShrinkBudget, Shrinker};
+use speccheck_core::{Config, Outcome, Property, Tail, TestCase, any, shortlex_le};
+
+/// A family of failure predicates over vectors of small numbers.
+fn fails(kind: u8, threshold: u32, xs: &[u16]) -> bool {
+    match kind {
+        0 => xs.iter().map(|&x| u32::from(x)).sum::<u32>() > threshold,
+        1 => xs.len() as u32 > threshold % 12,
+        2 => xs.iter().any(|&x| u32::from(x) > threshold),
+        3 => xs.windows(2).any(|w| w[0] > w[1]),
+        _ => xs.iter().filter(|&&x| x % 7 == 3).count() >= 2,
+    }
+}
+
+#[test]
+fn shrinking_only_moves_to_smaller_failing_cases() {
+    let config = Config { cases: 150, seed: Some(11), database: None, ..Config::named("shrinker") };
+    let r = Property::new((gens::ints(0..5u8), gens::ints(0..3000u32), any::<u64>())).config(config).run(
+        |(kind, threshold, seed): (u8, u32, u64)| {
+            let inputs = gens::vec(gens::ints(0..1000u16), 0..60);
+            let test = move |tc: &mut TestCase| {
+                let xs = inputs.generate(tc);
+                if fails(kind, threshold, &xs) {
+                    Outcome::Fail(speccheck_core::FailureInfo::returned("fails"))
+                } else {
+                    Outcome::Pass
+                }
+            };
+            // Find a failing input by random search.
+            let Some(first) = (0..200u64).find_map(|i| {
+                let r = execute(&test, TestCase::random(seed ^ i, 60).with_spans(true));
+                r.outcome.is_fail().then_some(r)
+            }) else {
+                speccheck_core::reject("no failing input for this predicate");
+            };
+            let mut run = |tc: TestCase| execute(&test, tc);
+            let budget = ShrinkBudget { max_steps: 2000, max_time: Duration::from_secs(5) };
+            let (best, _) = Shrinker::new(&mut run, first.clone(), budget, 12).shrink();
+            // Replayed on its own, the result fails.
+            let again = execute(&test, TestCase::replay(best.choices.0.clone(), Tail::Stop));
+            assert!(again.outcome.is_fail(), "shrunk input passes");
+            // And it is no larger: in choices and in the value.
+            assert!(shortlex_le(&best.choices.0, &first.choices.0));
+            let value = |c: &[speccheck_core::Choice]| {
+                gens::vec(gens::ints(0..1000u16), 0..60).generate(&mut TestCase::replay(c.to_vec(), Tail::Simplest))
+            };
+            assert!(value(&best.choices.0).len() <= value(&first.choices.0).len());
+        },
+    );
+    assert!(r.passed(), "{r}");
+}
