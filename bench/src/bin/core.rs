@@ -126,7 +126,9 @@ fn sc_insert_input() -> impl speccheck::Generator<Value = (Vec<u8>, u8)> + Clone
 
 fn pt_expr() -> impl Strategy<Value = Expr> {
     let leaf = prop_oneof![any::<i16>().prop_map(Expr::Num), Just(Expr::Var)];
-    leaf.prop_recursive(8, 64, 2, |inner| {
+    // Depth and size chosen so the mean tree size is close to the derived
+    // generator's (the `mean input` column): a like-for-like comparison.
+    leaf.prop_recursive(4, 12, 2, |inner| {
         prop_oneof![
             inner.clone().prop_map(|a| Expr::Neg(Box::new(a))),
             (inner.clone(), inner.clone()).prop_map(|(a, b)| Expr::Add(Box::new(a), Box::new(b))),

@@ -17,9 +17,33 @@ fn main() {
             r.reverse();
             r == xs
         }),
-        "u8" => Property::new(gens::vec(speccheck::any::<u8>(), 0..100))
+        "insert" => Property::new((gens::vec(speccheck::any::<u8>(), 0..100), speccheck::any::<u8>()))
             .config(config)
-            .run(|xs: Vec<u8>| !xs.is_empty() || xs.is_empty()),
+            .run(|(mut xs, x): (Vec<u8>, u8)| {
+                xs.sort_unstable();
+                let at = xs.iter().position(|&y| y >= x).unwrap_or(xs.len());
+                xs.insert(at, x);
+                xs.windows(2).all(|w| w[0] <= w[1])
+            }),
+        "pt_insert" => {
+            use proptest::prelude::any;
+            let mut runner = proptest::test_runner::TestRunner::new(proptest::test_runner::Config {
+                cases,
+                failure_persistence: None,
+                ..Default::default()
+            });
+            runner
+                .run(&(proptest::collection::vec(any::<u8>(), 0..100), any::<u8>()), |(mut xs, x)| {
+                    xs.sort_unstable();
+                    let at = xs.iter().position(|&y| y >= x).unwrap_or(xs.len());
+                    xs.insert(at, x);
+                    proptest::prop_assert!(xs.windows(2).all(|w| w[0] <= w[1]));
+                    Ok(())
+                })
+                .unwrap();
+            println!("proptest passed {cases}");
+            return;
+        }
         "pt_vec" => {
             use proptest::prelude::{Strategy as _, any};
             let _ = any::<i32>().boxed();

@@ -135,9 +135,13 @@ pub struct TestCase {
     splice: Option<Splice>,
     enumeration: Option<EnumState>,
     choices: Vec<Choice>,
-    /// Choices drawn but not recorded (see [`TestCase::record_choices`]).
-    unrecorded: usize,
+    /// Draws left before the case overruns [`DEFAULT_MAX_CHOICES`] (or the
+    /// bound set).
+    remaining: usize,
     record_choices: bool,
+    /// Random, recording nothing: the generation phase's hot path, decided
+    /// once instead of per draw (see [`TestCase::refresh`]).
+    plain: bool,
     spans: Vec<Span>,
     open: Vec<u32>,
     record_spans: bool,
@@ -155,7 +159,7 @@ pub struct TestCase {
 
 impl TestCase {
     fn blank(mode: Mode, seed: u64, size: usize) -> Self {
-        TestCase {
+        let mut tc = TestCase {
             mode,
             rng: SmallRng::seed_from_u64(seed),
             prefix: Vec::new(),
@@ -164,8 +168,9 @@ impl TestCase {
             splice: None,
             enumeration: None,
             choices: Vec::new(),
-            unrecorded: 0,
+            remaining: DEFAULT_MAX_CHOICES,
             record_choices: true,
+            plain: false,
             spans: Vec::new(),
             open: Vec::new(),
             record_spans: false,
@@ -179,7 +184,14 @@ impl TestCase {
             shown: Vec::new(),
             generated: false,
             final_run: false,
-        }
+        };
+        tc.refresh();
+        tc
+    }
+
+    /// Recomputes the hot-path flag after a setting changed.
+    fn refresh(&mut self) {
+        self.plain = self.mode == Mode::Random && !self.record_spans && !self.record_choices;
     }
 
     /// A test case drawing every choice at random from `seed`, with the
@@ -211,6 +223,7 @@ impl TestCase {
         let mut tc = Self::replay(choices, Tail::Simplest);
         tc.rng = SmallRng::seed_from_u64(fresh.seed);
         tc.record_spans = true;
+        tc.refresh();
         tc.splice =
             Some(Splice { ordinal, resume_at, fresh, fresh_pos: 0, max_constructors, state: SpliceState::Waiting });
         tc
@@ -232,7 +245,7 @@ impl TestCase {
         self.splice = None;
         self.enumeration = None;
         self.choices.clear();
-        self.unrecorded = 0;
+        self.remaining = self.max_choices;
         self.spans.clear();
         self.open.clear();
         self.nesting = 0;
@@ -242,12 +255,14 @@ impl TestCase {
         self.notes.clear();
         self.shown.clear();
         self.generated = false;
+        self.refresh();
     }
 
     /// Records spans (off by default: the generation phase does not need
     /// them, shrinking and explaining do).
     pub fn with_spans(mut self, on: bool) -> Self {
         self.record_spans = on;
+        self.refresh();
         self
     }
 
@@ -256,12 +271,14 @@ impl TestCase {
     /// failing one is simply run again with recording on.
     pub fn record_choices(mut self, on: bool) -> Self {
         self.record_choices = on;
+        self.refresh();
         self
     }
 
     /// Sets the bound on choices.
     pub fn with_max_choices(mut self, n: usize) -> Self {
         self.max_choices = n;
+        self.remaining = n.saturating_sub(self.choices.len());
         self
     }
 
@@ -373,8 +390,12 @@ impl TestCase {
         sample: impl FnOnce(&mut SmallRng, usize) -> u64,
         width: impl FnOnce(u32) -> u64,
     ) -> u64 {
-        if self.choices.len() + self.unrecorded >= self.max_choices {
+        if self.remaining == 0 {
             self.mark_invalid(Invalid::Overrun);
+        }
+        self.remaining -= 1;
+        if self.plain {
+            return sample(&mut self.rng, self.size);
         }
         let value = if self.mode == Mode::Random {
             sample(&mut self.rng, self.size)
@@ -399,18 +420,33 @@ impl TestCase {
         sample: impl FnOnce(&mut SmallRng, usize) -> R,
         index: impl FnOnce(&R) -> u64,
     ) -> Option<R> {
-        if self.mode != Mode::Random || self.choices.len() + self.unrecorded >= self.max_choices {
+        if self.plain && self.remaining > 0 {
+            self.remaining -= 1;
+            return Some(sample(&mut self.rng, self.size));
+        }
+        if self.mode != Mode::Random || self.remaining == 0 {
             return None;
         }
+        self.remaining -= 1;
         let r = sample(&mut self.rng, self.size);
         if self.record_choices {
             let value = index(&r);
             debug_assert!(value <= max);
             self.choices.push(Choice { value, max, kind });
-        } else {
-            self.unrecorded += 1;
         }
         Some(r)
+    }
+
+    /// Accounts for a draw whose outcome is already known without drawing
+    /// (plain mode only: a collection's "more?" answers), so the bound on
+    /// choices stays the same as when the choice is recorded.
+    #[inline(always)]
+    pub(crate) fn count_implicit_draw(&mut self) {
+        debug_assert!(self.plain);
+        if self.remaining == 0 {
+            self.mark_invalid(Invalid::Overrun);
+        }
+        self.remaining -= 1;
     }
 
     /// True when nothing observes the structure of the draws (random
@@ -418,15 +454,13 @@ impl TestCase {
     /// span, which no one would see.
     #[inline(always)]
     pub fn is_plain(&self) -> bool {
-        self.mode == Mode::Random && !self.record_spans
+        self.plain
     }
 
     #[inline(always)]
     fn record(&mut self, c: Choice) {
         if self.record_choices {
             self.choices.push(c);
-        } else {
-            self.unrecorded += 1;
         }
     }
 

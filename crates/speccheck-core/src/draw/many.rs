@@ -7,7 +7,7 @@
 //! length is sampled when generating (uniform within the bounds) but only
 //! the yes/no answers are recorded.
 
-use rand::Rng;
+use rand::RngCore;
 
 use crate::choice::ChoiceKind;
 use crate::encode::{EncodeError, Encoder};
@@ -41,7 +41,8 @@ impl Many {
         let target = tc
             .pre_sample(|rng, _| {
                 let hi = max.min(min.saturating_add(size));
-                if rng.random_ratio(1, 16) { min } else { rng.random_range(min..=hi) }
+                let bits = rng.next_u64();
+                if bits & 15 == 0 { min } else { min + crate::draw::int::below(rng, (hi - min) as u64) as usize }
             })
             .unwrap_or(min);
         Many { min, max, target, count: 0, rejections: 0 }
@@ -51,7 +52,8 @@ impl Many {
     /// `min..=max`, whatever the size (explicit bounds, as proptest reads them).
     pub fn uniform(tc: &mut TestCase, min: usize, max: usize) -> Self {
         assert!(min <= max, "collection bounds {min}..={max} are empty");
-        let target = tc.pre_sample(|rng, _| rng.random_range(min..=max)).unwrap_or(min);
+        let target =
+            tc.pre_sample(|rng, _| min + crate::draw::int::below(rng, (max - min) as u64) as usize).unwrap_or(min);
         Many { min, max, target, count: 0, rejections: 0 }
     }
 
@@ -71,6 +73,24 @@ impl Many {
                 |_, _| u64::from(count < target),
                 |budget| if (count as u64) < u64::from(budget) { 2 } else { 1 },
             ) == 1
+        };
+        if go {
+            self.count += 1;
+        }
+        go
+    }
+
+    /// [`more`](Self::more) in plain mode ([`TestCase::is_plain`]): the
+    /// answer is known from the target, nothing is recorded.
+    #[inline(always)]
+    pub(crate) fn more_plain(&mut self, tc: &mut TestCase) -> bool {
+        let go = if self.count < self.min {
+            true
+        } else if self.count >= self.max {
+            false
+        } else {
+            tc.count_implicit_draw();
+            self.count < self.target
         };
         if go {
             self.count += 1;

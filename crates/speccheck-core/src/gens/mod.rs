@@ -198,7 +198,7 @@ pub fn any<T: Arbitrary>() -> Any<T> {
 
 impl<T: Arbitrary> Generator for Any<T> {
     type Value = T;
-    #[inline]
+    #[inline(always)]
     fn generate(&self, tc: &mut TestCase) -> T {
         T::generate(tc)
     }
