@@ -53,20 +53,7 @@ impl<G: Generator> Iterator for Enumeration<'_, G> {
             let result: Result<G::Value, Invalid> = catch_invalid(&mut tc, |tc| self.generator.generate(tc));
             let widths = tc.take_enumeration().map(|e| e.widths).unwrap_or_default();
             let (choices, _) = tc.finish();
-            let used: Vec<u64> = choices.values().collect();
-            // Advance the odometer: bump the last draw that has options left.
-            let mut k = used.len().min(widths.len());
-            self.next = loop {
-                if k == 0 {
-                    break None;
-                }
-                k -= 1;
-                if used[k] + 1 < widths[k] {
-                    let mut n = used[..k].to_vec();
-                    n.push(used[k] + 1);
-                    break Some(n);
-                }
-            };
+            self.next = next_prefix(&choices, &widths);
             match result {
                 Ok(v) => {
                     self.produced += 1;
@@ -76,6 +63,34 @@ impl<G: Generator> Iterator for Enumeration<'_, G> {
             }
         }
     }
+}
+
+/// The depth-first odometer: after a case made `choices` with `widths`
+/// options per draw, the prefix of the next case (bump the last draw that
+/// has options left), or `None` when every combination was visited.
+pub fn next_prefix(choices: &ChoiceSequence, widths: &[u64]) -> Option<Vec<u64>> {
+    let used: Vec<u64> = choices.values().collect();
+    let mut k = used.len().min(widths.len());
+    while k > 0 {
+        k -= 1;
+        if used[k] + 1 < widths[k] {
+            let mut n = used[..k].to_vec();
+            n.push(used[k] + 1);
+            return Some(n);
+        }
+    }
+    None
+}
+
+/// A test case that enumerates from `prefix` within depth `depth` (for
+/// runners that drive the odometer themselves).
+pub fn enumerating_case(prefix: Vec<u64>, depth: u32) -> TestCase {
+    TestCase::enumerate(prefix, depth).with_max_depth(depth.max(1))
+}
+
+/// The option counts of an enumerating case's draws.
+pub fn take_widths(tc: &mut TestCase) -> Vec<u64> {
+    tc.take_enumeration().map(|e| e.widths).unwrap_or_default()
 }
 
 #[cfg(test)]

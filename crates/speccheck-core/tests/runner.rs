@@ -199,3 +199,27 @@ fn statistics_count_labels() {
     assert_eq!(r.stats.labels.values().sum::<u64>(), 100);
     assert!(r.to_string().contains("% false"));
 }
+
+#[test]
+fn exhaustive_runs_cover_every_input_up_to_the_depth() {
+    let config = Config { exhaustive: Some(2), ..quiet("exhaustive") };
+    let r = Property::new(any::<Vec<bool>>()).config(config).run(|_: Vec<bool>| true);
+    assert!(r.passed());
+    assert_eq!(r.stats.passed, 7, "{r}");
+    assert!(r.notes.iter().any(|n| n.contains("every input up to depth 2")), "{:?}", r.notes);
+}
+
+#[test]
+fn exhaustive_runs_find_the_smallest_counterexample_first() {
+    let config = Config { exhaustive: Some(3), ..quiet("exhaustive-fail") };
+    let r = Property::new(any::<Vec<bool>>()).config(config).run(|xs: Vec<bool>| xs.len() < 2 || xs[0] == xs[1]);
+    let c = failed(&r);
+    assert_eq!(c.inputs[0].1.to_line(), "[false, true]");
+}
+
+#[test]
+fn exhaustive_runs_that_accept_nothing_give_up() {
+    let config = Config { exhaustive: Some(2), ..quiet("exhaustive-none") };
+    let r = Property::new(any::<u8>()).config(config).run(|x: u8| assume(x > 200));
+    assert!(matches!(r.verdict, RunVerdict::GaveUp { .. }), "{r}");
+}

@@ -35,7 +35,9 @@ pub fn derive_arbitrary(input: TokenStream) -> TokenStream {
 ///
 /// Settings: `cases`, `seed`, `max_size`, `max_depth`, `timeout_ms`,
 /// `time_budget_ms`, `shrink`, `shrink_steps`, `shrink_time_ms`,
-/// `threads`, `explain = "off" | "reduce" | "generalize"`, `config = expr`.
+/// `threads`, `explain = "off" | "reduce" | "generalize"`, `exhaustive =
+/// depth` (every input up to the depth instead of random ones),
+/// `config = expr`.
 /// Arguments take `#[from(generator)]` to use a custom generator; an
 /// argument of type `&mut TestCase` receives the test case (to draw more
 /// values as the test goes). Composes with `#[tokio::test]` (and other

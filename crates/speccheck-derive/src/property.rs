@@ -59,6 +59,7 @@ pub fn expand(args: TokenStream, mut item: ItemFn) -> syn::Result<TokenStream> {
                 quote!(__c.#f = #v;)
             }
             "seed" => quote!(__c.seed = ::core::option::Option::Some(#v);),
+            "exhaustive" => quote!(__c.exhaustive = ::core::option::Option::Some(#v);),
             "shrink" => quote!(__c.shrink = #v;),
             "timeout_ms" => quote!(__c.timeout = if (#v) == 0 { None } else { Some(::std::time::Duration::from_millis(#v)) };),
             "time_budget_ms" => quote!(__c.time_budget = Some(::std::time::Duration::from_millis(#v));),
@@ -70,7 +71,8 @@ pub fn expand(args: TokenStream, mut item: ItemFn) -> syn::Result<TokenStream> {
                     &s.name,
                     format!(
                         "unknown property setting `{other}` (expected cases, seed, max_size, max_depth, timeout_ms, \
-                         time_budget_ms, shrink, shrink_steps, shrink_time_ms, threads, max_discard_ratio, explain or config)"
+                         time_budget_ms, shrink, shrink_steps, shrink_time_ms, threads, max_discard_ratio, explain, exhaustive \
+                         or config)"
                     ),
                 ));
             }
@@ -172,6 +174,11 @@ pub fn expand(args: TokenStream, mut item: ItemFn) -> syn::Result<TokenStream> {
                 .configure(|__c| {
                     __c.name = ::std::string::String::from(::core::concat!(::core::module_path!(), "::", #name_str));
                     __c.database = ::core::option::Option::Some(::speccheck::__private::database_dir(::core::env!("CARGO_MANIFEST_DIR")));
+                    __c.rerun_command = ::core::option::Option::Some(::speccheck::__private::rerun_command(
+                        ::core::env!("CARGO_PKG_NAME"),
+                        ::core::module_path!(),
+                        #name_str,
+                    ));
                     #(#config)*
                 })
                 .explainer(::speccheck::__private::default_explainer())

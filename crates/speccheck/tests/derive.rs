@@ -140,3 +140,25 @@ async fn async_properties_run_on_a_runtime(x: u16) {
     let y = tokio::task::spawn(async move { x.wrapping_add(1) }).await.unwrap();
     assert_eq!(y, x.wrapping_add(1));
 }
+
+#[property(exhaustive = 3)]
+fn exhaustive_properties_through_the_attribute(e: Expr) {
+    // Every expression of depth ≤ 3 evaluates without panicking.
+    fn eval(e: &Expr) -> Option<i64> {
+        match e {
+            Expr::C(n) => Some(i64::from(*n)),
+            Expr::Add(a, b) => Some(eval(a)? + eval(b)?),
+            Expr::Div(a, b) => eval(a)?.checked_div(eval(b)?),
+        }
+    }
+    let _ = eval(&e);
+}
+
+#[test]
+fn reports_name_the_command_that_reruns_the_test() {
+    assert_eq!(
+        speccheck::__private::rerun_command("speccheck", "speccheck::tests", "p"),
+        "cargo test -p speccheck -- tests::p --exact"
+    );
+    assert_eq!(speccheck::__private::rerun_command("x", "derive", "p"), "cargo test -p x -- p --exact");
+}

@@ -82,6 +82,14 @@ pub struct Config {
     /// A choice sequence to replay instead of searching
     /// (`SPECCHECK_REPLAY`).
     pub replay: Option<String>,
+    /// Test every input up to this depth instead of random ones
+    /// (SmallCheck-style exhaustive testing).
+    pub exhaustive: Option<u32>,
+    /// Most inputs an exhaustive run tries before it stops (and says so).
+    pub max_enumerated: u64,
+    /// The `cargo test` invocation that reruns this property, for the
+    /// report's replay line.
+    pub rerun_command: Option<String>,
 }
 
 impl Default for Config {
@@ -124,6 +132,9 @@ impl Config {
             profile: Profile::Default,
             explain: ExplainMode::Generalize,
             replay: None,
+            exhaustive: None,
+            max_enumerated: 1_000_000,
+            rerun_command: None,
         }
     }
 }
@@ -236,6 +247,10 @@ impl Config {
                 "generalize" | "on" | "1" => ExplainMode::Generalize,
                 _ => return Err(err("SPECCHECK_EXPLAIN", &v, "off, reduce or generalize")),
             };
+        }
+        if let Some(v) = var("SPECCHECK_EXHAUSTIVE") {
+            let d: u32 = parse(&v, "SPECCHECK_EXHAUSTIVE", "a depth (0 turns it off)")?;
+            self.exhaustive = (d > 0).then_some(d);
         }
         if let Some(v) = var("SPECCHECK_REPLAY") {
             self.replay = Some(v);

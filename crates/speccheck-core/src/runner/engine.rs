@@ -57,7 +57,14 @@ enum Generated {
 impl Engine {
     fn report(&self, verdict: RunVerdict, mut stats: RunStats, warnings: Vec<String>, started: Instant) -> RunReport {
         stats.elapsed = started.elapsed();
-        RunReport { name: self.config.name.clone(), verdict, stats, warnings, notes: Vec::new() }
+        RunReport {
+            name: self.config.name.clone(),
+            verdict,
+            stats,
+            warnings,
+            notes: Vec::new(),
+            rerun_command: self.config.rerun_command.clone(),
+        }
     }
 
     fn new_stats(&self) -> RunStats {
@@ -82,9 +89,18 @@ impl Engine {
         if found.is_none() {
             found = self.replay_database(&mut warnings);
         }
+        let mut notes = Vec::new();
         if found.is_none() {
-            match self.generate(&mut stats, started) {
-                Generated::Passed => return self.report(RunVerdict::Passed, stats, warnings, started),
+            let generated = match self.config.exhaustive {
+                Some(depth) => self.exhaust(depth, &mut stats, &mut notes, started),
+                None => self.generate(&mut stats, started),
+            };
+            match generated {
+                Generated::Passed => {
+                    let mut r = self.report(RunVerdict::Passed, stats, warnings, started);
+                    r.notes = notes;
+                    return r;
+                }
                 Generated::GaveUp(reason) => {
                     return self.report(RunVerdict::GaveUp { reason }, stats, warnings, started);
                 }
@@ -194,6 +210,53 @@ impl Engine {
                 return self.confirm(i - 1, stop);
             }
         }
+    }
+
+    /// The exhaustive phase: every input up to `depth`, by a depth-first
+    /// walk over choice sequences (see [`crate::enumerate`]), bounded by
+    /// `max_enumerated` and the time budget.
+    fn exhaust(&self, depth: u32, stats: &mut RunStats, notes: &mut Vec<String>, started: Instant) -> Generated {
+        let mut prefix = Some(Vec::new());
+        let mut tried = 0u64;
+        while let Some(p) = prefix.take() {
+            if tried >= self.config.max_enumerated
+                || self.config.time_budget.is_some_and(|b| started.elapsed() > b)
+                || self.watch.is_abandoned()
+            {
+                stats.time_budget_hit = self.config.time_budget.is_some_and(|b| started.elapsed() > b);
+                notes.push(format!(
+                    "exhaustive run stopped after {tried} inputs (limit {} inputs{}): depth {depth} was not covered",
+                    self.config.max_enumerated,
+                    self.config.time_budget.map_or(String::new(), |b| format!(" or {}", super::report::human(b)))
+                ));
+                return self.exhausted_verdict(stats, depth);
+            }
+            let mut tc = crate::enumerate::enumerating_case(p, depth);
+            self.watch.begin(0, Phase::Generate, tried);
+            let (outcome, labels, _) = run_in_place(&*self.test, &mut tc);
+            self.watch.end(0);
+            tried += 1;
+            let widths = crate::enumerate::take_widths(&mut tc);
+            let (choices, _) = tc.finish();
+            prefix = crate::enumerate::next_prefix(&choices, &widths);
+            if let Some(first) = tally(stats, outcome, labels) {
+                let r = self.watched(Phase::Generate, self.replay_case(&choices, Tail::Stop));
+                if r.outcome.is_fail() {
+                    return Generated::Failed(Box::new(Found { case: r, found_after: tried, source: None }));
+                }
+                let case = CaseResult { outcome: Outcome::Fail(first), ..r };
+                return Generated::Failed(Box::new(Found { case, found_after: tried, source: Some("FLAKY".into()) }));
+            }
+        }
+        notes.push(format!("exhaustive: every input up to depth {depth} was tried ({tried} inputs)"));
+        self.exhausted_verdict(stats, depth)
+    }
+
+    fn exhausted_verdict(&self, stats: &RunStats, depth: u32) -> Generated {
+        if stats.passed == 0 && stats.discarded + stats.invalid > 0 {
+            return Generated::GaveUp(format!("no input up to depth {depth} was accepted: {}", give_up_reason(stats)));
+        }
+        Generated::Passed
     }
 
     /// Runs generated case `index` again, recording its choices and spans

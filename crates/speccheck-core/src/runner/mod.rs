@@ -178,6 +178,7 @@ fn error_report(name: &str, message: String) -> RunReport {
         stats: RunStats::default(),
         warnings: Vec::new(),
         notes: Vec::new(),
+        rerun_command: None,
     }
 }
 

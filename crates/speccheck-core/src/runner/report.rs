@@ -115,6 +115,8 @@ pub struct RunReport {
     pub warnings: Vec<String>,
     /// Explanation sections of a passing run (e.g. exhaustive coverage).
     pub notes: Vec<String>,
+    /// The command that reruns the property, when known.
+    pub rerun_command: Option<String>,
 }
 
 impl RunReport {
@@ -277,7 +279,12 @@ impl fmt::Display for RunReport {
                         "  The same input passed when run again: the property depends on something besides its input\n  (time, global state, randomness, thread scheduling)."
                     )?;
                 }
-                writeln!(f, "  replay: SPECCHECK_REPLAY={} (seed {:#x})", c.replay_string(), self.stats.seed)?;
+                match &self.rerun_command {
+                    Some(cmd) => writeln!(f, "  replay: SPECCHECK_REPLAY={} {cmd}", c.replay_string())?,
+                    None => {
+                        writeln!(f, "  replay: SPECCHECK_REPLAY={} (seed {:#x})", c.replay_string(), self.stats.seed)?
+                    }
+                }
                 if let Some(p) = &c.saved_to {
                     writeln!(f, "  saved to {} (replayed first on the next run)", p.display())?;
                 }
