@@ -91,7 +91,7 @@ fn run(seed: u64) -> anyhow::Result<Vec<Finding>> {
                 .run(move |e: Expr| eval(&optimize(&e, buggy)) == eval(&e))
         }));
     }
-    out.push(check("exhaustively, up to depth 3: the smallest counterexample comes first", Expect::Bug, || {
+    out.push(check("every expression up to depth 3, exhaustively (SmallCheck-style)", Expect::Bug, || {
         // SmallCheck-style: every expression up to depth 3, simplest first.
         let config = speccheck::Config { exhaustive: Some(3), ..config("core::optimize_exhaustive", seed) };
         Property::new(any::<Expr>()).config(config).run(move |e: Expr| eval(&optimize(&e, true)) == eval(&e))
