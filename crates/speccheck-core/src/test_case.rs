@@ -485,13 +485,9 @@ impl TestCase {
         if let Some(s) = self.splice.as_mut()
             && matches!(s.state, SpliceState::Fresh { .. })
         {
-            if let Some(c) = s.fresh.prefix.get(s.fresh_pos) {
+            if let Some(&c) = s.fresh.prefix.get(s.fresh_pos) {
                 s.fresh_pos += 1;
-                if c.value > max || c.kind != kind {
-                    self.misaligned += 1;
-                    return if c.value > max { 0 } else { c.value };
-                }
-                return c.value;
+                return replayed(c, max, kind, &mut self.misaligned);
             }
             return match s.fresh.tail {
                 Tail::Random => {
@@ -501,16 +497,9 @@ impl TestCase {
                 _ => 0,
             };
         }
-        if let Some(c) = self.prefix.get(self.pos) {
+        if let Some(&c) = self.prefix.get(self.pos) {
             self.pos += 1;
-            if c.value > max || c.kind != kind {
-                // The recorded sequence does not fit this generator any more
-                // (or a shrink pass moved choices around): take the simplest
-                // option and remember that the replay was not exact.
-                self.misaligned += 1;
-                return if c.value > max { 0 } else { c.value };
-            }
-            return c.value;
+            return replayed(c, max, kind, &mut self.misaligned);
         }
         match self.tail {
             Tail::Simplest => 0,
@@ -726,6 +715,20 @@ impl std::fmt::Debug for TestCase {
             .field("depth", &self.nesting)
             .finish_non_exhaustive()
     }
+}
+
+/// The value a replayed choice gives a draw of `0..=max` of `kind`. When
+/// the recorded sequence does not fit the generator any more (or a shrink
+/// pass moved choices around), a value out of bounds becomes the simplest
+/// option, and the replay is counted as not exact.
+fn replayed(c: Choice, max: u64, kind: ChoiceKind, misaligned: &mut usize) -> u64 {
+    if c.value > max || c.kind != kind {
+        *misaligned += 1;
+        if c.value > max {
+            return 0;
+        }
+    }
+    c.value
 }
 
 /// Runs `f` with `tc`, turning the unwind of an invalid case into `Err`.

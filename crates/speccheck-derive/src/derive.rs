@@ -86,7 +86,7 @@ pub fn expand(input: DeriveInput) -> syn::Result<TokenStream> {
                 #build
             };
             let encode = quote! { #(#encodes)* ::core::result::Result::Ok(()) };
-            let pattern = pattern(quote!(Self), &s.fields, &fields);
+            let pattern = constructor(quote!(Self), &s.fields, &fields);
             let tree = tree_body(&core, vec![(quote!(#pattern), name_str.clone(), s.fields.clone(), fields)], opaque);
             (quote!(#core::TypeInfo::of::<Self>(#ctors, #opaque)), draw, encode, tree)
         }
@@ -141,7 +141,7 @@ pub fn expand(input: DeriveInput) -> syn::Result<TokenStream> {
             let enc_arms = order.iter().enumerate().map(|(k, &i)| {
                 let v = &variants[i];
                 let ident = &v.ident;
-                let pat = pattern(quote!(Self::#ident), &v.fields, &v.parsed);
+                let pat = constructor(quote!(Self::#ident), &v.fields, &v.parsed);
                 let encodes = v.parsed.iter().map(|f| encode_field(&core, f, quote!()));
                 quote! { #pat => { enc.write_constructor(#k, #n)?; #(#encodes)* } }
             });
@@ -155,7 +155,7 @@ pub fn expand(input: DeriveInput) -> syn::Result<TokenStream> {
                     .into_iter()
                     .map(|v| {
                         let ident = &v.ident;
-                        let pat = pattern(quote!(Self::#ident), &v.fields, &v.parsed);
+                        let pat = constructor(quote!(Self::#ident), &v.fields, &v.parsed);
                         (pat, v.ident.to_string(), v.fields, v.parsed)
                     })
                     .collect(),
@@ -192,21 +192,9 @@ pub fn expand(input: DeriveInput) -> syn::Result<TokenStream> {
     })
 }
 
-/// `Self { a: __f_a }`, `Self(__f0)` or `Self`.
+/// `Self { a: __f_a }`, `Self(__f0)` or `Self`: builds the value from its
+/// fields' locals, and, as a pattern, binds them.
 fn constructor(path: TokenStream, shape: &Fields, fields: &[Field]) -> TokenStream {
-    let locals = fields.iter().map(|f| &f.local);
-    match shape {
-        Fields::Named(_) => {
-            let members = fields.iter().map(|f| &f.member);
-            quote!(#path { #(#members: #locals),* })
-        }
-        Fields::Unnamed(_) => quote!(#path(#(#locals),*)),
-        Fields::Unit => path,
-    }
-}
-
-/// A pattern binding every field to its local name (by reference).
-fn pattern(path: TokenStream, shape: &Fields, fields: &[Field]) -> TokenStream {
     let locals = fields.iter().map(|f| &f.local);
     match shape {
         Fields::Named(_) => {

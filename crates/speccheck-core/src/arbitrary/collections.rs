@@ -8,7 +8,7 @@ use std::hash::Hash;
 
 use super::Arbitrary;
 use crate::encode::{EncodeError, Encoder};
-use crate::gens::collections::{LengthBias, SizeRange, draw_elements, write_elements};
+use crate::gens::collections::{LengthBias, Sink, SizeRange, draw_elements, write_elements};
 use crate::span::TypeInfo;
 use crate::term::Term;
 use crate::test_case::TestCase;
@@ -16,115 +16,74 @@ use crate::tree::TreeView;
 
 const ANY_LEN: SizeRange = SizeRange { min: 0, max: usize::MAX };
 
-fn elem_info<T: Arbitrary>() -> TypeInfo {
-    T::type_info()
+fn collection_info<C: 'static>() -> TypeInfo {
+    TypeInfo::of::<C>(&[], false)
 }
 
-impl<T: Arbitrary> Arbitrary for Vec<T> {
-    fn type_info() -> TypeInfo {
-        TypeInfo::of::<Self>(&[], false)
-    }
-    fn draw(tc: &mut TestCase) -> Self {
-        let mut out = Vec::new();
-        draw_elements(tc, ANY_LEN, LengthBias::Sized, elem_info::<T>, T::generate, &mut out);
-        out
-    }
-    fn encode(&self, enc: &mut Encoder) -> Result<(), EncodeError> {
-        write_elements(enc, ANY_LEN, self.iter(), |v, enc| v.encode(enc))
-    }
+/// The contents of any collection of `Arbitrary` items.
+fn draw_collection<T: Arbitrary, C: Sink<T> + Default>(tc: &mut TestCase) -> C {
+    let mut out = C::default();
+    draw_elements(tc, ANY_LEN, LengthBias::Sized, T::type_info, T::generate, &mut out);
+    out
 }
 
-impl<T: Arbitrary> Arbitrary for VecDeque<T> {
-    fn type_info() -> TypeInfo {
-        TypeInfo::of::<Self>(&[], false)
-    }
-    fn draw(tc: &mut TestCase) -> Self {
-        let mut out = VecDeque::new();
-        draw_elements(tc, ANY_LEN, LengthBias::Sized, elem_info::<T>, T::generate, &mut out);
-        out
-    }
-    fn encode(&self, enc: &mut Encoder) -> Result<(), EncodeError> {
-        write_elements(enc, ANY_LEN, self.iter(), |v, enc| v.encode(enc))
-    }
+fn encode_collection<'a, T: Arbitrary>(
+    items: impl ExactSizeIterator<Item = &'a T>,
+    enc: &mut Encoder,
+) -> Result<(), EncodeError> {
+    write_elements(enc, ANY_LEN, items, |v, enc| v.encode(enc))
 }
 
-impl<T: Arbitrary + Ord> Arbitrary for BTreeSet<T> {
-    fn type_info() -> TypeInfo {
-        TypeInfo::of::<Self>(&[], false)
-    }
-    fn draw(tc: &mut TestCase) -> Self {
-        let mut out = BTreeSet::new();
-        draw_elements(tc, ANY_LEN, LengthBias::Sized, elem_info::<T>, T::generate, &mut out);
-        out
-    }
-    fn encode(&self, enc: &mut Encoder) -> Result<(), EncodeError> {
-        write_elements(enc, ANY_LEN, self.iter(), |v, enc| v.encode(enc))
-    }
+fn encode_map<'a, K: Arbitrary, V: Arbitrary>(
+    pairs: impl Iterator<Item = (&'a K, &'a V)>,
+    enc: &mut Encoder,
+) -> Result<(), EncodeError> {
+    let pairs: Vec<(&K, &V)> = pairs.collect();
+    write_elements(enc, ANY_LEN, pairs.iter(), |(k, v), enc| {
+        k.encode(enc)?;
+        v.encode(enc)
+    })
 }
 
-impl<T: Arbitrary + Eq + Hash> Arbitrary for HashSet<T> {
-    fn type_info() -> TypeInfo {
-        TypeInfo::of::<Self>(&[], false)
-    }
-    fn draw(tc: &mut TestCase) -> Self {
-        let mut out = HashSet::new();
-        draw_elements(tc, ANY_LEN, LengthBias::Sized, elem_info::<T>, T::generate, &mut out);
-        out
-    }
-    fn encode(&self, enc: &mut Encoder) -> Result<(), EncodeError> {
-        write_elements(enc, ANY_LEN, self.iter(), |v, enc| v.encode(enc))
-    }
+macro_rules! seq_arbitrary {
+    ($coll:ident <$t:ident $(: $($b:path),+)?>) => {
+        impl<$t: Arbitrary $($(+ $b)+)?> Arbitrary for $coll<$t> {
+            fn type_info() -> TypeInfo {
+                collection_info::<Self>()
+            }
+            fn draw(tc: &mut TestCase) -> Self {
+                draw_collection::<$t, Self>(tc)
+            }
+            fn encode(&self, enc: &mut Encoder) -> Result<(), EncodeError> {
+                encode_collection(self.iter(), enc)
+            }
+        }
+    };
 }
 
-impl<K: Arbitrary + Ord, V: Arbitrary> Arbitrary for BTreeMap<K, V> {
-    fn type_info() -> TypeInfo {
-        TypeInfo::of::<Self>(&[], false)
-    }
-    fn draw(tc: &mut TestCase) -> Self {
-        let mut out = BTreeMap::new();
-        draw_elements(
-            tc,
-            ANY_LEN,
-            LengthBias::Sized,
-            elem_info::<(K, V)>,
-            |tc| (K::generate(tc), V::generate(tc)),
-            &mut out,
-        );
-        out
-    }
-    fn encode(&self, enc: &mut Encoder) -> Result<(), EncodeError> {
-        let pairs: Vec<(&K, &V)> = self.iter().collect();
-        write_elements(enc, ANY_LEN, pairs.iter(), |(k, v), enc| {
-            k.encode(enc)?;
-            v.encode(enc)
-        })
-    }
+seq_arbitrary!(Vec<T>);
+seq_arbitrary!(VecDeque<T>);
+seq_arbitrary!(BTreeSet<T: Ord>);
+seq_arbitrary!(HashSet<T: Eq, Hash>);
+
+macro_rules! map_arbitrary {
+    ($coll:ident <K $(: $($b:path),+)?>) => {
+        impl<K: Arbitrary $($(+ $b)+)?, V: Arbitrary> Arbitrary for $coll<K, V> {
+            fn type_info() -> TypeInfo {
+                collection_info::<Self>()
+            }
+            fn draw(tc: &mut TestCase) -> Self {
+                draw_collection::<(K, V), Self>(tc)
+            }
+            fn encode(&self, enc: &mut Encoder) -> Result<(), EncodeError> {
+                encode_map(self.iter(), enc)
+            }
+        }
+    };
 }
 
-impl<K: Arbitrary + Eq + Hash, V: Arbitrary> Arbitrary for HashMap<K, V> {
-    fn type_info() -> TypeInfo {
-        TypeInfo::of::<Self>(&[], false)
-    }
-    fn draw(tc: &mut TestCase) -> Self {
-        let mut out = HashMap::new();
-        draw_elements(
-            tc,
-            ANY_LEN,
-            LengthBias::Sized,
-            elem_info::<(K, V)>,
-            |tc| (K::generate(tc), V::generate(tc)),
-            &mut out,
-        );
-        out
-    }
-    fn encode(&self, enc: &mut Encoder) -> Result<(), EncodeError> {
-        let pairs: Vec<(&K, &V)> = self.iter().collect();
-        write_elements(enc, ANY_LEN, pairs.iter(), |(k, v), enc| {
-            k.encode(enc)?;
-            v.encode(enc)
-        })
-    }
-}
+map_arbitrary!(BTreeMap<K: Ord>);
+map_arbitrary!(HashMap<K: Eq, Hash>);
 
 macro_rules! seq_tree {
     ($coll:ident <$t:ident $(: $b:path)?>, $open:expr, $close:expr, $ctor:expr, $get:expr) => {

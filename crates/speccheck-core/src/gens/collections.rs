@@ -3,7 +3,9 @@
 //! plus its own choices), so shrinking deletes elements cleanly.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
+use std::fmt;
 use std::hash::Hash;
+use std::marker::PhantomData;
 use std::ops::{Bound, Range, RangeBounds, RangeFrom, RangeFull, RangeInclusive, RangeTo, RangeToInclusive};
 
 use super::Generator;
@@ -207,187 +209,147 @@ fn elem_info<T: 'static>() -> TypeInfo {
     TypeInfo::of::<T>(&[], false)
 }
 
-/// `Vec`s of `elem` values; see [`vec`].
-#[derive(Clone, Debug)]
-pub struct VecGen<G> {
+/// Sequences and sets of `elem` values: `Vec`, `VecDeque`, `BTreeSet`,
+/// `HashSet` (see [`vec`], [`vec_deque`], [`btree_set`], [`hash_set`]).
+pub struct SeqGen<G, C> {
     elem: G,
     len: SizeRange,
+    collection: PhantomData<fn() -> C>,
+}
+
+impl<G: Clone, C> Clone for SeqGen<G, C> {
+    fn clone(&self) -> Self {
+        SeqGen { elem: self.elem.clone(), len: self.len, collection: PhantomData }
+    }
+}
+
+impl<G: fmt::Debug, C> fmt::Debug for SeqGen<G, C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct(std::any::type_name::<C>()).field("elem", &self.elem).field("len", &self.len).finish()
+    }
+}
+
+/// `Vec`s; see [`vec`].
+pub type VecGen<G> = SeqGen<G, Vec<<G as Generator>::Value>>;
+/// `VecDeque`s; see [`vec_deque`].
+pub type VecDequeGen<G> = SeqGen<G, VecDeque<<G as Generator>::Value>>;
+/// `BTreeSet`s; see [`btree_set`].
+pub type BTreeSetGen<G> = SeqGen<G, BTreeSet<<G as Generator>::Value>>;
+/// `HashSet`s; see [`hash_set`].
+pub type HashSetGen<G> = SeqGen<G, HashSet<<G as Generator>::Value>>;
+
+fn seq<G: Generator, C>(elem: G, len: impl Into<SizeRange>) -> SeqGen<G, C> {
+    SeqGen { elem, len: len.into(), collection: PhantomData }
 }
 
 /// `Vec`s with a length in `len` (uniform), elements from `elem`.
 pub fn vec<G: Generator>(elem: G, len: impl Into<SizeRange>) -> VecGen<G> {
-    VecGen { elem, len: len.into() }
-}
-
-impl<G: Generator> Generator for VecGen<G>
-where
-    G::Value: 'static,
-{
-    type Value = Vec<G::Value>;
-    fn generate(&self, tc: &mut TestCase) -> Vec<G::Value> {
-        tc.start_span(SpanKind::Value, info::<Vec<G::Value>>, "");
-        let mut out = Vec::new();
-        draw_elements(tc, self.len, LengthBias::Uniform, elem_info::<G::Value>, |tc| self.elem.generate(tc), &mut out);
-        tc.stop_span(SpanKind::Value);
-        out
-    }
-    fn encode(&self, value: &Vec<G::Value>, enc: &mut Encoder) -> Result<(), EncodeError> {
-        write_elements(enc, self.len, value.iter(), |v, enc| self.elem.encode(v, enc))
-    }
-}
-
-/// `VecDeque`s; see [`vec_deque`].
-#[derive(Clone, Debug)]
-pub struct VecDequeGen<G> {
-    elem: G,
-    len: SizeRange,
+    seq(elem, len)
 }
 
 /// `VecDeque`s with a length in `len`, elements from `elem`.
 pub fn vec_deque<G: Generator>(elem: G, len: impl Into<SizeRange>) -> VecDequeGen<G> {
-    VecDequeGen { elem, len: len.into() }
-}
-
-impl<G: Generator> Generator for VecDequeGen<G>
-where
-    G::Value: 'static,
-{
-    type Value = VecDeque<G::Value>;
-    fn generate(&self, tc: &mut TestCase) -> VecDeque<G::Value> {
-        tc.start_span(SpanKind::Value, info::<VecDeque<G::Value>>, "");
-        let mut out = VecDeque::new();
-        draw_elements(tc, self.len, LengthBias::Uniform, elem_info::<G::Value>, |tc| self.elem.generate(tc), &mut out);
-        tc.stop_span(SpanKind::Value);
-        out
-    }
-    fn encode(&self, value: &VecDeque<G::Value>, enc: &mut Encoder) -> Result<(), EncodeError> {
-        write_elements(enc, self.len, value.iter(), |v, enc| self.elem.encode(v, enc))
-    }
-}
-
-/// `BTreeSet`s; see [`btree_set`].
-#[derive(Clone, Debug)]
-pub struct BTreeSetGen<G> {
-    elem: G,
-    len: SizeRange,
+    seq(elem, len)
 }
 
 /// `BTreeSet`s with a size in `len` (duplicates are redrawn, within a
 /// bound), elements from `elem`.
-pub fn btree_set<G: Generator>(elem: G, len: impl Into<SizeRange>) -> BTreeSetGen<G> {
-    BTreeSetGen { elem, len: len.into() }
-}
-
-impl<G: Generator> Generator for BTreeSetGen<G>
+pub fn btree_set<G: Generator>(elem: G, len: impl Into<SizeRange>) -> BTreeSetGen<G>
 where
-    G::Value: Ord + 'static,
+    G::Value: Ord,
 {
-    type Value = BTreeSet<G::Value>;
-    fn generate(&self, tc: &mut TestCase) -> BTreeSet<G::Value> {
-        tc.start_span(SpanKind::Value, info::<BTreeSet<G::Value>>, "");
-        let mut out = BTreeSet::new();
-        draw_elements(tc, self.len, LengthBias::Uniform, elem_info::<G::Value>, |tc| self.elem.generate(tc), &mut out);
-        tc.stop_span(SpanKind::Value);
-        out
-    }
-    fn encode(&self, value: &BTreeSet<G::Value>, enc: &mut Encoder) -> Result<(), EncodeError> {
-        write_elements(enc, self.len, value.iter(), |v, enc| self.elem.encode(v, enc))
-    }
-}
-
-/// `HashSet`s; see [`hash_set`].
-#[derive(Clone, Debug)]
-pub struct HashSetGen<G> {
-    elem: G,
-    len: SizeRange,
+    seq(elem, len)
 }
 
 /// `HashSet`s with a size in `len`, elements from `elem`.
-pub fn hash_set<G: Generator>(elem: G, len: impl Into<SizeRange>) -> HashSetGen<G> {
-    HashSetGen { elem, len: len.into() }
+pub fn hash_set<G: Generator>(elem: G, len: impl Into<SizeRange>) -> HashSetGen<G>
+where
+    G::Value: Eq + Hash,
+{
+    seq(elem, len)
 }
 
-impl<G: Generator> Generator for HashSetGen<G>
+impl<G, C> Generator for SeqGen<G, C>
 where
-    G::Value: Eq + Hash + 'static,
+    G: Generator,
+    G::Value: 'static,
+    C: Sink<G::Value> + Default + 'static,
+    for<'a> &'a C: IntoIterator<Item = &'a G::Value>,
+    for<'a> <&'a C as IntoIterator>::IntoIter: ExactSizeIterator,
 {
-    type Value = HashSet<G::Value>;
-    fn generate(&self, tc: &mut TestCase) -> HashSet<G::Value> {
-        tc.start_span(SpanKind::Value, info::<HashSet<G::Value>>, "");
-        let mut out = HashSet::new();
+    type Value = C;
+    fn generate(&self, tc: &mut TestCase) -> C {
+        tc.start_span(SpanKind::Value, info::<C>, "");
+        let mut out = C::default();
         draw_elements(tc, self.len, LengthBias::Uniform, elem_info::<G::Value>, |tc| self.elem.generate(tc), &mut out);
         tc.stop_span(SpanKind::Value);
         out
     }
-    fn encode(&self, value: &HashSet<G::Value>, enc: &mut Encoder) -> Result<(), EncodeError> {
-        write_elements(enc, self.len, value.iter(), |v, enc| self.elem.encode(v, enc))
+    fn encode(&self, value: &C, enc: &mut Encoder) -> Result<(), EncodeError> {
+        write_elements(enc, self.len, value.into_iter(), |v, enc| self.elem.encode(v, enc))
+    }
+}
+
+/// Maps from `key` to `value` values: `BTreeMap`, `HashMap` (see
+/// [`btree_map`], [`hash_map`]).
+pub struct MapGen<K, V, C> {
+    key: K,
+    value: V,
+    len: SizeRange,
+    collection: PhantomData<fn() -> C>,
+}
+
+impl<K: Clone, V: Clone, C> Clone for MapGen<K, V, C> {
+    fn clone(&self) -> Self {
+        MapGen { key: self.key.clone(), value: self.value.clone(), len: self.len, collection: PhantomData }
+    }
+}
+
+impl<K: fmt::Debug, V: fmt::Debug, C> fmt::Debug for MapGen<K, V, C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct(std::any::type_name::<C>())
+            .field("key", &self.key)
+            .field("value", &self.value)
+            .field("len", &self.len)
+            .finish()
     }
 }
 
 /// `BTreeMap`s; see [`btree_map`].
-#[derive(Clone, Debug)]
-pub struct BTreeMapGen<K, V> {
-    key: K,
-    value: V,
-    len: SizeRange,
-}
+pub type BTreeMapGen<K, V> = MapGen<K, V, BTreeMap<<K as Generator>::Value, <V as Generator>::Value>>;
+/// `HashMap`s; see [`hash_map`].
+pub type HashMapGen<K, V> = MapGen<K, V, HashMap<<K as Generator>::Value, <V as Generator>::Value>>;
 
 /// `BTreeMap`s with a size in `len`, keys from `key`, values from `value`.
-pub fn btree_map<K: Generator, V: Generator>(key: K, value: V, len: impl Into<SizeRange>) -> BTreeMapGen<K, V> {
-    BTreeMapGen { key, value, len: len.into() }
-}
-
-impl<K: Generator, V: Generator> Generator for BTreeMapGen<K, V>
+pub fn btree_map<K: Generator, V: Generator>(key: K, value: V, len: impl Into<SizeRange>) -> BTreeMapGen<K, V>
 where
-    K::Value: Ord + 'static,
-    V::Value: 'static,
+    K::Value: Ord,
 {
-    type Value = BTreeMap<K::Value, V::Value>;
-    fn generate(&self, tc: &mut TestCase) -> Self::Value {
-        tc.start_span(SpanKind::Value, info::<Self::Value>, "");
-        let mut out = BTreeMap::new();
-        draw_elements(
-            tc,
-            self.len,
-            LengthBias::Uniform,
-            elem_info::<(K::Value, V::Value)>,
-            |tc| (self.key.generate(tc), self.value.generate(tc)),
-            &mut out,
-        );
-        tc.stop_span(SpanKind::Value);
-        out
-    }
-    fn encode(&self, value: &Self::Value, enc: &mut Encoder) -> Result<(), EncodeError> {
-        let pairs: Vec<(&K::Value, &V::Value)> = value.iter().collect();
-        write_elements(enc, self.len, pairs.iter(), |(k, v), enc| {
-            self.key.encode(k, enc)?;
-            self.value.encode(v, enc)
-        })
-    }
-}
-
-/// `HashMap`s; see [`hash_map`].
-#[derive(Clone, Debug)]
-pub struct HashMapGen<K, V> {
-    key: K,
-    value: V,
-    len: SizeRange,
+    MapGen { key, value, len: len.into(), collection: PhantomData }
 }
 
 /// `HashMap`s with a size in `len`, keys from `key`, values from `value`.
-pub fn hash_map<K: Generator, V: Generator>(key: K, value: V, len: impl Into<SizeRange>) -> HashMapGen<K, V> {
-    HashMapGen { key, value, len: len.into() }
+pub fn hash_map<K: Generator, V: Generator>(key: K, value: V, len: impl Into<SizeRange>) -> HashMapGen<K, V>
+where
+    K::Value: Eq + Hash,
+{
+    MapGen { key, value, len: len.into(), collection: PhantomData }
 }
 
-impl<K: Generator, V: Generator> Generator for HashMapGen<K, V>
+impl<K, V, C> Generator for MapGen<K, V, C>
 where
-    K::Value: Eq + Hash + 'static,
+    K: Generator,
+    V: Generator,
+    K::Value: 'static,
     V::Value: 'static,
+    C: Sink<(K::Value, V::Value)> + Default + 'static,
+    for<'a> &'a C: IntoIterator<Item = (&'a K::Value, &'a V::Value)>,
+    for<'a> <&'a C as IntoIterator>::IntoIter: ExactSizeIterator,
 {
-    type Value = HashMap<K::Value, V::Value>;
-    fn generate(&self, tc: &mut TestCase) -> Self::Value {
-        tc.start_span(SpanKind::Value, info::<Self::Value>, "");
-        let mut out = HashMap::new();
+    type Value = C;
+    fn generate(&self, tc: &mut TestCase) -> C {
+        tc.start_span(SpanKind::Value, info::<C>, "");
+        let mut out = C::default();
         draw_elements(
             tc,
             self.len,
@@ -399,8 +361,8 @@ where
         tc.stop_span(SpanKind::Value);
         out
     }
-    fn encode(&self, value: &Self::Value, enc: &mut Encoder) -> Result<(), EncodeError> {
-        let pairs: Vec<(&K::Value, &V::Value)> = value.iter().collect();
+    fn encode(&self, value: &C, enc: &mut Encoder) -> Result<(), EncodeError> {
+        let pairs: Vec<(&K::Value, &V::Value)> = value.into_iter().collect();
         write_elements(enc, self.len, pairs.iter(), |(k, v), enc| {
             self.key.encode(k, enc)?;
             self.value.encode(v, enc)

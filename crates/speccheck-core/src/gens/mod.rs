@@ -29,8 +29,8 @@ use std::sync::Arc;
 
 pub use array::{Array, array};
 pub use collections::{
-    BTreeMapGen, BTreeSetGen, HashMapGen, HashSetGen, SizeRange, VecDequeGen, VecGen, btree_map, btree_set, hash_map,
-    hash_set, vec, vec_deque,
+    BTreeMapGen, BTreeSetGen, HashMapGen, HashSetGen, MapGen, SeqGen, SizeRange, VecDequeGen, VecGen, btree_map,
+    btree_set, hash_map, hash_set, vec, vec_deque,
 };
 pub use filter::Filter;
 pub use flat_map::FlatMap;
