@@ -8,71 +8,70 @@
 use speccheck::prelude::*;
 use speccheck::{Config, Property};
 
-/// A tiny expression language with a constant-folding optimizer.
-#[derive(Arbitrary, Debug, Clone, PartialEq)]
-enum Expr {
-    Num(i8),
-    Neg(Box<Expr>),
-    Add(Box<Expr>, Box<Expr>),
-    Mul(Box<Expr>, Box<Expr>),
+/// A half-open interval of the integers.
+#[derive(Arbitrary, Debug, Clone, Copy, PartialEq)]
+struct Interval {
+    #[speccheck(range = -50..50i32)]
+    start: i32,
+    #[speccheck(range = 0..20i32)]
+    len: i32,
 }
 
-fn eval(e: &Expr) -> i64 {
-    match e {
-        Expr::Num(n) => i64::from(*n),
-        Expr::Neg(a) => -eval(a),
-        Expr::Add(a, b) => eval(a) + eval(b),
-        Expr::Mul(a, b) => eval(a) * eval(b),
+impl Interval {
+    fn end(self) -> i32 {
+        self.start + self.len
     }
 }
 
-/// Buggy: folds `x * 0` to `x` instead of `0`.
-fn optimize(e: &Expr) -> Expr {
-    match e {
-        Expr::Mul(a, b) if **b == Expr::Num(0) => optimize(a),
-        Expr::Neg(a) => Expr::Neg(Box::new(optimize(a))),
-        Expr::Add(a, b) => Expr::Add(Box::new(optimize(a)), Box::new(optimize(b))),
-        Expr::Mul(a, b) => Expr::Mul(Box::new(optimize(a)), Box::new(optimize(b))),
-        other => other.clone(),
+/// Merges overlapping intervals. Planted bug: a merge keeps the smaller of
+/// the two ends instead of the larger.
+fn merge(mut xs: Vec<Interval>) -> Vec<Interval> {
+    xs.sort_by_key(|i| i.start);
+    let mut out: Vec<Interval> = Vec::new();
+    for x in xs.into_iter().filter(|x| x.len > 0) {
+        match out.last_mut() {
+            Some(last) if x.start < last.end() => {
+                // Bug: should be `max(last.end(), x.end())`.
+                last.len = last.end().min(x.end()) - last.start;
+            }
+            _ => out.push(x),
+        }
     }
+    out
 }
 
-/// Buggy: inserts before the first element that is *greater or equal*,
-/// except that it skips the head.
-fn sorted_insert(xs: &mut Vec<u8>, x: u8) {
-    let at = xs.iter().skip(1).position(|&y| y >= x).map_or(xs.len(), |p| p + 1);
-    xs.insert(at, x);
+fn covered(xs: &[Interval]) -> Vec<i32> {
+    let mut points: Vec<i32> = xs.iter().flat_map(|i| i.start..i.end()).collect();
+    points.sort_unstable();
+    points.dedup();
+    points
 }
 
 fn main() {
     let config = || Config { database: None, seed: Some(2024), ..Config::named("example") };
 
-    println!("== an optimizer that must preserve meaning ==");
-    let report = Property::new(any::<Expr>())
+    println!("== merging intervals keeps every covered point ==");
+    let report = Property::new(any::<Vec<Interval>>())
         .config(config())
-        .named("optimize_preserves_eval")
-        .run(|e: Expr| eval(&optimize(&e)) == eval(&e));
+        .named("merge_preserves_coverage")
+        .run(|xs: Vec<Interval>| covered(&merge(xs.clone())) == covered(&xs));
     println!("{report}");
 
-    println!("== sorted insert keeps a vector sorted ==");
-    let report = Property::new((any::<Vec<u8>>(), any::<u8>())).config(config()).named("sorted_insert").run(
-        |(mut xs, x): (Vec<u8>, u8)| {
-            xs.sort();
-            label(if xs.is_empty() { "empty" } else { "non-empty" });
-            sorted_insert(&mut xs, x);
-            xs.windows(2).all(|w| w[0] <= w[1])
-        },
-    );
+    println!("== merged intervals are disjoint and sorted ==");
+    let report =
+        Property::new(any::<Vec<Interval>>()).config(config()).named("merge_is_normalized").run(|xs: Vec<Interval>| {
+            let m = merge(xs);
+            label(if m.len() > 1 { "several" } else { "at most one" });
+            m.windows(2).all(|w| w[0].end() <= w[1].start)
+        });
     println!("{report}");
 
-    println!("== a correct property passes, with statistics ==");
-    let report = Property::new(gens::vec(gens::ints(0..100u32), 0..20)).config(config()).named("sum_commutes").run(
-        |xs: Vec<u32>| {
-            collect(&(xs.len() / 5 * 5));
-            let forward: u32 = xs.iter().sum();
-            let backward: u32 = xs.iter().rev().sum();
-            forward == backward
-        },
-    );
+    println!("== exhaustively: every list of up to 2 intervals with small bounds ==");
+    let small = gens::vec((gens::ints(0..4i32), gens::ints(1..3i32)), 0..=2)
+        .map(|v| v.into_iter().map(|(start, len)| Interval { start, len }).collect::<Vec<_>>());
+    let report = Property::new(small)
+        .config(Config { exhaustive: Some(4), ..config() })
+        .named("merge_exhaustive")
+        .run(|xs: Vec<Interval>| covered(&merge(xs.clone())) == covered(&xs));
     println!("{report}");
 }
