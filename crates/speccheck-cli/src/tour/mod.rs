@@ -4,6 +4,7 @@
 //! with an error if one does not, so it doubles as an end-to-end check.
 
 mod core_engine;
+mod dual;
 
 use std::time::{Duration, Instant};
 
@@ -43,7 +44,7 @@ pub struct Stop {
 }
 
 fn stops() -> Vec<Stop> {
-    vec![core_engine::stop()]
+    vec![core_engine::stop(), dual::stop()]
 }
 
 /// Runs a report-producing check and records whether it met expectations.

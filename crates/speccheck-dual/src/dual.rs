@@ -1,0 +1,477 @@
+//! Dualization and validation (thesis §3.2, §4.2.2–4.2.3, §4.3.2, §4.4.1).
+//!
+//! From a [`Model`] the tester side is derived, event by event
+//! ([`dualize`], the thesis's Figure 4.6):
+//!
+//! | the model…                         | the tester…                                   |
+//! |-----------------------------------|-----------------------------------------------|
+//! | receives a request                | generated and sent it (the network delivers it) |
+//! | sends a symbolic response         | receives a concrete one and adds a *guard*    |
+//! | branches on a symbolic condition  | takes both ways (`or`), each with a *unify* constraint |
+//! | branches nondeterministically     | takes every way                               |
+//! | makes an internal choice          | creates a fresh variable                      |
+//!
+//! The [`Validator`] interprets the derived observer against a stream of
+//! observations, keeping every branch that still explains them (the
+//! thesis's backtracking, breadth-first): a branch is the composed model —
+//! server [`Thread`], [`Network`] buffers — plus its constraint store
+//! ([`Solver`]). A branch whose constraints become unsatisfiable dies; an
+//! observation is rejected only when no branch remains.
+//!
+//! **Composition with the network** (§4.3.2). A request the tester sends
+//! enters the network in every branch. When the tester receives a response
+//! on connection `c`, a branch that already holds a response for `c`
+//! guards it; otherwise the server is run — the server is scheduled
+//! before the network, and only as far as needed: while it wants to
+//! receive, the network delivers the oldest in-flight request of *some*
+//! connection (one branch per choice), until it sends on `c`. A server
+//! blocked on a receive with nothing in flight cannot explain the
+//! response. Scheduling the server lazily is complete: any server step not
+//! needed to explain an observation can be postponed, because postponing
+//! a receive never violates causality and later sends are only observed
+//! later. It also keeps the tester from "explaining" a wrong response by
+//! imagining further requests — the divergence the thesis avoids by giving
+//! the server priority. Silence is never a rejection.
+
+use std::collections::HashSet;
+use std::fmt::{self, Debug};
+use std::sync::Arc;
+
+use crate::model::{Answer, Conn, Event, Model, ModelError, Symbolic, Thread};
+use crate::network::Network;
+use crate::solver::{Native, Solver};
+use crate::sym::{Expr, Sort, Syms, Var};
+
+/// What the tester does for one model event (the result of dualizing it).
+#[derive(Debug, PartialEq, Eq)]
+pub enum Observer<'a, R> {
+    /// The model receives: the tester generates and sends a request; the
+    /// network delivers it.
+    FromTester,
+    /// The model sends `resp` on `conn`: the tester receives a concrete
+    /// response there and guards it against `resp`.
+    ToTester(Conn, &'a R),
+    /// The model branches on `cond`: the tester takes both ways, unifying
+    /// `cond` with `true` in one and `false` in the other.
+    Unify(&'a Expr),
+    /// The model requires `cond`: the tester constrains it.
+    Assume(&'a Expr),
+    /// The model branches nondeterministically: the tester takes each way.
+    Fork(usize),
+    /// The model makes an internal choice: the tester names it with a fresh
+    /// variable.
+    FreshVar(Sort, &'static str),
+}
+
+/// Dualizes one model event (thesis Figure 4.6).
+pub fn dualize<R>(ev: &Event<R>) -> Observer<'_, R> {
+    match ev {
+        Event::Recv => Observer::FromTester,
+        Event::Send(c, r) => Observer::ToTester(*c, r),
+        Event::Branch(cond) => Observer::Unify(cond),
+        Event::Require(cond) => Observer::Assume(cond),
+        Event::Choose(n) => Observer::Fork(*n),
+        Event::Fresh(sort, hint) => Observer::FreshVar(*sort, hint),
+    }
+}
+
+/// One branch of the derived tester: the composed model and its
+/// constraints.
+pub struct Branch<M: Model, S: Solver> {
+    /// The server model.
+    pub server: Thread<M>,
+    /// Messages in flight.
+    pub net: Network<M::Req, M::Resp>,
+    /// Constraints on the server's internal choices.
+    pub store: S,
+}
+
+impl<M: Model, S: Solver> Clone for Branch<M, S> {
+    fn clone(&self) -> Self {
+        Branch { server: self.server.clone(), net: self.net.clone(), store: self.store.clone() }
+    }
+}
+impl<M: Model, S: Solver> PartialEq for Branch<M, S> {
+    fn eq(&self, o: &Self) -> bool {
+        self.server == o.server && self.net == o.net && self.store == o.store
+    }
+}
+impl<M: Model, S: Solver> Eq for Branch<M, S> {}
+impl<M: Model, S: Solver> std::hash::Hash for Branch<M, S> {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.server.hash(h);
+        self.net.hash(h);
+        self.store.hash(h);
+    }
+}
+impl<M: Model, S: Solver> Debug for Branch<M, S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Branch").field("server", &self.server).field("net", &self.net).finish_non_exhaustive()
+    }
+}
+
+/// Bounds on the validator's work.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Most branches alive at once; more is reported as
+    /// [`Invalid::TooManyBranches`] (never as a verdict on the system).
+    pub max_branches: usize,
+    /// Most model steps one branch may take to explain one observation;
+    /// more is reported as a diverging model.
+    pub fuel: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { max_branches: 4_096, fuel: 10_000 }
+    }
+}
+
+/// Why an observation was not accepted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Invalid {
+    /// No behaviour of the model explains the observations: the system
+    /// under test is wrong (or the model is).
+    Rejected(Rejection),
+    /// The model itself is broken (nondeterministic, diverging).
+    Model(ModelError),
+    /// The validator gave up: too many branches alive.
+    TooManyBranches(usize),
+}
+
+impl fmt::Display for Invalid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Invalid::Rejected(r) => write!(f, "{r}"),
+            Invalid::Model(e) => write!(f, "model error: {e}"),
+            Invalid::TooManyBranches(n) => write!(
+                f,
+                "the validator gave up: more than {n} branches of the model explain the observations so far \
+                 (raise Limits::max_branches or use fewer concurrent connections)"
+            ),
+        }
+    }
+}
+
+/// A rejected observation and why the model's branches could not explain it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rejection {
+    /// Index of the observation (0-based, over sends and receipts).
+    pub index: usize,
+    /// Its connection.
+    pub conn: Conn,
+    /// The observed response, printed.
+    pub observed: String,
+    /// Branches alive before it.
+    pub branches_before: usize,
+    /// Why branches died (distinct reasons, a few).
+    pub reasons: Vec<String>,
+}
+
+impl fmt::Display for Rejection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "observation #{} (response on connection {}): {}\n  no behaviour of the model explains it ({} branch{} alive before it):",
+            self.index,
+            self.conn,
+            self.observed,
+            self.branches_before,
+            if self.branches_before == 1 { "" } else { "es" }
+        )?;
+        for r in &self.reasons {
+            write!(f, "\n  - {r}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Counters of a validator's work.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ValidatorStats {
+    /// Observations processed.
+    pub observations: usize,
+    /// Most branches alive at once.
+    pub max_branches: usize,
+    /// Model steps taken.
+    pub model_steps: u64,
+    /// Constraints asserted.
+    pub constraints: u64,
+}
+
+/// The derived validator: accepts a stream of observations as long as some
+/// branch of the model explains them (see the [module docs](self)).
+pub struct Validator<M: Model, S: Solver = Native> {
+    model: Arc<M>,
+    branches: Vec<Branch<M, S>>,
+    limits: Limits,
+    stats: ValidatorStats,
+    failed: Option<Invalid>,
+}
+
+/// Most distinct death reasons kept for a report.
+const MAX_REASONS: usize = 6;
+
+impl<M: Model, S: Solver> Validator<M, S> {
+    /// The validator for a freshly started server.
+    pub fn new(model: Arc<M>, limits: Limits) -> Result<Self, ModelError> {
+        let server = Thread::start(&*model)?;
+        let branches = vec![Branch { server, net: Network::new(), store: S::empty() }];
+        Ok(Validator {
+            model,
+            branches,
+            limits,
+            stats: ValidatorStats { max_branches: 1, ..Default::default() },
+            failed: None,
+        })
+    }
+
+    /// The branches alive.
+    pub fn branches(&self) -> &[Branch<M, S>] {
+        &self.branches
+    }
+
+    /// Number of branches alive.
+    pub fn live(&self) -> usize {
+        self.branches.len()
+    }
+
+    /// The model's states across the live branches (for state-based
+    /// generation heuristics), without duplicates.
+    pub fn states(&self) -> Vec<&M::State> {
+        let mut out: Vec<&M::State> = Vec::new();
+        for b in &self.branches {
+            if !out.contains(&b.server.state()) {
+                out.push(b.server.state());
+            }
+        }
+        out
+    }
+
+    /// Work counters.
+    pub fn stats(&self) -> ValidatorStats {
+        self.stats
+    }
+
+    /// The failure, once an observation was not accepted.
+    pub fn failure(&self) -> Option<&Invalid> {
+        self.failed.as_ref()
+    }
+
+    /// The tester sent `req` on `conn`.
+    pub fn observe_send(&mut self, conn: Conn, req: M::Req) -> Result<(), Invalid> {
+        if let Some(f) = &self.failed {
+            return Err(f.clone());
+        }
+        self.stats.observations += 1;
+        for b in &mut self.branches {
+            b.net.absorb_request(conn, req.clone());
+        }
+        Ok(())
+    }
+
+    /// The tester received `obs` on `conn`.
+    pub fn observe_recv(&mut self, conn: Conn, obs: &<M::Resp as Symbolic>::Concrete) -> Result<(), Invalid> {
+        if let Some(f) = &self.failed {
+            return Err(f.clone());
+        }
+        let index = self.stats.observations;
+        self.stats.observations += 1;
+        let before = self.branches.len();
+        let mut reasons: Vec<String> = Vec::new();
+        let mut survivors: Vec<Branch<M, S>> = Vec::new();
+        let mut seen: HashSet<Branch<M, S>> = HashSet::new();
+        for b in std::mem::take(&mut self.branches) {
+            if let Err(e) = self.explain(b, conn, obs, &mut survivors, &mut seen, &mut reasons) {
+                self.failed = Some(e.clone());
+                return Err(e);
+            }
+        }
+        if survivors.is_empty() {
+            let e = Invalid::Rejected(Rejection {
+                index,
+                conn,
+                observed: M::Resp::show(obs),
+                branches_before: before,
+                reasons,
+            });
+            self.failed = Some(e.clone());
+            return Err(e);
+        }
+        self.stats.max_branches = self.stats.max_branches.max(survivors.len());
+        self.branches = survivors;
+        Ok(())
+    }
+
+    /// Runs one branch until it explains `obs` on `conn` (possibly forking);
+    /// survivors go to `out`.
+    fn explain(
+        &mut self,
+        start: Branch<M, S>,
+        conn: Conn,
+        obs: &<M::Resp as Symbolic>::Concrete,
+        out: &mut Vec<Branch<M, S>>,
+        seen: &mut HashSet<Branch<M, S>>,
+        reasons: &mut Vec<String>,
+    ) -> Result<(), Invalid> {
+        let model = self.model.clone();
+        let mut work = vec![(start, 0usize)];
+        let mut note = |r: String| {
+            if reasons.len() < MAX_REASONS && !reasons.contains(&r) {
+                reasons.push(r);
+            }
+        };
+        while let Some((mut b, steps)) = work.pop() {
+            if let Some(expected) = b.net.emit_response(conn) {
+                let guard = expected.matches(obs);
+                self.stats.constraints += 1;
+                let resolved = b.store.resolve(&guard);
+                if b.store.assert(guard) {
+                    let b = compact(b);
+                    if seen.insert(b.clone()) {
+                        out.push(b);
+                        if out.len() > self.limits.max_branches {
+                            return Err(Invalid::TooManyBranches(self.limits.max_branches));
+                        }
+                    }
+                } else {
+                    note(format!("expected {expected:?}: the guard {resolved} contradicts what was observed before"));
+                }
+                continue;
+            }
+            if steps >= self.limits.fuel {
+                return Err(Invalid::Model(ModelError::Diverges(steps)));
+            }
+            self.stats.model_steps += 1;
+            let step = |mut b: Branch<M, S>, a: Answer<M::Req>| -> Result<Branch<M, S>, Invalid> {
+                b.server.answer(&model, a).map_err(Invalid::Model)?;
+                Ok(b)
+            };
+            match dualize(b.server.pending()) {
+                Observer::FromTester => {
+                    let conns: Vec<Conn> = b.net.deliverable().collect();
+                    if conns.is_empty() {
+                        note(format!(
+                            "the server would still have to receive a request before responding on connection {conn}, \
+                             but none is in flight"
+                        ));
+                    }
+                    for c in conns {
+                        let mut next = b.clone();
+                        let q = next.net.deliver(c).expect("a deliverable request");
+                        work.push((step(next, Answer::Recv(c, q))?, steps + 1));
+                    }
+                }
+                Observer::ToTester(c, r) => {
+                    let r = r.clone();
+                    b.net.absorb_response(c, r);
+                    work.push((step(b, Answer::Done)?, steps + 1));
+                }
+                Observer::Unify(cond) => {
+                    let cond = cond.clone();
+                    for way in [true, false] {
+                        let mut next = b.clone();
+                        self.stats.constraints += 1;
+                        let c = if way { cond.clone() } else { !cond.clone() };
+                        if next.store.assert(c) {
+                            work.push((step(next, Answer::Branch(way))?, steps + 1));
+                        } else {
+                            note(format!("the branch where `{cond}` is {way} contradicts earlier observations"));
+                        }
+                    }
+                }
+                Observer::Assume(cond) => {
+                    let cond = cond.clone();
+                    self.stats.constraints += 1;
+                    if b.store.assert(cond.clone()) {
+                        work.push((step(b, Answer::Done)?, steps + 1));
+                    } else {
+                        note(format!("the model requires `{cond}`, which contradicts earlier observations"));
+                    }
+                }
+                Observer::Fork(n) => {
+                    for i in 0..n {
+                        work.push((step(b.clone(), Answer::Choose(i))?, steps + 1));
+                    }
+                }
+                Observer::FreshVar(sort, hint) => {
+                    let v = b.store.fresh(sort, hint);
+                    work.push((step(b, Answer::Fresh(Expr::Var(v)))?, steps + 1));
+                }
+            }
+            if work.len() > self.limits.max_branches {
+                return Err(Invalid::TooManyBranches(self.limits.max_branches));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Puts a branch in canonical form: variables the constraints fix are
+/// replaced by their values, constraints nothing refers to are dropped,
+/// and the remaining variables are numbered in order of appearance — so
+/// branches that reached the same situation by different histories (the
+/// server handled concurrent requests in different orders, an old value
+/// was overwritten) become equal and merge.
+pub fn compact<M: Model, S: Solver>(mut b: Branch<M, S>) -> Branch<M, S> {
+    let Branch { server, net, store } = &mut b;
+    if !store.is_sat() {
+        return b;
+    }
+    server.visit_exprs(&mut |e| *e = store.resolve(e));
+    for r in net.responses_mut() {
+        r.visit_exprs(&mut |e| *e = store.resolve(e));
+    }
+    let mut keep: Vec<Var> = Vec::new();
+    let mut collect = |e: &mut Expr| {
+        let mut vs = Vec::new();
+        e.vars(&mut vs);
+        for v in vs {
+            if !keep.iter().any(|k| k.id == v.id) {
+                keep.push(v);
+            }
+        }
+    };
+    server.visit_exprs(&mut collect);
+    for r in net.responses_mut() {
+        r.visit_exprs(&mut collect);
+    }
+    let projected = store.project(&keep);
+    let mut rename = |v: &mut Var| {
+        if let Some(i) = keep.iter().position(|k| k.id == v.id) {
+            v.id = i as u32;
+        }
+    };
+    server.visit_exprs(&mut |e| e.visit_vars_mut(&mut rename));
+    for r in net.responses_mut() {
+        r.visit_exprs(&mut |e| e.visit_vars_mut(&mut rename));
+    }
+    *store = projected;
+    b
+}
+
+/// One observation of a trace, for offline validation.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Observation<Q, A> {
+    /// The tester sent a request.
+    Sent(Conn, Q),
+    /// The tester received a response.
+    Received(Conn, A),
+}
+
+/// Validates a whole trace offline: `Ok` with the branches alive at the end,
+/// or why it was not accepted.
+pub fn validate<M: Model, S: Solver>(
+    model: Arc<M>,
+    trace: &[Observation<M::Req, <M::Resp as Symbolic>::Concrete>],
+    limits: Limits,
+) -> Result<usize, Invalid> {
+    let mut v = Validator::<M, S>::new(model, limits).map_err(Invalid::Model)?;
+    for o in trace {
+        match o {
+            Observation::Sent(c, q) => v.observe_send(*c, q.clone())?,
+            Observation::Received(c, a) => v.observe_recv(*c, a)?,
+        }
+    }
+    Ok(v.live())
+}

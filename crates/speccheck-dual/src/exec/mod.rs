@@ -1,0 +1,491 @@
+//! The executor (thesis §4.4): runs the derived tester against a live
+//! system.
+//!
+//! One *execution* starts a fresh system under test ([`Target`]), opens
+//! several client connections ([`Transport`]), and then alternates: poll
+//! every connection without blocking and validate each response as it
+//! arrives; draw the next [`Step`] of the script and send it. It ends when
+//! the script ends (then it drains: waits for the responses still due),
+//! when fuel (the script's length) or the wall-clock budget runs out, or at
+//! the first failure:
+//!
+//! * a response no branch of the model explains → [`Verdict::Rejected`];
+//! * bytes that are not a message → [`Verdict::Malformed`], bytes shown;
+//! * requests pending with no response for the liveness window →
+//!   [`Verdict::Liveness`] (silence is never a rejection; this is the
+//!   separate check that caught the thesis's server hanging on pipelined
+//!   requests);
+//! * a connection reset or closed by the server → [`Verdict::ConnectionLost`].
+//!
+//! A connection that cannot be opened is a [`SetupError`], never a verdict.
+
+pub mod inproc;
+pub mod tcp;
+
+use std::collections::VecDeque;
+use std::fmt;
+use std::time::{Duration, Instant};
+
+use rand::Rng;
+use speccheck_core::TestCase;
+
+use crate::dual::{Invalid, Limits, Rejection, Validator, ValidatorStats};
+use crate::harness::script::{Grammar, ScriptDrawer, Step};
+use crate::model::{Conn, ModelError};
+use crate::protocol::{Decoded, Protocol, TraceEntry, View, show_bytes};
+use crate::solver::Solver;
+
+/// Why a transport operation failed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TransportError {
+    /// Nothing listens at the address.
+    #[error("connection to {addr} refused: {detail}")]
+    Refused {
+        /// The address.
+        addr: String,
+        /// The system's message.
+        detail: String,
+    },
+    /// The server reset the connection.
+    #[error("connection {conn} reset by the server: {detail}")]
+    Reset {
+        /// The connection.
+        conn: Conn,
+        /// The system's message.
+        detail: String,
+    },
+    /// The server closed the connection.
+    #[error("connection {conn} closed by the server")]
+    Closed {
+        /// The connection.
+        conn: Conn,
+    },
+    /// Another I/O error.
+    #[error("I/O error on connection {conn}: {detail}")]
+    Io {
+        /// The connection.
+        conn: Conn,
+        /// The system's message.
+        detail: String,
+    },
+}
+
+/// The system under test could not be set up: not a verdict on it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    /// A connection could not be opened.
+    #[error("could not connect: {0}")]
+    Connect(TransportError),
+    /// Resetting the server failed.
+    #[error("could not reset the server: {0}")]
+    Reset(String),
+    /// Anything else.
+    #[error("{0}")]
+    Io(String),
+}
+
+/// Client connections to one running system under test.
+pub trait Transport: Send {
+    /// Opens connection `conn`.
+    fn connect(&mut self, conn: Conn) -> Result<(), TransportError>;
+    /// Sends bytes on `conn`.
+    fn send(&mut self, conn: Conn, bytes: &[u8]) -> Result<(), TransportError>;
+    /// Appends the bytes that arrived on `conn` to `buf` without blocking;
+    /// returns how many.
+    fn recv(&mut self, conn: Conn, buf: &mut Vec<u8>) -> Result<usize, TransportError>;
+    /// Lets a little time pass (a simulated network advances one tick).
+    fn idle(&mut self);
+    /// Time since the transport started (virtual for simulated networks).
+    fn clock(&self) -> Duration;
+}
+
+/// Something that starts a fresh system under test for each execution.
+pub trait Target: Send + Sync {
+    /// Starts (or resets) the system; `seed` drives any simulated
+    /// nondeterminism.
+    fn start(&self, seed: u64) -> Result<Box<dyn Transport>, SetupError>;
+    /// A description for reports.
+    fn describe(&self) -> String;
+}
+
+/// Settings of one execution.
+#[derive(Clone, Copy, Debug)]
+pub struct Settings {
+    /// Concurrent client connections.
+    pub conns: usize,
+    /// Fuel: the most steps a script may have.
+    pub fuel: usize,
+    /// Wall-clock budget of one execution; when it runs out the script
+    /// stops and the execution drains.
+    pub budget: Duration,
+    /// Liveness window: requests pending with no response for this long
+    /// fail the execution.
+    pub liveness: Duration,
+    /// Longest a `Wait` step waits.
+    pub wait: Duration,
+    /// Probability that a generated step is a `Wait`.
+    pub p_wait: f64,
+    /// Most requests the heuristics keep in flight: beyond it they wait
+    /// for responses (each pending request multiplies the orders in which
+    /// the server may have handled them, which the validator explores).
+    pub max_in_flight: usize,
+    /// Bounds on the validator.
+    pub limits: Limits,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            conns: 2,
+            fuel: 40,
+            budget: Duration::from_secs(5),
+            liveness: Duration::from_millis(500),
+            wait: Duration::from_millis(20),
+            p_wait: 0.15,
+            max_in_flight: 4,
+            limits: Limits::default(),
+        }
+    }
+}
+
+/// How an execution ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Every observation was explained.
+    Accepted {
+        /// The wall-clock budget cut the script short.
+        budget_hit: bool,
+    },
+    /// A response no behaviour of the model explains.
+    Rejected(Rejection),
+    /// Bytes that are not a message of the protocol.
+    Malformed {
+        /// The connection.
+        conn: Conn,
+        /// The bytes.
+        bytes: Vec<u8>,
+        /// What the decoder said.
+        reason: String,
+    },
+    /// Requests pending and no response for the liveness window.
+    Liveness {
+        /// Requests without a response.
+        pending: usize,
+        /// How long the tester waited.
+        waited: Duration,
+    },
+    /// The server reset or closed a connection.
+    ConnectionLost(TransportError),
+    /// The model is broken.
+    Model(ModelError),
+    /// The validator gave up (too many branches): no verdict.
+    TooManyBranches(usize),
+}
+
+impl Verdict {
+    /// True for a failure of the system under test (or of its model).
+    pub fn is_failure(&self) -> bool {
+        !matches!(self, Verdict::Accepted { .. } | Verdict::TooManyBranches(_))
+    }
+
+    /// A short name for the kind of failure (also what identifies "the
+    /// same failure" while shrinking).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Verdict::Accepted { .. } => "accepted",
+            Verdict::Rejected(_) => "rejected",
+            Verdict::Malformed { .. } => "malformed message",
+            Verdict::Liveness { .. } => "liveness",
+            Verdict::ConnectionLost(_) => "connection lost",
+            Verdict::Model(_) => "model error",
+            Verdict::TooManyBranches(_) => "validator gave up",
+        }
+    }
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Verdict::Accepted { budget_hit } => {
+                write!(f, "accepted{}", if *budget_hit { " (wall-clock budget reached)" } else { "" })
+            }
+            Verdict::Rejected(r) => write!(f, "REJECTED: {r}"),
+            Verdict::Malformed { conn, bytes, reason } => {
+                write!(f, "MALFORMED response on connection {conn}: {reason}\n  bytes: {}", show_bytes(bytes))
+            }
+            Verdict::Liveness { pending, waited } => write!(
+                f,
+                "LIVENESS: no response within {} while {pending} request{} pending",
+                speccheck_core::runner::report::human(*waited),
+                if *pending == 1 { " was" } else { "s were" }
+            ),
+            Verdict::ConnectionLost(e) => write!(f, "CONNECTION LOST: {e}"),
+            Verdict::Model(e) => write!(f, "MODEL ERROR: {e}"),
+            Verdict::TooManyBranches(n) => write!(f, "{}", Invalid::TooManyBranches(*n)),
+        }
+    }
+}
+
+/// Everything one execution produced.
+#[derive(Clone, Debug)]
+pub struct Execution {
+    /// How it ended.
+    pub verdict: Verdict,
+    /// The script as executed.
+    pub steps: Vec<Step>,
+    /// Messages sent and received, in the intermediate representation.
+    pub trace: Vec<TraceEntry>,
+    /// Requests sent.
+    pub sent: usize,
+    /// Responses received.
+    pub received: usize,
+    /// Steps whose J-expression did not stand for a request.
+    pub skipped: usize,
+    /// Wall-clock time.
+    pub elapsed: Duration,
+    /// The validator's counters.
+    pub validator: ValidatorStats,
+}
+
+impl Execution {
+    /// Messages sent and received.
+    pub fn interactions(&self) -> usize {
+        self.sent + self.received
+    }
+
+    /// The trace, one message per line.
+    pub fn trace_lines(&self) -> String {
+        let mut s = String::new();
+        for (i, e) in self.trace.iter().enumerate() {
+            let arrow = if e.sent { "->" } else { "<-" };
+            s.push_str(&format!("#{i:<3} [{:>3}] conn {} {arrow} {}\n", e.label, e.conn, e.ir));
+        }
+        s
+    }
+}
+
+struct Live<'a, P: Protocol, S: Solver> {
+    protocol: &'a P,
+    transport: Box<dyn Transport>,
+    validator: Validator<P::Model, S>,
+    bufs: Vec<Vec<u8>>,
+    awaiting: Vec<VecDeque<u32>>,
+    trace: Vec<TraceEntry>,
+    last_progress: Duration,
+    received: usize,
+}
+
+impl<P: Protocol, S: Solver> Live<'_, P, S> {
+    fn pending(&self) -> usize {
+        self.awaiting.iter().map(VecDeque::len).sum()
+    }
+
+    /// Advances time one tick, then reads and validates everything that
+    /// arrived. Returns a failure verdict if any.
+    fn poll(&mut self, liveness: Duration) -> Option<Verdict> {
+        self.transport.idle();
+        let mut progressed = false;
+        for conn in 0..self.bufs.len() {
+            match self.transport.recv(conn, &mut self.bufs[conn]) {
+                Ok(_) => {}
+                Err(e) => {
+                    // Whatever arrived before the loss is still validated.
+                    if let Some(v) = self.decode_all(conn, &mut progressed) {
+                        return Some(v);
+                    }
+                    return Some(Verdict::ConnectionLost(e));
+                }
+            }
+            if let Some(v) = self.decode_all(conn, &mut progressed) {
+                return Some(v);
+            }
+        }
+        let now = self.transport.clock();
+        if progressed {
+            self.last_progress = now;
+        }
+        let pending = self.pending();
+        if pending > 0 && now.saturating_sub(self.last_progress) > liveness {
+            return Some(Verdict::Liveness { pending, waited: now.saturating_sub(self.last_progress) });
+        }
+        None
+    }
+
+    fn decode_all(&mut self, conn: Conn, progressed: &mut bool) -> Option<Verdict> {
+        loop {
+            if self.bufs[conn].is_empty() {
+                return None;
+            }
+            match self.protocol.decode_response(&self.bufs[conn]) {
+                Decoded::Incomplete => return None,
+                Decoded::Malformed(reason) => {
+                    return Some(Verdict::Malformed { conn, bytes: std::mem::take(&mut self.bufs[conn]), reason });
+                }
+                Decoded::Message(resp, used) => {
+                    let used = used.min(self.bufs[conn].len());
+                    self.bufs[conn].drain(..used);
+                    *progressed = true;
+                    self.received += 1;
+                    let label = self.awaiting[conn].pop_front().map_or(0, |l| l.wrapping_add(1));
+                    self.trace.push(TraceEntry { label, conn, sent: false, ir: self.protocol.response_to_ir(&resp) });
+                    match self.validator.observe_recv(conn, &resp) {
+                        Ok(()) => {}
+                        Err(Invalid::Rejected(r)) => return Some(Verdict::Rejected(r)),
+                        Err(Invalid::Model(e)) => return Some(Verdict::Model(e)),
+                        Err(Invalid::TooManyBranches(n)) => return Some(Verdict::TooManyBranches(n)),
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Runs one execution of `protocol` against a fresh system from `target`,
+/// drawing the script from `tc` (heuristics when generating, choices when
+/// replaying). `repeat` replays a known script when generating (the
+/// confirmation of an adaptively found failure). `S` is the constraint
+/// solver of the validator.
+pub fn execute<P: Protocol, S: Solver>(
+    protocol: &P,
+    target: &dyn Target,
+    settings: &Settings,
+    tc: &mut TestCase,
+    seed: u64,
+    repeat: Option<&[Step]>,
+) -> Result<Execution, SetupError> {
+    let started = Instant::now();
+    let conns = settings.conns.max(1);
+    let mut transport = target.start(seed)?;
+    for c in 0..conns {
+        transport.connect(c).map_err(SetupError::Connect)?;
+    }
+    let grammar = Grammar { conns, funcs: protocol.functions().len() };
+    let mut drawer = match repeat {
+        Some(steps) => ScriptDrawer::repeating(grammar, settings.fuel, steps.len()),
+        None => ScriptDrawer::new(tc, grammar, settings.fuel),
+    };
+    let mut steps: Vec<Step> = Vec::new();
+    let mut sent = 0;
+    let mut skipped = 0;
+    let finish = |verdict: Verdict, steps: Vec<Step>, live: Option<Live<'_, P, S>>, sent, skipped| {
+        let (trace, received, validator) = match live {
+            Some(l) => (l.trace, l.received, l.validator.stats()),
+            None => (Vec::new(), 0, ValidatorStats::default()),
+        };
+        Ok(Execution { verdict, steps, trace, sent, received, skipped, elapsed: started.elapsed(), validator })
+    };
+    let validator = match Validator::<P::Model, S>::new(protocol.model(), settings.limits) {
+        Ok(v) => v,
+        Err(e) => return finish(Verdict::Model(e), steps, None, 0, 0),
+    };
+    let now = transport.clock();
+    let mut live = Live {
+        protocol,
+        transport,
+        validator,
+        bufs: vec![Vec::new(); conns],
+        awaiting: vec![VecDeque::new(); conns],
+        trace: Vec::new(),
+        last_progress: now,
+        received: 0,
+    };
+    let funcs = protocol.functions();
+    let mut next_label = 1u32;
+    let mut budget_hit = false;
+    loop {
+        if let Some(v) = live.poll(settings.liveness) {
+            return finish(v, steps, Some(live), sent, skipped);
+        }
+        if started.elapsed() > settings.budget {
+            budget_hit = true;
+            break;
+        }
+        let index = drawer.count();
+        let proposed = |rng: &mut rand::rngs::SmallRng| -> Step {
+            if let Some(script) = repeat {
+                return script[index].clone();
+            }
+            if sent > 0 && (live.pending() >= settings.max_in_flight || rng.random_bool(settings.p_wait)) {
+                return Step::Wait;
+            }
+            let conn = rng.random_range(0..conns);
+            let branch = &live.validator.branches()[0];
+            let view = View::<P> {
+                states: live.validator.states(),
+                in_flight: branch.net.pending_requests().collect(),
+                trace: &live.trace,
+                label: next_label,
+                conn,
+                conns,
+            };
+            Step::Send { label: next_label, conn, body: protocol.propose(&view, rng) }
+        };
+        let Some(step) = drawer.next(tc, proposed) else { break };
+        steps.push(step.clone());
+        match step {
+            Step::Send { label, conn, body } => {
+                next_label = next_label.max(label.saturating_add(2) | 1);
+                let labelled: Vec<(u32, &serde_json::Value)> = live.trace.iter().map(|e| (e.label, &e.ir)).collect();
+                let ir = body.instantiate(&labelled, funcs);
+                let Some(req) = protocol.request_from_ir(&ir) else {
+                    skipped += 1;
+                    continue;
+                };
+                let bytes = protocol.encode_request(&req);
+                if let Err(e) = live.transport.send(conn, &bytes) {
+                    return finish(Verdict::ConnectionLost(e), steps, Some(live), sent, skipped);
+                }
+                if protocol.expects_response(&req) {
+                    if live.pending() == 0 {
+                        live.last_progress = live.transport.clock();
+                    }
+                    live.awaiting[conn].push_back(label);
+                }
+                live.trace.push(TraceEntry { label, conn, sent: true, ir: protocol.request_to_ir(&req) });
+                sent += 1;
+                if let Err(e) = live.validator.observe_send(conn, req) {
+                    let v = match e {
+                        Invalid::Rejected(r) => Verdict::Rejected(r),
+                        Invalid::Model(e) => Verdict::Model(e),
+                        Invalid::TooManyBranches(n) => Verdict::TooManyBranches(n),
+                    };
+                    return finish(v, steps, Some(live), sent, skipped);
+                }
+            }
+            Step::Wait => {
+                let (until, before) = (live.transport.clock() + settings.wait, live.received);
+                let wall = Instant::now() + settings.wait.max(Duration::from_millis(1)) * 4;
+                while live.pending() > 0
+                    && live.received == before
+                    && live.transport.clock() < until
+                    && Instant::now() < wall
+                {
+                    if let Some(v) = live.poll(settings.liveness) {
+                        return finish(v, steps, Some(live), sent, skipped);
+                    }
+                }
+            }
+        }
+    }
+    // Drain: wait for the responses still due, within the liveness window
+    // (measured on the transport's clock). The wall-clock guard only bounds
+    // the loop: reaching it means the budget ran out, not that the system
+    // is silent.
+    let hard_stop = started + settings.budget + settings.liveness * 2;
+    while live.pending() > 0 {
+        if let Some(v) = live.poll(settings.liveness) {
+            return finish(v, steps, Some(live), sent, skipped);
+        }
+        if Instant::now() > hard_stop && live.pending() > 0 {
+            return finish(Verdict::Accepted { budget_hit: true }, steps, Some(live), sent, skipped);
+        }
+    }
+    for conn in 0..conns {
+        if !live.bufs[conn].is_empty() {
+            let bytes = std::mem::take(&mut live.bufs[conn]);
+            let reason = "bytes after the last response that do not form a complete message".to_string();
+            return finish(Verdict::Malformed { conn, bytes, reason }, steps, Some(live), sent, skipped);
+        }
+    }
+    finish(Verdict::Accepted { budget_hit }, steps, Some(live), sent, skipped)
+}

@@ -1,0 +1,263 @@
+//! The derived tester as a speccheck property: seeds, replay, timeouts,
+//! shrinking, persistence and reports come from the core runner.
+//!
+//! Each test case is one execution. Its input is a seed (for simulated
+//! network delays) followed by the script, recorded as choices (see
+//! [`crate::harness::script`]); so a failure found adaptively is shrunk by
+//! the core shrinker — deleting steps, simplifying J-expressions — each
+//! candidate re-run against a fresh execution, its J-expressions
+//! re-instantiated against the new trace (thesis §5.3).
+//!
+//! The runner re-runs a failing generated case to record it; the tester
+//! makes that run repeat the very script that failed (not re-generate it
+//! from heuristics that would see a different trace), so only the system's
+//! own nondeterminism can make a failure flaky.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::marker::PhantomData;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use speccheck_core::gens;
+use speccheck_core::runner::report::RunVerdict;
+use speccheck_core::{Config, FailureInfo, FailureKind, Outcome, Property, RunReport, Term, TestCase};
+
+use crate::exec::{Execution, Settings, Target, Verdict, execute};
+use crate::harness::script::Step;
+use crate::protocol::Protocol;
+use crate::solver::{Native, Solver};
+
+/// When the first failure happened, counted from the start of the run.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FirstFailure {
+    /// Time from the start of the run to the end of the failing execution.
+    pub after: Duration,
+    /// Executions run, the failing one included.
+    pub executions: u64,
+    /// Messages sent and received, over all those executions.
+    pub interactions: u64,
+}
+
+/// A run's report and the tester's own counters.
+#[derive(Clone, Debug)]
+pub struct DualReport {
+    /// The core runner's report (verdict, shrunk script, replay string).
+    pub run: RunReport,
+    /// Executions run.
+    pub executions: u64,
+    /// Messages sent and received over the run.
+    pub interactions: u64,
+    /// The first failure, if any.
+    pub first_failure: Option<FirstFailure>,
+}
+
+impl DualReport {
+    /// True when the system passed.
+    pub fn passed(&self) -> bool {
+        self.run.passed()
+    }
+}
+
+impl fmt::Display for DualReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.run)?;
+        write!(f, "  {} executions, {} messages", self.executions, self.interactions)?;
+        if let Some(ff) = &self.first_failure {
+            write!(
+                f,
+                "; first failure after {} ({} executions, {} messages)",
+                speccheck_core::runner::report::human(ff.after),
+                ff.executions,
+                ff.interactions
+            )?;
+        }
+        writeln!(f)
+    }
+}
+
+#[derive(Default)]
+struct Shared {
+    setup_error: Mutex<Option<String>>,
+    repeats: Mutex<HashMap<u64, Vec<Step>>>,
+    executions: AtomicU64,
+    interactions: AtomicU64,
+    first: Mutex<Option<FirstFailure>>,
+}
+
+/// Tests a live system against a protocol's model; `S` is the validator's
+/// constraint solver.
+pub struct Tester<P: Protocol, S: Solver = Native> {
+    protocol: Arc<P>,
+    target: Arc<dyn Target>,
+    settings: Settings,
+    config: Config,
+    solver: PhantomData<fn() -> S>,
+}
+
+impl<P: Protocol> Tester<P> {
+    /// A tester of the system `target` starts, for `protocol`.
+    pub fn new(protocol: P, target: impl Target + 'static) -> Self {
+        Tester::with_solver(protocol, target)
+    }
+}
+
+impl<P: Protocol, S: Solver> Tester<P, S> {
+    /// A tester of the system `target` starts, for `protocol`, with the
+    /// solver `S`.
+    pub fn with_solver(protocol: P, target: impl Target + 'static) -> Self {
+        let config = Config { cases: 100, database: None, ..Config::named(protocol.name()) };
+        Tester {
+            protocol: Arc::new(protocol),
+            target: Arc::new(target),
+            settings: Settings::default(),
+            config,
+            solver: PhantomData,
+        }
+    }
+
+    /// Replaces the execution settings.
+    pub fn settings(mut self, settings: Settings) -> Self {
+        self.settings = settings;
+        self
+    }
+
+    /// Edits the execution settings.
+    pub fn with_settings(mut self, f: impl FnOnce(&mut Settings)) -> Self {
+        f(&mut self.settings);
+        self
+    }
+
+    /// Replaces the runner's settings (cases are executions).
+    pub fn config(mut self, config: Config) -> Self {
+        self.config = config;
+        self
+    }
+
+    /// Edits the runner's settings.
+    pub fn configure(mut self, f: impl FnOnce(&mut Config)) -> Self {
+        f(&mut self.config);
+        self
+    }
+
+    /// The execution settings.
+    pub fn current_settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// Runs one execution with a random script from `seed`, outside the
+    /// runner (for measurements).
+    pub fn execute_once(&self, seed: u64, size: usize) -> Result<Execution, crate::exec::SetupError> {
+        let mut tc = TestCase::random(seed, size);
+        let run_seed = tc.draw_int::<u64>(0, u64::MAX);
+        execute::<P, S>(&*self.protocol, &*self.target, &self.settings, &mut tc, run_seed, None)
+    }
+
+    /// Runs the tester as a speccheck property.
+    pub fn run(&self) -> DualReport {
+        let started = Instant::now();
+        let shared = Arc::new(Shared::default());
+        let (protocol, target, settings, sh) =
+            (self.protocol.clone(), self.target.clone(), self.settings, shared.clone());
+        let seed_gen = gens::from_fn(|tc: &mut TestCase| tc.draw_int::<u64>(0, u64::MAX));
+        // An execution stops itself after its budget and a drain; the
+        // runner's hang detection must not fire before that.
+        let mut config = self.config.clone();
+        let needed = self.settings.budget + self.settings.liveness * 2 + Duration::from_secs(5);
+        if let Some(t) = config.timeout
+            && t < needed
+        {
+            config.timeout = Some(needed);
+        }
+        let mut run =
+            Property::with_render(seed_gen, |s: &u64| vec![("seed".to_string(), Term::Atom(format!("{s:#x}")))])
+                .config(config)
+                .run_with_case(move |tc: &mut TestCase, seed: u64| {
+                    body::<P, S>(&*protocol, &*target, &settings, &sh, started, tc, seed)
+                });
+        if let Some(e) = shared.setup_error.lock().unwrap_or_else(|e| e.into_inner()).clone() {
+            run.verdict = RunVerdict::Error(format!(
+                "setup error against {}: {e} (this is not a verdict on the system under test)",
+                self.target.describe()
+            ));
+        }
+        DualReport {
+            run,
+            executions: shared.executions.load(Ordering::Relaxed),
+            interactions: shared.interactions.load(Ordering::Relaxed),
+            first_failure: *shared.first.lock().unwrap_or_else(|e| e.into_inner()),
+        }
+    }
+
+    /// Runs the tester and panics with the report unless the system passes
+    /// (for `#[test]` functions).
+    pub fn check(&self) {
+        let r = self.run();
+        if !r.passed() {
+            panic!("\n{r}");
+        }
+    }
+}
+
+fn body<P: Protocol, S: Solver>(
+    protocol: &P,
+    target: &dyn Target,
+    settings: &Settings,
+    shared: &Shared,
+    started: Instant,
+    tc: &mut TestCase,
+    seed: u64,
+) -> Outcome {
+    if let Some(e) = shared.setup_error.lock().unwrap_or_else(|e| e.into_inner()).clone() {
+        return Outcome::Discard { reason: format!("setup error: {e}") };
+    }
+    let generating = tc.is_sampling();
+    let repeat =
+        if generating { shared.repeats.lock().unwrap_or_else(|e| e.into_inner()).get(&seed).cloned() } else { None };
+    let exec = match execute::<P, S>(protocol, target, settings, tc, seed, repeat.as_deref()) {
+        Ok(e) => e,
+        Err(e) => {
+            *shared.setup_error.lock().unwrap_or_else(|e| e.into_inner()) = Some(e.to_string());
+            return Outcome::Discard { reason: format!("setup error: {e}") };
+        }
+    };
+    let executions = shared.executions.fetch_add(1, Ordering::Relaxed) + 1;
+    let interactions =
+        shared.interactions.fetch_add(exec.interactions() as u64, Ordering::Relaxed) + exec.interactions() as u64;
+    if tc.is_final() {
+        let steps = exec.steps.clone();
+        tc.show("script", || Term::seq("[", "]", steps.iter().map(|s| Term::Atom(s.to_string())).collect()));
+    }
+    if let Verdict::TooManyBranches(_) = exec.verdict {
+        // No verdict on this execution: counted as a discard, so a run where
+        // it happens too often gives up with an error instead of passing.
+        return Outcome::Discard { reason: exec.verdict.to_string() };
+    }
+    if !exec.verdict.is_failure() {
+        return Outcome::Pass;
+    }
+    {
+        let mut first = shared.first.lock().unwrap_or_else(|e| e.into_inner());
+        if first.is_none() {
+            *first = Some(FirstFailure { after: started.elapsed(), executions, interactions });
+        }
+    }
+    if generating && repeat.is_none() {
+        shared.repeats.lock().unwrap_or_else(|e| e.into_inner()).insert(seed, exec.steps.clone());
+    }
+    let message = format!(
+        "{}\n\ntrace ({} sent, {} received{}):\n{}",
+        exec.verdict,
+        exec.sent,
+        exec.received,
+        if exec.skipped > 0 { format!(", {} steps skipped", exec.skipped) } else { String::new() },
+        exec.trace_lines().trim_end()
+    );
+    Outcome::Fail(FailureInfo {
+        kind: FailureKind::Returned,
+        message,
+        location: Some(format!("speccheck-dual ({})", exec.verdict.kind())),
+        in_generator: false,
+    })
+}
