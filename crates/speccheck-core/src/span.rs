@@ -129,6 +129,20 @@ impl Span {
     pub fn constructor(&self) -> Option<&'static str> {
         self.type_info().constructors.get(self.ctor as usize).copied()
     }
+
+    /// True for one element of a collection: the unnamed slot holding the
+    /// element and its "more" choice.
+    pub fn is_element(&self) -> bool {
+        self.kind == SpanKind::Slot && self.name.is_empty() && !self.type_info().opaque
+    }
+
+    /// True for a leaf of the tree view: an opaque value (a primitive, a
+    /// type declared opaque) or an opaque slot (a field declared
+    /// `#[speccheck(opaque)]`). Reduction and generalization do not look
+    /// inside it.
+    pub fn is_opaque_leaf(&self) -> bool {
+        matches!(self.kind, SpanKind::Value | SpanKind::Slot) && self.type_info().opaque
+    }
 }
 
 /// No type: for group spans.
@@ -203,17 +217,54 @@ impl SpanTree {
         false
     }
 
-    /// Size of span `i` in constructors: the number of non-opaque value
-    /// spans within it (itself included), as SmartCheck counts size.
+    /// Size of span `i` in constructors, as SmartCheck counts size: the
+    /// non-opaque value spans within it (itself included) plus one per
+    /// collection element (a list's cons cells: `vec![a, b]` is three
+    /// constructors, like `a : b : []`). Opaque values and opaque slots are
+    /// leaves: nothing inside them counts (SmartCheck §4.2.2).
     pub fn constructor_count(&self, i: usize) -> usize {
+        if self.spans[i].is_opaque_leaf() {
+            return 0;
+        }
+        let end = self.subtree_end(i);
+        let mut count = 0;
+        let mut k = i;
+        while k < end {
+            let s = &self.spans[k];
+            if k != i && s.is_opaque_leaf() {
+                k = self.subtree_end(k);
+                continue;
+            }
+            if s.kind == SpanKind::Value || s.is_element() {
+                count += 1;
+            }
+            k += 1;
+        }
+        count
+    }
+
+    /// Size of the whole test case in constructors: the sum of
+    /// [`constructor_count`](Self::constructor_count) over the top-level
+    /// spans.
+    pub fn total_constructors(&self) -> usize {
+        let mut total = 0;
+        let mut k = 0;
+        while k < self.spans.len() {
+            total += self.constructor_count(k);
+            k = self.subtree_end(k);
+        }
+        total
+    }
+
+    /// One past the last descendant of span `i` (descendants are contiguous
+    /// after it, in pre-order).
+    pub fn subtree_end(&self, i: usize) -> usize {
         let root = &self.spans[i];
-        self.spans[i..]
-            .iter()
-            .take_while(|s| {
-                s.start >= root.start && s.end <= root.end && (s.depth > root.depth || std::ptr::eq(*s, root))
-            })
-            .filter(|s| s.kind == SpanKind::Value && !s.type_info().opaque)
-            .count()
+        i + 1
+            + self.spans[i + 1..]
+                .iter()
+                .take_while(|s| s.start >= root.start && s.end <= root.end && s.depth > root.depth)
+                .count()
     }
 
     /// Breadth-first order of the value spans (SmartCheck's indices).
@@ -242,6 +293,41 @@ pub fn opaque_type_info<T: 'static>() -> TypeInfo {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn span(start: u32, end: u32, parent: Option<u32>, depth: u16, kind: SpanKind, info: fn() -> TypeInfo) -> Span {
+        Span { start, end, parent, depth, kind, ctor: 0, info, name: "" }
+    }
+
+    fn vec_info() -> TypeInfo {
+        TypeInfo::of::<Vec<i16>>(&[], false)
+    }
+
+    fn elem_info() -> TypeInfo {
+        TypeInfo::of::<i16>(&[], false)
+    }
+
+    #[test]
+    fn constructors_count_list_cells_and_skip_opaque_leaves() {
+        // vec![a, b] followed by an opaque slot holding a vector.
+        let spans = vec![
+            span(0, 5, None, 0, SpanKind::Value, vec_info),
+            span(0, 2, Some(0), 1, SpanKind::Slot, elem_info),
+            span(1, 2, Some(1), 2, SpanKind::Value, TypeInfo::primitive::<i16>),
+            span(2, 4, Some(0), 1, SpanKind::Slot, elem_info),
+            span(3, 4, Some(3), 2, SpanKind::Value, TypeInfo::primitive::<i16>),
+            span(5, 8, None, 0, SpanKind::Slot, opaque_type_info::<Vec<i16>>),
+            span(5, 8, Some(5), 1, SpanKind::Value, vec_info),
+            span(5, 7, Some(6), 2, SpanKind::Slot, elem_info),
+        ];
+        let tree = SpanTree { spans };
+        assert_eq!(tree.constructor_count(0), 3);
+        assert_eq!(tree.constructor_count(2), 0);
+        assert_eq!(tree.constructor_count(5), 0, "nothing inside an opaque slot counts");
+        assert_eq!(tree.constructor_count(6), 2);
+        assert_eq!(tree.subtree_end(0), 5);
+        assert_eq!(tree.subtree_end(5), 8);
+        assert_eq!(tree.total_constructors(), 3);
+    }
 
     #[test]
     fn short_names_strip_paths() {

@@ -212,7 +212,9 @@ impl TestCase {
     /// index in the span tree of the replayed case) afresh from `fresh`,
     /// then resumes the old choices at `resume_at` (the old span's end).
     /// With `max_constructors`, the case is invalid unless the new
-    /// sub-value has fewer constructors than that.
+    /// sub-value has fewer constructors than that ([`Invalid::NotSmaller`],
+    /// recorded when the span closes; generation finishes without
+    /// unwinding and the runner does not run the property).
     pub fn splice(
         choices: impl Into<Vec<Choice>>,
         ordinal: usize,
@@ -613,9 +615,14 @@ impl TestCase {
             s.state = SpliceState::Resumed;
             self.pos = s.resume_at;
             if let Some(limit) = s.max_constructors {
-                let tree = SpanTree { spans: self.spans.clone() };
-                if tree.constructor_count(i as usize) >= limit {
-                    self.mark_invalid(Invalid::NotSmaller);
+                let tree = SpanTree { spans: std::mem::take(&mut self.spans) };
+                let too_big = tree.constructor_count(i as usize) >= limit;
+                self.spans = tree.spans;
+                if too_big {
+                    // Deferred, not unwound: the rest of the case is a cheap
+                    // replay, and unwinding costs more than finishing it.
+                    // The runner skips the property of an invalid case.
+                    self.invalid.get_or_insert(Invalid::NotSmaller);
                 }
             }
         }

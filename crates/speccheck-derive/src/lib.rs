@@ -11,6 +11,7 @@
 
 mod attrs;
 mod derive;
+mod interface;
 mod property;
 
 use proc_macro::TokenStream;
@@ -46,4 +47,25 @@ pub fn derive_arbitrary(input: TokenStream) -> TokenStream {
 pub fn property(args: TokenStream, item: TokenStream) -> TokenStream {
     let item = syn::parse_macro_input!(item as syn::ItemFn);
     property::expand(args.into(), item).unwrap_or_else(syn::Error::into_compile_error).into()
+}
+
+/// Describes an API for interface fuzzing (speccheck-interface, after
+/// ArtiCheck and Monolith) and evaluates to
+/// `Result<speccheck_interface::Api, speccheck_interface::DescribeError>`.
+///
+/// Items, separated by `;` (see `speccheck_interface` for examples):
+/// `name = "…"`, `crate = path` (default `::speccheck_interface`),
+/// `abstract Type;`, `ground Type [= generator];` (primitives default to
+/// their `Arbitrary` generator), `fresh Type = initial, per_round;`,
+/// `enum E { A, B(T), C { x: T } }` and `struct S { x: T }` (data types,
+/// destructed and built like `Option` and tuples),
+/// `impl Type { fn f(&self, x: T) -> R; … }` (methods and associated
+/// functions, called as `Type::f`), `fn f(x: T) -> R = path_or_closure;`,
+/// `law name(x: &T, y: U) [requires expr] => expr;`, and for reference
+/// mode `compare Candidate with Reference by Trait { fn …; }`.
+/// Functions take `#[panics]` (a panic is allowed) and, in reference
+/// mode, `#[nondeterministic(validator)]`.
+#[proc_macro]
+pub fn interface(input: TokenStream) -> TokenStream {
+    interface::expand(input.into()).unwrap_or_else(syn::Error::into_compile_error).into()
 }

@@ -27,7 +27,8 @@
 //!
 //! This crate is the front door: it re-exports the engine
 //! ([`speccheck_core`]), the macros ([`macro@property`],
-//! [`derive@Arbitrary`]) and installs the default explanation step.
+//! [`derive@Arbitrary`], [`interface!`]), the techniques ([`reduce`],
+//! [`interface`], [`dual`]) and installs the default explanation step.
 
 #![warn(missing_docs)]
 
@@ -39,6 +40,26 @@ pub use speccheck_core::{
 };
 pub use speccheck_core::{database, enumerate::enumerate, gens, runner, shrink, term};
 pub use speccheck_derive::{Arbitrary, property};
+/// Testing by dualization: symbolic protocol models test live systems.
+pub use speccheck_dual as dual;
+/// Interface fuzzing (ArtiCheck, Monolith): black-box testing of an API
+/// by combining its own functions. Describe the API with [`interface!`].
+pub use speccheck_interface as interface;
+/// Counterexample reduction and generalization (SmartCheck): the default
+/// explanation step.
+pub use speccheck_reduce as reduce;
+
+#[doc(hidden)]
+pub use speccheck_derive::interface as __interface;
+
+/// Describes an API for interface fuzzing; see [`speccheck_interface`] and
+/// the `interface!` macro of `speccheck-derive` for the syntax.
+#[macro_export]
+macro_rules! interface {
+    ($($body:tt)*) => {
+        $crate::__interface! { crate = $crate::interface; $($body)* }
+    };
+}
 
 /// What most test files need.
 pub mod prelude {
@@ -122,8 +143,9 @@ pub mod __private {
         }
     }
 
-    /// The explanation step installed by default.
+    /// The explanation step installed by default: SmartCheck reduction
+    /// and generalization (`speccheck_reduce`).
     pub fn default_explainer() -> Option<Arc<dyn Explainer>> {
-        None
+        Some(speccheck_reduce::explainer())
     }
 }

@@ -270,13 +270,11 @@ pub struct Spanned<G> {
     name: &'static str,
 }
 
-/// Marks `g`'s draws as one slot named `name` holding a `T`.
+/// Marks `g`'s draws as one slot named `name` holding a `T`. The slot is
+/// transparent to the tree view: reduction and generalization look inside
+/// it (an opaque field is marked with [`crate::span::opaque_type_info`]).
 pub fn slot<T: 'static, G: Generator<Value = T>>(g: G, name: &'static str) -> Spanned<G> {
-    Spanned { inner: g, kind: SpanKind::Slot, info: opaque_info::<T>, name }
-}
-
-fn opaque_info<T: 'static>() -> TypeInfo {
-    TypeInfo::of::<T>(&[], true)
+    Spanned { inner: g, kind: SpanKind::Slot, info: crate::span::slot_type_info::<T>, name }
 }
 
 impl<G: Generator> Generator for Spanned<G> {

@@ -49,7 +49,7 @@ pub fn run_in_place(test: &TestFn, tc: &mut TestCase) -> (Outcome, Vec<String>, 
     let result = panic::catch_unwind(AssertUnwindSafe(|| test(tc)));
     let (panic_record, labels) = context::end_case();
     let mut backtrace = None;
-    let outcome = match result {
+    let mut outcome = match result {
         Ok(outcome) => outcome,
         Err(payload) => {
             if payload.is::<StopTest>() {
@@ -69,6 +69,13 @@ pub fn run_in_place(test: &TestFn, tc: &mut TestCase) -> (Outcome, Vec<String>, 
             }
         }
     };
+    if let Some(why) = tc.invalid()
+        && !matches!(outcome, Outcome::Invalid(_))
+    {
+        // Marked invalid without unwinding (a splice that was not smaller):
+        // whatever ran after that does not count.
+        outcome = Outcome::Invalid(why.clone());
+    }
     (outcome, labels, backtrace)
 }
 

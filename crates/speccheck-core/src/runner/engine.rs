@@ -490,6 +490,23 @@ impl Engine {
         Shrinker::new(&mut run, first, budget, self.config.max_depth).shrink()
     }
 
+    /// Shrinks for the explanation step: failing candidates `accept`
+    /// rejects are discarded.
+    fn shrink_accepting(&self, case: CaseResult, accept: &dyn Fn(&CaseResult) -> bool) -> CaseResult {
+        if !self.config.shrink || !case.outcome.is_fail() {
+            return case;
+        }
+        let mut run = |tc: TestCase| {
+            let mut r = self.watched(Phase::Explain, tc);
+            if r.outcome.is_fail() && !accept(&r) {
+                r.outcome = Outcome::Discard { reason: "matches a known failure".into() };
+            }
+            r
+        };
+        let budget = ShrinkBudget { max_steps: self.config.shrink_steps, max_time: self.config.shrink_time };
+        Shrinker::new(&mut run, case, budget, self.config.max_depth).shrink().0
+    }
+
     fn explain(&self, explainer: &dyn Explainer, best: &CaseResult) -> (Option<CaseResult>, Vec<Section>) {
         let mut run = |tc: TestCase| self.watched(Phase::Explain, tc);
         let cases = self.config.cases;
@@ -502,6 +519,7 @@ impl Engine {
             self.watched(Phase::Explain, tc)
         };
         let describe = |c: &ChoiceSequence| self.describe_choices(c);
+        let mut shrink = |c: CaseResult, accept: &dyn Fn(&CaseResult) -> bool| self.shrink_accepting(c, accept);
         let mut ctx = ExplainContext {
             config: &self.config,
             failing: best,
@@ -509,6 +527,7 @@ impl Engine {
             generate: &mut generate,
             describe: &describe,
             seed: self.seed,
+            shrink: &mut shrink,
         };
         let explanation = explainer.explain(&mut ctx);
         let better = explanation.reduced.and_then(|reduced| {
@@ -517,7 +536,11 @@ impl Engine {
                 (Outcome::Fail(a), Outcome::Fail(b)) => a.origin() == b.origin(),
                 _ => false,
             };
-            (same && shortlex(&r.choices.0, &best.choices.0) == std::cmp::Ordering::Less).then_some(r)
+            // Smaller in choices (the shrinker's order) or in constructors
+            // (SmartCheck's measure, which a structural reduction lowers).
+            let smaller = shortlex(&r.choices.0, &best.choices.0) == std::cmp::Ordering::Less
+                || r.spans.total_constructors() < best.spans.total_constructors();
+            (same && smaller).then_some(r)
         });
         (better, explanation.sections)
     }

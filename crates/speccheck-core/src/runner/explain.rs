@@ -9,6 +9,13 @@ use super::report::Section;
 use crate::choice::ChoiceSequence;
 use crate::test_case::TestCase;
 
+/// Says whether a failing candidate counts as a failure (see
+/// [`ExplainContext::shrink`]).
+pub type Accept<'f> = dyn Fn(&CaseResult) -> bool + 'f;
+
+/// The choice-sequence shrinker, as the explanation step calls it.
+pub type ShrinkFn<'a> = dyn for<'f> FnMut(CaseResult, &'f Accept<'f>) -> CaseResult + 'a;
+
 /// What the explanation step may use.
 pub struct ExplainContext<'a> {
     /// The run's settings.
@@ -25,13 +32,22 @@ pub struct ExplainContext<'a> {
     pub describe: &'a dyn Fn(&ChoiceSequence) -> Vec<(String, crate::term::Term)>,
     /// The run seed (for reproducible random replacements).
     pub seed: u64,
+    /// Runs the choice-sequence shrinker on a failing case (the run's
+    /// shrink settings; the case comes back unchanged when shrinking is
+    /// off), so an explanation step can alternate its own reduction with
+    /// shrinking. A failing candidate that `accept` rejects counts as
+    /// discarded: a precondition added by the explanation step (SmartCheck
+    /// §5.3 strengthens the property with "matches no known failure").
+    pub shrink: &'a mut ShrinkFn<'a>,
 }
 
 /// What the explanation step found.
 #[derive(Clone, Debug, Default)]
 pub struct Explanation {
-    /// A smaller failing case than the one given, if one was found (it
-    /// must fail the same way; the runner re-checks it).
+    /// A smaller failing case than the one given, if one was found. The
+    /// runner re-checks it: it must fail the same way and be smaller in
+    /// choices (shortlex) or in constructors
+    /// ([`SpanTree::total_constructors`](crate::SpanTree::total_constructors)).
     pub reduced: Option<ChoiceSequence>,
     /// Sections to print after the failure.
     pub sections: Vec<Section>,

@@ -127,6 +127,10 @@ where
         let render = self.render.clone();
         let test: SharedTest = Arc::new(move |tc: &mut TestCase| {
             let value = generator.generate(tc);
+            if let Some(why) = tc.invalid() {
+                // A spliced value that was not smaller (see `TestCase::splice`).
+                return Outcome::Invalid(why.clone());
+            }
             tc.mark_generated();
             if tc.is_final() {
                 for (name, term) in render(&value) {

@@ -1,0 +1,114 @@
+//! Settings of an interface-fuzzing run.
+
+use std::time::Duration;
+
+use crate::pool::ContainerKind;
+
+/// Settings for [`Api::check`](crate::Api::check).
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Name for reports and the CI seed (defaults to the API's name).
+    pub name: Option<String>,
+    /// Fixed seed (random otherwise; derived from the name under the CI
+    /// profile, as for properties).
+    pub seed: Option<u64>,
+    /// The pools' container (ArtiCheck §3.2).
+    pub container: ContainerKind,
+    /// Most instances a pool holds.
+    pub pool_bound: usize,
+    /// Stop once every abstract type has had this many distinct instances
+    /// built (the paper's `{ required; produced }` lattice: the fixpoint
+    /// of bounded pools), or its pool accepts nothing more (a full plain
+    /// set).
+    pub required: u64,
+    /// Most calls of one function per round.
+    pub calls_per_round: u64,
+    /// Most tests of one law per round.
+    pub checks_per_round: u64,
+    /// Most calls in all.
+    pub max_calls: u64,
+    /// Most rounds.
+    pub max_rounds: u32,
+    /// Stop searching after this long.
+    pub time_budget: Option<Duration>,
+    /// A call (or law check) running longer than this is a hang, reported
+    /// as a counterexample.
+    pub call_timeout: Option<Duration>,
+    /// Fresh values of each ground type drawn before the first round.
+    pub ground_initial: usize,
+    /// Fresh values of each ground type drawn after each round (while the
+    /// pool is not full).
+    pub ground_per_round: usize,
+    /// Size parameter for drawing fresh ground values.
+    pub ground_size: usize,
+    /// Longest container built as an argument.
+    pub list_max_len: usize,
+    /// Reduce the counterexample program (drop calls, simplify arguments)
+    /// with speccheck's shrinker.
+    pub reduce: bool,
+    /// Most candidate programs the reduction runs.
+    pub shrink_steps: u32,
+    /// Longest time the reduction takes.
+    pub shrink_time: Duration,
+    /// A program to replay instead of searching (`SPECCHECK_REPLAY`).
+    pub replay: Option<String>,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            name: None,
+            seed: None,
+            container: ContainerKind::default(),
+            pool_bound: 1024,
+            required: 10_000,
+            calls_per_round: 256,
+            checks_per_round: 512,
+            max_calls: 2_000_000,
+            max_rounds: 10_000,
+            time_budget: Some(Duration::from_secs(20)),
+            call_timeout: Some(Duration::from_secs(5)),
+            ground_initial: 8,
+            ground_per_round: 2,
+            ground_size: 30,
+            list_max_len: 3,
+            reduce: true,
+            shrink_steps: 5000,
+            shrink_time: Duration::from_secs(10),
+            replay: None,
+        }
+    }
+}
+
+impl Config {
+    /// The defaults with a fixed seed.
+    pub fn seeded(seed: u64) -> Self {
+        Config { seed: Some(seed), ..Config::default() }
+    }
+
+    /// Reads `SPECCHECK_SEED`, `SPECCHECK_REPLAY`, `SPECCHECK_PROFILE`,
+    /// `SPECCHECK_TIMEOUT_MS`, `SPECCHECK_TIME_BUDGET_MS`,
+    /// `SPECCHECK_SHRINK` and `SPECCHECK_SHRINK_STEPS` over these settings
+    /// (the operator's last word, as for properties), and settles the seed.
+    pub fn resolved(mut self, default_name: &str) -> Result<(Self, u64), String> {
+        let name = self.name.clone().unwrap_or_else(|| default_name.to_string());
+        let mut core = speccheck_core::Config::named(name.clone());
+        core.seed = self.seed;
+        core.timeout = self.call_timeout;
+        core.time_budget = self.time_budget;
+        core.shrink = self.reduce;
+        core.shrink_steps = self.shrink_steps;
+        let core = core.apply_env().map_err(|e| e.to_string())?;
+        let seed = core.effective_seed();
+        self.seed = Some(seed);
+        self.name = Some(name);
+        self.call_timeout = core.timeout;
+        self.time_budget = core.time_budget;
+        self.reduce = core.shrink;
+        self.shrink_steps = core.shrink_steps;
+        if core.replay.is_some() {
+            self.replay = core.replay;
+        }
+        Ok((self, seed))
+    }
+}

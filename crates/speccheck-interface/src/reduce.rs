@@ -1,0 +1,766 @@
+//! Reducing a counterexample program with speccheck's own machinery.
+//!
+//! A client program is encoded as the choices of a *program generator*
+//! (`ProgramGen`): which law it ends with, then for each statement a
+//! "more" choice (inside a slot span, so deleting the span deletes the
+//! statement), which function, and for each argument which earlier result
+//! of the right type (counted from the oldest) or — for ground types —
+//! "a literal" followed by the literal's own choices. Generating from a
+//! choice sequence *runs* the program, since which results exist depends
+//! on what the calls return.
+//!
+//! The program found by the search is encoded by running it against a
+//! script (`encode`), then handed to the core runner as a replay
+//! (`Property` with `SPECCHECK_REPLAY`-style replay), which
+//!
+//! 1. replays it and runs the **core choice-sequence shrinker** on it:
+//!    deleting statement spans drops calls, lowering an argument's choice
+//!    picks an older (simpler) result or a literal, minimizing a literal's
+//!    choices simplifies it;
+//! 2. runs `ProgramReducer` as the run's explanation step: a bounded
+//!    delta-debugging pass that knows the choices are a program — it drops
+//!    calls whose results nothing uses (which the shrinker cannot do when a
+//!    later call refers to them by position) and tries *every* older value
+//!    for each argument (the shrinker's binary search assumes that smaller
+//!    choices fail monotonically; "which earlier value" does not), then
+//!    hands the result back to the core shrinker, until neither helps.
+//!
+//! Every candidate is kept only if it fails the same way (the same law,
+//! the same panic location, the same function disagreeing with the
+//! reference) and is strictly smaller in shortlex order; the core runner
+//! re-checks the final one, watches every replay for hangs, and produces
+//! the replay string.
+
+use std::cmp::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
+use std::sync::{Arc, Mutex};
+
+use rand::Rng;
+use speccheck_core::runner::{CaseResult, ExplainContext, Explainer, Explanation, FailureInfo, RunVerdict};
+use speccheck_core::test_case::catch_invalid;
+use speccheck_core::{
+    ChoiceKind, ChoiceSequence, Encoder, ExplainMode, Generator, Invalid, Outcome, Property, RunReport, Tail, Term,
+    TestCase, Verbosity, shortlex,
+};
+
+use crate::args::Args;
+use crate::config::Config;
+use crate::engine::{call_panicked, law_failed, law_panicked, mismatch};
+use crate::panics::capture;
+use crate::pos::Dyn;
+use crate::program::{ArgExpr, Ending, Program, Stmt, VarRef};
+use crate::provenance::{Literal, Step};
+use crate::signature::{Api, CallError, LawVerdict, Mode, Shape};
+
+/// Longest program the generator draws.
+const MAX_STATEMENTS: usize = 100_000;
+
+/// A value a statement produced.
+pub(crate) struct Binding {
+    ty: usize,
+    value: Dyn,
+    var: VarRef,
+}
+
+/// Where one argument's value comes from when the call is made.
+enum ArgVal {
+    Binding(usize),
+    Owned(Dyn),
+}
+
+/// What an atom argument is.
+pub(crate) enum Pick {
+    Binding(usize),
+    Literal(Dyn, Arc<Literal>),
+}
+
+/// Where the executor's decisions come from: choices of a test case, or a
+/// script that writes the choices of a known program.
+pub(crate) trait Source {
+    fn target(&mut self, n: usize) -> usize;
+    fn more(&mut self, count: usize) -> bool;
+    fn statement(&mut self, open: bool);
+    fn cancel_statement(&mut self);
+    fn function(&mut self, n: usize) -> usize;
+    fn atom(&mut self, api: &Api, ty: usize, available: &[usize], bindings: &[Binding]) -> Pick;
+    fn variant(&mut self, n: usize) -> usize;
+    fn item(&mut self, count: usize, max: usize) -> bool;
+}
+
+/// A program run from a source.
+pub(crate) struct Executed {
+    pub(crate) program: Program,
+    /// The failure of a statement (the program then ends there).
+    pub(crate) failure: Option<FailureInfo>,
+    law: Option<(usize, Vec<ArgVal>)>,
+    bindings: Vec<Binding>,
+}
+
+impl Executed {
+    /// Checks the pending law, if the program ends with one.
+    fn verdict(self, api: &Api) -> Outcome {
+        if let Some(f) = self.failure {
+            return Outcome::Fail(f);
+        }
+        let Some((law, vals)) = self.law else { return Outcome::Pass };
+        let spec = &api.laws[law];
+        let bindings = &self.bindings;
+        let mut args = Args::with_capacity(vals.len());
+        for (v, p) in vals.into_iter().zip(&spec.law.params) {
+            match (v, p.mode) {
+                (ArgVal::Binding(i), Mode::Ref) => args.push_borrowed(&*bindings[i].value),
+                (ArgVal::Binding(i), _) => args.push_owned((api.types[bindings[i].ty].ops.clone)(&*bindings[i].value)),
+                (ArgVal::Owned(d), _) => args.push_owned(d),
+            }
+        }
+        match capture(|| (spec.check)(&mut args)) {
+            Ok(LawVerdict::Holds) => Outcome::Pass,
+            Ok(LawVerdict::Aborted) => Outcome::Discard { reason: format!("precondition of law `{}`", spec.law.name) },
+            Ok(LawVerdict::Fails) => Outcome::Fail(law_failed(api, law).0),
+            Err(c) => Outcome::Fail(law_panicked(api, law, c).0),
+        }
+    }
+}
+
+struct Executor<'a> {
+    api: &'a Api,
+    list_max: usize,
+    bindings: Vec<Binding>,
+    available: Vec<Vec<usize>>,
+}
+
+impl Executor<'_> {
+    fn produce(&mut self, shape: &Shape, src: &mut dyn Source) -> (ArgVal, ArgExpr) {
+        match shape {
+            Shape::Atom(k) => match src.atom(self.api, *k, &self.available[*k], &self.bindings) {
+                Pick::Binding(i) => {
+                    let b = self.available[*k][i];
+                    (ArgVal::Binding(b), ArgExpr::Var(self.bindings[b].var.clone()))
+                }
+                Pick::Literal(v, lit) => (ArgVal::Owned(v), ArgExpr::Literal(lit)),
+            },
+            Shape::Data(d, vs) => {
+                let v = src.variant(vs.len());
+                let mut values = Vec::new();
+                let mut exprs = Vec::new();
+                for f in vs[v].iter() {
+                    let (val, e) = self.produce(f, src);
+                    values.push(self.owned(val));
+                    exprs.push(e);
+                }
+                (ArgVal::Owned(d.ops.build(v, values)), ArgExpr::Data { variant: v, fields: exprs })
+            }
+            Shape::List(l, e) => {
+                let max = l.max_len.unwrap_or(self.list_max);
+                let mut values = Vec::new();
+                let mut exprs = Vec::new();
+                while src.item(values.len(), max) {
+                    let (val, ex) = self.produce(e, src);
+                    values.push(self.owned(val));
+                    exprs.push(ex);
+                }
+                (ArgVal::Owned(l.ops.build(values)), ArgExpr::List(exprs))
+            }
+        }
+    }
+
+    fn owned(&self, v: ArgVal) -> Dyn {
+        match v {
+            ArgVal::Binding(i) => (self.api.types[self.bindings[i].ty].ops.clone)(&*self.bindings[i].value),
+            ArgVal::Owned(d) => d,
+        }
+    }
+
+    fn bind(&mut self, ty: usize, value: Dyn, var: VarRef) {
+        self.available[ty].push(self.bindings.len());
+        self.bindings.push(Binding { ty, value, var });
+    }
+
+    fn destruct(&mut self, shape: &Shape, value: Dyn, stmt: usize, path: &mut Vec<Step>) {
+        match shape {
+            Shape::Atom(k) => self.bind(*k, value, VarRef::Part { stmt, path: path.clone() }),
+            Shape::Data(d, vs) => {
+                let (v, fields) = d.ops.split(&*value);
+                for (i, f) in fields.into_iter().enumerate() {
+                    path.push(Step::Field(v as u32, i as u32));
+                    self.destruct(&vs[v][i], f, stmt, path);
+                    path.pop();
+                }
+            }
+            Shape::List(l, e) => {
+                for (i, item) in l.ops.split(&*value).into_iter().enumerate() {
+                    path.push(Step::Elem(i as u32));
+                    self.destruct(e, item, stmt, path);
+                    path.pop();
+                }
+            }
+        }
+    }
+}
+
+/// Runs the program `src` describes.
+pub(crate) fn execute(api: &Api, src: &mut dyn Source, list_max: usize) -> Executed {
+    let mut ex = Executor { api, list_max, bindings: Vec::new(), available: vec![Vec::new(); api.types.len()] };
+    let target = src.target(api.laws.len() + 1);
+    let mut statements: Vec<Stmt> = Vec::new();
+    let mut failure = None;
+    loop {
+        src.statement(true);
+        if !src.more(statements.len()) {
+            src.cancel_statement();
+            break;
+        }
+        let f = src.function(api.functions.len());
+        let spec = &api.functions[f];
+        let mut vals = Vec::with_capacity(spec.args.len());
+        let mut exprs = Vec::with_capacity(spec.args.len());
+        for shape in &spec.args {
+            let (v, e) = ex.produce(shape, src);
+            vals.push(v);
+            exprs.push(e);
+        }
+        src.statement(false);
+        let si = statements.len();
+        statements.push(Stmt { fun: f, args: exprs });
+        let mut args = Args::with_capacity(vals.len());
+        let mut owned_vals = Vec::with_capacity(vals.len());
+        // Values given by value are cloned first, so that lending the
+        // others from `ex.bindings` does not overlap with them.
+        for (v, p) in vals.into_iter().zip(&spec.f.params) {
+            owned_vals.push(match (v, p.mode) {
+                (ArgVal::Binding(i), Mode::Ref) => ArgVal::Binding(i),
+                (v, _) => ArgVal::Owned(ex.owned(v)),
+            });
+        }
+        for v in owned_vals {
+            match v {
+                ArgVal::Binding(i) => args.push_borrowed(&*ex.bindings[i].value),
+                ArgVal::Owned(d) => args.push_owned(d),
+            }
+        }
+        let r = capture(|| (spec.call)(&mut args));
+        let mut mutated = Vec::new();
+        if matches!(r, Ok(Ok(_))) {
+            for (i, p) in spec.f.params.iter().enumerate() {
+                if p.mode == Mode::Mut
+                    && let (Shape::Atom(k), Some(v)) = (&spec.args[i], args.take_dyn(i))
+                {
+                    mutated.push((*k, v, i));
+                }
+            }
+        }
+        drop(args);
+        match r {
+            Err(c) if !spec.f.panics_allowed => {
+                failure = Some(call_panicked(api, f, c).0);
+                break;
+            }
+            Err(_) | Ok(Err(CallError::Refused)) => {}
+            Ok(Err(CallError::Mismatch(m))) => {
+                failure = Some(mismatch(api, f, m).0);
+                break;
+            }
+            Ok(Ok(result)) => {
+                for (k, v, i) in mutated {
+                    ex.bind(k, v, VarRef::Mutated { stmt: si, arg: i });
+                }
+                ex.destruct(&spec.ret, result, si, &mut Vec::new());
+            }
+        }
+    }
+    let mut law = None;
+    let ending = if target > 0 && failure.is_none() {
+        let l = target - 1;
+        let mut vals = Vec::new();
+        let mut exprs = Vec::new();
+        for shape in &api.laws[l].args {
+            let (v, e) = ex.produce(shape, src);
+            vals.push(v);
+            exprs.push(e);
+        }
+        law = Some((l, vals));
+        Ending::Law { law: l, args: exprs }
+    } else {
+        Ending::Call
+    };
+    Executed { program: Program { statements, ending }, failure, law, bindings: ex.bindings }
+}
+
+// ----- drawing programs from a test case ------------------------------------------
+
+fn program_info() -> speccheck_core::TypeInfo {
+    speccheck_core::TypeInfo::of::<Program>(&[], false)
+}
+
+struct Draw<'t> {
+    tc: &'t mut TestCase,
+}
+
+impl Source for Draw<'_> {
+    fn target(&mut self, n: usize) -> usize {
+        self.tc.draw_index(n)
+    }
+    fn more(&mut self, count: usize) -> bool {
+        if count >= MAX_STATEMENTS {
+            return false;
+        }
+        self.tc.draw_raw(1, ChoiceKind::More, |rng, _| u64::from(rng.random_ratio(7, 8)), |_| 2) == 1
+    }
+    fn statement(&mut self, open: bool) {
+        if open {
+            self.tc.start_span(speccheck_core::SpanKind::Slot, program_info, "");
+        } else {
+            self.tc.stop_span(speccheck_core::SpanKind::Slot);
+        }
+    }
+    fn cancel_statement(&mut self) {
+        self.tc.cancel_span(speccheck_core::SpanKind::Slot);
+    }
+    fn function(&mut self, n: usize) -> usize {
+        self.tc.draw_index(n)
+    }
+    fn atom(&mut self, api: &Api, ty: usize, available: &[usize], _: &[Binding]) -> Pick {
+        let t = &api.types[ty];
+        match t.ground() {
+            Some(g) => {
+                let i = self.tc.draw_index(available.len() + 1);
+                if i > 0 {
+                    return Pick::Binding(i - 1);
+                }
+                let from = self.tc.choices().len();
+                let v = (g.draw)(self.tc);
+                let term = (g.term)(&*v);
+                // Kept to encode the program again after reducing it (the
+                // choices only describe the literal, they steer nothing).
+                let choices = self.tc.choices().get(from..).map(<[_]>::to_vec).unwrap_or_default();
+                Pick::Literal(v, Arc::new(Literal { term, choices }))
+            }
+            None => {
+                if available.is_empty() {
+                    self.tc.mark_invalid(Invalid::Other(format!("no `{}` built yet", t.name)));
+                }
+                Pick::Binding(self.tc.draw_index(available.len()))
+            }
+        }
+    }
+    fn variant(&mut self, n: usize) -> usize {
+        self.tc.draw_index(n)
+    }
+    fn item(&mut self, count: usize, max: usize) -> bool {
+        if count >= max {
+            return false;
+        }
+        self.tc.draw_raw(1, ChoiceKind::More, |rng, _| u64::from(rng.random_ratio(1, 2)), |_| 2) == 1
+    }
+}
+
+/// The last program run, kept when the reducer asks for it.
+#[derive(Default)]
+pub(crate) struct LastProgram {
+    record: AtomicBool,
+    program: Mutex<Option<Program>>,
+}
+
+/// The generator of client programs (see the module documentation).
+pub(crate) struct ProgramGen {
+    pub(crate) api: Arc<Api>,
+    pub(crate) list_max: usize,
+    pub(crate) last: Arc<LastProgram>,
+}
+
+impl Generator for ProgramGen {
+    type Value = Executed;
+    fn generate(&self, tc: &mut TestCase) -> Executed {
+        let run = execute(&self.api, &mut Draw { tc }, self.list_max);
+        if self.last.record.load(AtomicOrdering::Relaxed) {
+            *self.last.program.lock().unwrap_or_else(|e| e.into_inner()) = Some(run.program.clone());
+        }
+        run
+    }
+}
+
+/// The interface reducer, run by the core runner after its shrinker (as
+/// its explanation step): it knows that the choices are a program, so it
+/// drops calls whose results nothing uses (which the shrinker cannot do
+/// when a later call refers to them by position), tries every older value
+/// of the right type for each argument (not only a binary search), and
+/// hands the result back to the shrinker, until neither helps.
+pub(crate) struct ProgramReducer {
+    pub(crate) api: Arc<Api>,
+    pub(crate) list_max: usize,
+    pub(crate) last: Arc<LastProgram>,
+}
+
+/// Most candidate programs the reducer's own passes run.
+const REDUCER_STEPS: usize = 3000;
+
+impl ProgramReducer {
+    fn same_failure(a: &Outcome, b: &Outcome) -> bool {
+        match (a, b) {
+            (Outcome::Fail(x), Outcome::Fail(y)) => x.origin() == y.origin(),
+            _ => false,
+        }
+    }
+
+    /// The program behind a failing case (run once more, recording it).
+    fn program_of(&self, ctx: &mut ExplainContext<'_>, choices: &ChoiceSequence) -> Option<Program> {
+        self.last.record.store(true, AtomicOrdering::Relaxed);
+        let _ = (ctx.run)(TestCase::replay(choices.0.clone(), Tail::Simplest).with_spans(true));
+        self.last.record.store(false, AtomicOrdering::Relaxed);
+        self.last.program.lock().unwrap_or_else(|e| e.into_inner()).take()
+    }
+
+    /// Drops dead calls; returns the smaller failing case, if any.
+    fn dead_code(&self, ctx: &mut ExplainContext<'_>, best: &CaseResult) -> Option<CaseResult> {
+        let program = self.program_of(ctx, &best.choices)?;
+        let live = program.live();
+        if live.len() >= program.len() {
+            return None;
+        }
+        let choices = encode(&self.api, &live, self.list_max).ok()?;
+        let r = (ctx.run)(TestCase::replay(choices.0, Tail::Simplest).with_spans(true));
+        (Self::same_failure(&r.outcome, &best.outcome) && shortlex(&r.choices.0, &best.choices.0) == Ordering::Less)
+            .then_some(r)
+    }
+
+    /// Tries every smaller value of each small index choice (which
+    /// earlier value an argument uses, which function, which variant);
+    /// returns the first smaller failing case.
+    fn lower_indices(&self, ctx: &mut ExplainContext<'_>, best: &CaseResult, steps: &mut usize) -> Option<CaseResult> {
+        for i in 0..best.choices.len() {
+            let c = best.choices.0[i];
+            if c.kind != ChoiceKind::Index || c.max > 64 {
+                continue;
+            }
+            for v in 0..c.value {
+                if *steps >= REDUCER_STEPS {
+                    return None;
+                }
+                *steps += 1;
+                let mut candidate = best.choices.0.clone();
+                candidate[i].value = v;
+                let r = (ctx.run)(TestCase::replay(candidate, Tail::Simplest).with_spans(true));
+                if Self::same_failure(&r.outcome, &best.outcome)
+                    && shortlex(&r.choices.0, &best.choices.0) == Ordering::Less
+                {
+                    return Some(r);
+                }
+            }
+        }
+        None
+    }
+}
+
+impl Explainer for ProgramReducer {
+    fn explain(&self, ctx: &mut ExplainContext<'_>) -> Explanation {
+        let mut best = ctx.failing.clone();
+        let mut steps = 0;
+        let mut improved_any = false;
+        while steps < REDUCER_STEPS {
+            let mut improved = false;
+            if let Some(r) = self.dead_code(ctx, &best) {
+                best = r;
+                improved = true;
+            }
+            while let Some(r) = self.lower_indices(ctx, &best, &mut steps) {
+                best = r;
+                improved = true;
+                if let Some(r) = self.dead_code(ctx, &best) {
+                    best = r;
+                }
+            }
+            if !improved {
+                break;
+            }
+            improved_any = true;
+            best = (ctx.shrink)(best, &|_| true);
+        }
+        Explanation { reduced: improved_any.then(|| best.choices.clone()), sections: Vec::new() }
+    }
+}
+
+// ----- encoding a known program -----------------------------------------------------
+
+enum Decision {
+    Target(usize),
+    More(bool),
+    Function(usize),
+    Var(VarRef),
+    Literal(Arc<Literal>),
+    Variant(usize),
+    Item(bool),
+}
+
+fn flatten_arg(a: &ArgExpr, out: &mut Vec<Decision>) {
+    match a {
+        ArgExpr::Var(v) => out.push(Decision::Var(v.clone())),
+        ArgExpr::Literal(l) => out.push(Decision::Literal(l.clone())),
+        ArgExpr::Data { variant, fields } => {
+            out.push(Decision::Variant(*variant));
+            fields.iter().for_each(|f| flatten_arg(f, out));
+        }
+        ArgExpr::List(items) => {
+            for it in items {
+                out.push(Decision::Item(true));
+                flatten_arg(it, out);
+            }
+            out.push(Decision::Item(false));
+        }
+    }
+}
+
+fn flatten(p: &Program) -> Vec<Decision> {
+    let mut out = vec![Decision::Target(match &p.ending {
+        Ending::Law { law, .. } => law + 1,
+        Ending::Call => 0,
+    })];
+    for s in &p.statements {
+        out.push(Decision::More(true));
+        out.push(Decision::Function(s.fun));
+        s.args.iter().for_each(|a| flatten_arg(a, &mut out));
+    }
+    out.push(Decision::More(false));
+    if let Ending::Law { args, .. } = &p.ending {
+        args.iter().for_each(|a| flatten_arg(a, &mut out));
+    }
+    out
+}
+
+struct Script {
+    decisions: Vec<Decision>,
+    pos: usize,
+    enc: Encoder,
+    error: Option<String>,
+}
+
+impl Script {
+    fn next(&mut self) -> Option<&Decision> {
+        let d = self.decisions.get(self.pos);
+        self.pos += 1;
+        d
+    }
+
+    fn fail(&mut self, why: &str) {
+        if self.error.is_none() {
+            self.error = Some(why.to_string());
+        }
+    }
+}
+
+impl Source for Script {
+    fn target(&mut self, n: usize) -> usize {
+        match self.next() {
+            Some(&Decision::Target(t)) => {
+                let _ = self.enc.write_index(t, n);
+                t
+            }
+            _ => {
+                self.fail("the program does not start with its target");
+                0
+            }
+        }
+    }
+    fn more(&mut self, _: usize) -> bool {
+        if self.error.is_some() {
+            return false;
+        }
+        match self.next() {
+            Some(&Decision::More(b)) => {
+                self.enc.write_raw(u64::from(b), 1, ChoiceKind::More);
+                b
+            }
+            _ => {
+                self.fail("a statement is out of step");
+                false
+            }
+        }
+    }
+    fn statement(&mut self, _: bool) {}
+    fn cancel_statement(&mut self) {}
+    fn function(&mut self, n: usize) -> usize {
+        match self.next() {
+            Some(&Decision::Function(f)) => {
+                let _ = self.enc.write_index(f, n);
+                f
+            }
+            _ => {
+                self.fail("a function is out of step");
+                0
+            }
+        }
+    }
+    fn atom(&mut self, api: &Api, ty: usize, available: &[usize], bindings: &[Binding]) -> Pick {
+        let ground = api.types[ty].ground().cloned();
+        let d = match self.decisions.get_mut(self.pos) {
+            Some(d) => std::mem::replace(d, Decision::Item(false)),
+            None => Decision::Item(false),
+        };
+        self.pos += 1;
+        match d {
+            Decision::Var(v) => {
+                let found = available.iter().position(|&b| bindings[b].var == v);
+                let Some(i) = found else {
+                    self.fail("a value the program uses was not produced when it was run again");
+                    return fallback(api, ty, available);
+                };
+                match ground {
+                    Some(_) => {
+                        let _ = self.enc.write_index(i + 1, available.len() + 1);
+                    }
+                    None => {
+                        let _ = self.enc.write_index(i, available.len());
+                    }
+                }
+                Pick::Binding(i)
+            }
+            Decision::Literal(lit) => {
+                let Some(g) = ground else {
+                    self.fail("a literal of an abstract type");
+                    return fallback(api, ty, available);
+                };
+                let _ = self.enc.write_index(0, available.len() + 1);
+                for c in &lit.choices {
+                    self.enc.write_raw(c.value, c.max, c.kind);
+                }
+                let mut tc = TestCase::replay(lit.choices.clone(), Tail::Stop);
+                match catch_invalid(&mut tc, |tc| (g.draw)(tc)) {
+                    Ok(v) => Pick::Literal(v, lit),
+                    Err(_) => {
+                        self.fail("a literal does not replay");
+                        fallback(api, ty, available)
+                    }
+                }
+            }
+            _ => {
+                self.fail("an argument is out of step");
+                fallback(api, ty, available)
+            }
+        }
+    }
+    fn variant(&mut self, n: usize) -> usize {
+        match self.next() {
+            Some(&Decision::Variant(v)) => {
+                let _ = self.enc.write_index(v, n);
+                v
+            }
+            _ => {
+                self.fail("a variant is out of step");
+                0
+            }
+        }
+    }
+    fn item(&mut self, count: usize, max: usize) -> bool {
+        match self.next() {
+            Some(&Decision::Item(b)) => {
+                if count < max {
+                    self.enc.write_raw(u64::from(b), 1, ChoiceKind::More);
+                } else if b {
+                    self.fail("a container is longer than the generator allows");
+                    return false;
+                }
+                b
+            }
+            _ => {
+                self.fail("a container is out of step");
+                false
+            }
+        }
+    }
+}
+
+/// Something to keep a diverged script running to its end (the result is
+/// discarded).
+fn fallback(api: &Api, ty: usize, available: &[usize]) -> Pick {
+    if available.is_empty() {
+        let t = &api.types[ty];
+        let g = t.ground().expect("abstract arguments always have a candidate in a script");
+        let mut tc = TestCase::replay(Vec::new(), Tail::Simplest);
+        let v = catch_invalid(&mut tc, |tc| (g.draw)(tc)).unwrap_or_else(|_| Box::new(()));
+        Pick::Literal(v, Arc::new(Literal { term: Term::Atom("_".into()), choices: Vec::new() }))
+    } else {
+        Pick::Binding(0)
+    }
+}
+
+/// The choices that make [`ProgramGen`] rebuild `program` (running it).
+pub(crate) fn encode(api: &Api, program: &Program, list_max: usize) -> Result<ChoiceSequence, String> {
+    let mut script = Script { decisions: flatten(program), pos: 0, enc: Encoder::new(), error: None };
+    let run = execute(api, &mut script, list_max);
+    drop(run);
+    match script.error {
+        Some(e) => Err(e),
+        None => Ok(script.enc.finish()),
+    }
+}
+
+/// The program a choice sequence describes, run (for printing).
+pub(crate) fn decode(api: &Api, choices: &ChoiceSequence, list_max: usize) -> Option<Program> {
+    let mut tc = TestCase::replay(choices.0.clone(), Tail::Simplest);
+    catch_invalid(&mut tc, |tc| execute(api, &mut Draw { tc }, list_max).program).ok()
+}
+
+/// What reducing produced.
+pub(crate) struct Reduced {
+    pub(crate) program: Option<Program>,
+    pub(crate) failure: Option<FailureInfo>,
+    pub(crate) replay: Option<String>,
+    pub(crate) note: Option<String>,
+    pub(crate) report: Option<RunReport>,
+}
+
+/// Replays the program given by `replay` (a choice sequence) on the
+/// core runner, shrinking it if it fails; `name` names the run.
+pub(crate) fn replay_and_shrink(api: &Arc<Api>, cfg: &Config, seed: u64, name: &str, replay: String) -> Reduced {
+    let core = speccheck_core::Config {
+        name: name.to_string(),
+        seed: Some(seed),
+        replay: Some(replay),
+        shrink: cfg.reduce,
+        shrink_steps: cfg.shrink_steps,
+        shrink_time: cfg.shrink_time,
+        timeout: cfg.call_timeout,
+        database: None,
+        database_writes: false,
+        explain: if cfg.reduce { ExplainMode::Reduce } else { ExplainMode::Off },
+        verbosity: Verbosity::Quiet,
+        cases: 1,
+        ..speccheck_core::Config::base()
+    };
+    let (render_api, body_api) = (api.clone(), api.clone());
+    let list_max = cfg.list_max_len;
+    let last = Arc::new(LastProgram::default());
+    let reducer = ProgramReducer { api: api.clone(), list_max, last: last.clone() };
+    let property = Property::with_render(ProgramGen { api: api.clone(), list_max, last }, move |run: &Executed| {
+        vec![("program".to_string(), Term::Atom(run.program.render(&render_api, None)))]
+    })
+    .config(core)
+    .explainer(Some(Arc::new(reducer) as Arc<dyn Explainer>));
+    let report = property.run_with_case(move |_, run: Executed| run.verdict(&body_api));
+    match &report.verdict {
+        RunVerdict::Failed(cx) => Reduced {
+            program: decode(api, &cx.choices, list_max),
+            failure: Some(cx.failure.clone()),
+            replay: Some(cx.replay_string()),
+            note: None,
+            report: Some(report.clone()),
+        },
+        RunVerdict::Passed | RunVerdict::Flaky(_) => Reduced {
+            program: None,
+            failure: None,
+            replay: None,
+            note: Some(
+                "the program did not fail when run again on its own: the API's behaviour depends on state the \
+                 program does not create (a global table, a cache, a clock); shown as found"
+                    .to_string(),
+            ),
+            report: Some(report.clone()),
+        },
+        RunVerdict::GaveUp { reason } | RunVerdict::Error(reason) => Reduced {
+            program: None,
+            failure: None,
+            replay: None,
+            note: Some(format!("could not replay the program: {reason}")),
+            report: Some(report.clone()),
+        },
+    }
+}

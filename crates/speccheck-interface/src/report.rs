@@ -1,0 +1,368 @@
+//! What a run reports: instances built per type, calls made, tests
+//! checked and aborted per law, time, and the counterexample program.
+
+use std::fmt::{self, Write as _};
+use std::time::Duration;
+
+use speccheck_core::runner::report::human;
+use speccheck_core::{FailureKind, RunReport};
+
+use crate::pool::ContainerKind;
+
+/// Instances of one type.
+#[derive(Clone, Debug, Default)]
+pub struct TypeStats {
+    /// The type.
+    pub name: String,
+    /// Abstract (built by the API) or ground (fresh values).
+    pub is_abstract: bool,
+    /// Distinct new instances built and offered to the pool, kept or not
+    /// (fresh values included): progress toward `required`.
+    pub built: u64,
+    /// Distinct instances the pool accepted.
+    pub produced: u64,
+    /// Instances offered that the pool already held.
+    pub duplicates: u64,
+    /// Instances offered that the pool did not keep (full).
+    pub dropped: u64,
+    /// Instances the pool let go to make room for newer ones.
+    pub evicted: u64,
+    /// Instances held at the end.
+    pub held: usize,
+    /// Most instances held at once.
+    pub max_held: usize,
+    /// The pool's bound.
+    pub bound: usize,
+}
+
+/// Calls of one function.
+#[derive(Clone, Debug, Default)]
+pub struct FnStats {
+    /// The function.
+    pub name: String,
+    /// Calls made.
+    pub calls: u64,
+    /// Calls that panicked where the description allows it.
+    pub panics_allowed: u64,
+    /// Calls both implementations refused (reference mode).
+    pub refused: u64,
+}
+
+/// Tests of one law.
+#[derive(Clone, Debug, Default)]
+pub struct LawStats {
+    /// The law.
+    pub name: String,
+    /// Tests whose precondition held (so the law was really checked).
+    pub checked: u64,
+    /// Tests whose precondition did not hold (ArtiCheck §4's *aborted*
+    /// tests: they prove nothing and are not counted as passed).
+    pub aborted: u64,
+}
+
+/// Why the search stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StopReason {
+    /// A counterexample was found.
+    Found,
+    /// No round produced anything new: every combination was tried.
+    Fixpoint,
+    /// Every abstract type reached its required number of instances.
+    Target,
+    /// The call budget ran out.
+    Calls,
+    /// The time budget ran out.
+    Time,
+    /// The round budget ran out.
+    Rounds,
+    /// A call hung.
+    Hang,
+    /// Nothing ran (a replayed program).
+    Replay,
+}
+
+impl fmt::Display for StopReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            StopReason::Found => "a counterexample was found",
+            StopReason::Fixpoint => "fixpoint: no new instance could be built",
+            StopReason::Target => "every abstract type reached its required instances",
+            StopReason::Calls => "call budget reached",
+            StopReason::Time => "time budget reached",
+            StopReason::Rounds => "round budget reached",
+            StopReason::Hang => "a call hung",
+            StopReason::Replay => "replayed a given program",
+        })
+    }
+}
+
+/// Counts of one run.
+#[derive(Clone, Debug)]
+pub struct Stats {
+    /// Per pooled type.
+    pub types: Vec<TypeStats>,
+    /// Per function.
+    pub functions: Vec<FnStats>,
+    /// Per law.
+    pub laws: Vec<LawStats>,
+    /// Rounds of the fixpoint computation.
+    pub rounds: u32,
+    /// Calls made.
+    pub calls: u64,
+    /// Time spent searching.
+    pub search_time: Duration,
+    /// Time spent reducing the counterexample.
+    pub reduce_time: Duration,
+    /// Why the search stopped.
+    pub stop: StopReason,
+    /// The run seed.
+    pub seed: u64,
+    /// The pools' container.
+    pub container: ContainerKind,
+    /// The reference implementation, in reference mode.
+    pub reference: Option<String>,
+}
+
+impl Stats {
+    /// Problems that do not make the run fail but weaken what it shows:
+    /// laws whose precondition never held (every test aborted).
+    pub fn warnings(&self) -> Vec<String> {
+        self.laws
+            .iter()
+            .filter(|l| l.checked == 0)
+            .map(|l| {
+                format!(
+                    "law `{}` was never checked: {} test{} aborted (precondition false), none passed it",
+                    l.name,
+                    l.aborted,
+                    if l.aborted == 1 { "" } else { "s" }
+                )
+            })
+            .collect()
+    }
+
+    /// Distinct instances built, over all types (fresh ground values
+    /// included).
+    pub fn instances(&self) -> u64 {
+        self.types.iter().map(|t| t.built).sum()
+    }
+
+    /// Distinct instances of the abstract types built.
+    pub fn abstract_instances(&self) -> u64 {
+        self.types.iter().filter(|t| t.is_abstract).map(|t| t.built).sum()
+    }
+
+    /// Tests checked (precondition true) over all laws.
+    pub fn checked(&self) -> u64 {
+        self.laws.iter().map(|l| l.checked).sum()
+    }
+
+    /// Tests aborted (precondition false) over all laws.
+    pub fn aborted(&self) -> u64 {
+        self.laws.iter().map(|l| l.aborted).sum()
+    }
+
+    /// Instances built per second of search.
+    pub fn instances_per_second(&self) -> f64 {
+        self.instances() as f64 / self.search_time.as_secs_f64().max(1e-9)
+    }
+}
+
+/// A counterexample: the client program and how it fails.
+#[derive(Clone, Debug)]
+pub struct Counterexample {
+    /// How it fails (a panic, a law or comparison that fails, a hang).
+    pub kind: FailureKind,
+    /// What failed: the law, the function that panicked or disagrees
+    /// with the reference.
+    pub what: String,
+    /// The panic message, the mismatch, or the timeout.
+    pub message: String,
+    /// Where a panic was raised.
+    pub location: Option<String>,
+    /// The program (reduced when reduction succeeded).
+    pub program: String,
+    /// Calls in [`program`](Self::program).
+    pub calls: usize,
+    /// The program as found, before reduction.
+    pub original_program: String,
+    /// Calls in the original program.
+    pub original_calls: usize,
+    /// Time from the start of the search to the counterexample.
+    pub time_to_find: Duration,
+    /// Calls made before it was found.
+    pub calls_to_find: u64,
+    /// What happened to the reduction (or why there was none).
+    pub reduction_note: Option<String>,
+    /// `SPECCHECK_REPLAY` value that replays the (reduced) program.
+    pub replay: Option<String>,
+}
+
+/// How a run ended.
+#[derive(Clone, Debug)]
+pub enum Verdict {
+    /// No counterexample: every law held on every test checked, and (in
+    /// reference mode) every call agreed with the reference.
+    Passed,
+    /// A counterexample.
+    Failed(Box<Counterexample>),
+    /// The description or the run could not be used.
+    Error(String),
+}
+
+/// Everything a run produced.
+#[derive(Clone, Debug)]
+pub struct InterfaceReport {
+    /// The API's name.
+    pub name: String,
+    /// How it ended.
+    pub verdict: Verdict,
+    /// Counts and times.
+    pub stats: Stats,
+    /// The core runner's report on reducing the program, when it ran.
+    pub reduction: Option<RunReport>,
+}
+
+impl InterfaceReport {
+    /// True when no counterexample was found and nothing went wrong.
+    pub fn passed(&self) -> bool {
+        matches!(self.verdict, Verdict::Passed)
+    }
+
+    /// The counterexample, if any.
+    pub fn counterexample(&self) -> Option<&Counterexample> {
+        match &self.verdict {
+            Verdict::Failed(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// The one-line summary.
+    pub fn summary(&self) -> String {
+        let s = &self.stats;
+        match &self.verdict {
+            Verdict::Passed => format!(
+                "speccheck-interface: `{}` passed: {} instances from {} calls{}{} in {} ({})",
+                self.name,
+                s.instances(),
+                s.calls,
+                match &s.reference {
+                    Some(r) => format!(", each agreeing with {r}"),
+                    None => String::new(),
+                },
+                if s.laws.is_empty() {
+                    String::new()
+                } else {
+                    format!(", {} tests checked ({} aborted)", s.checked(), s.aborted())
+                },
+                human(s.search_time),
+                s.stop
+            ),
+            Verdict::Failed(c) => format!(
+                "speccheck-interface: `{}` FAILED: {} (found after {} calls in {}; program of {} call{}{})",
+                self.name,
+                c.what,
+                c.calls_to_find,
+                human(c.time_to_find),
+                c.calls,
+                if c.calls == 1 { "" } else { "s" },
+                if c.original_calls != c.calls {
+                    format!(", reduced from {}", c.original_calls)
+                } else {
+                    String::new()
+                }
+            ),
+            Verdict::Error(e) => format!("speccheck-interface: `{}` could not run: {e}", self.name),
+        }
+    }
+}
+
+fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, ch) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+impl fmt::Display for InterfaceReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "{}", self.summary())?;
+        for w in if self.passed() { self.stats.warnings() } else { Vec::new() } {
+            writeln!(f, "  warning: {w}")?;
+        }
+        if let Verdict::Failed(c) = &self.verdict {
+            writeln!(f)?;
+            for l in c.program.lines() {
+                writeln!(f, "    {l}")?;
+            }
+            writeln!(f)?;
+            let what = match c.kind {
+                FailureKind::Panic => "panicked",
+                FailureKind::Returned => "failed",
+                FailureKind::Timeout => "hung",
+            };
+            match &c.location {
+                Some(loc) => writeln!(f, "  {what} at {loc}:")?,
+                None => writeln!(f, "  {what}:")?,
+            }
+            for l in c.message.lines() {
+                writeln!(f, "    {l}")?;
+            }
+            if let Some(n) = &c.reduction_note {
+                writeln!(f, "  note: {n}")?;
+            }
+        }
+        let s = &self.stats;
+        writeln!(f, "  instances ({} pools, bound {}):", s.container.name(), s.types.first().map_or(0, |t| t.bound))?;
+        let width = s.types.iter().map(|t| t.name.len()).max().unwrap_or(4);
+        for t in &s.types {
+            writeln!(
+                f,
+                "    {:width$}  {:8}  built {:>9}  held {:>7}  duplicates {:>9}  dropped {:>9}",
+                t.name,
+                if t.is_abstract { "abstract" } else { "ground" },
+                thousands(t.built),
+                thousands(t.held as u64),
+                thousands(t.duplicates),
+                thousands(t.dropped + t.evicted),
+            )?;
+        }
+        let mut calls = String::new();
+        for (i, c) in s.functions.iter().enumerate() {
+            if i > 0 {
+                calls.push_str(", ");
+            }
+            let _ = write!(calls, "{} {}", c.name, thousands(c.calls));
+            if c.panics_allowed > 0 {
+                let _ = write!(calls, " ({} allowed panics)", thousands(c.panics_allowed));
+            }
+            if c.refused > 0 {
+                let _ = write!(calls, " ({} refused by both)", thousands(c.refused));
+            }
+        }
+        writeln!(f, "  calls: {} in {} rounds: {calls}", thousands(s.calls), s.rounds)?;
+        for l in &s.laws {
+            writeln!(f, "  law `{}`: {} checked, {} aborted", l.name, thousands(l.checked), thousands(l.aborted))?;
+        }
+        writeln!(
+            f,
+            "  time: {} searching ({:.0} instances/s){}; stopped: {}; seed {:#x}",
+            human(s.search_time),
+            s.instances_per_second(),
+            if s.reduce_time > Duration::ZERO { format!(", {} reducing", human(s.reduce_time)) } else { String::new() },
+            s.stop,
+            s.seed
+        )?;
+        if let Verdict::Failed(c) = &self.verdict
+            && let Some(r) = &c.replay
+        {
+            writeln!(f, "  replay: SPECCHECK_REPLAY={r}")?;
+        }
+        Ok(())
+    }
+}

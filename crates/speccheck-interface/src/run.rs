@@ -1,0 +1,281 @@
+//! A whole run: search on a worker thread watched for hangs, then reduce
+//! the counterexample program, then report.
+
+use std::sync::{Arc, mpsc};
+use std::time::{Duration, Instant};
+
+use speccheck_core::FailureKind;
+use speccheck_core::runner::FailureInfo;
+use speccheck_core::runner::report::human;
+
+use crate::config::Config;
+use crate::engine::{Engine, Finding, Found, InFlight, Output, Shared, hang};
+use crate::program::Program;
+use crate::reduce;
+use crate::report::{Counterexample, FnStats, InterfaceReport, LawStats, Stats, StopReason, TypeStats, Verdict};
+use crate::signature::Api;
+
+/// Stack size of the search thread (APIs over deep recursive values).
+const WORKER_STACK: usize = 64 << 20;
+
+impl Api {
+    /// Tests the API: builds instances bottom-up by calling its functions,
+    /// checks its laws on them (and, in reference mode, every call against
+    /// the reference), and reports the first counterexample as a reduced
+    /// client program.
+    pub fn check(&self, config: Config) -> InterfaceReport {
+        let (cfg, seed) = match config.resolved(&self.name) {
+            Ok(x) => x,
+            Err(e) => {
+                return InterfaceReport {
+                    name: self.name.clone(),
+                    verdict: Verdict::Error(e),
+                    stats: empty_stats(self, &Config::default(), 0, StopReason::Replay),
+                    reduction: None,
+                };
+            }
+        };
+        let api = Arc::new(self.clone());
+        let name = cfg.name.clone().unwrap_or_else(|| self.name.clone());
+        if let Some(replay) = cfg.replay.clone() {
+            return replay_only(&api, &cfg, seed, &name, replay);
+        }
+        let started = Instant::now();
+        let out = search(&api, &cfg, seed, started);
+        let mut stats = out.stats;
+        let report_name = self.name.clone();
+        if let Some(e) = out.error {
+            return InterfaceReport { name: report_name, verdict: Verdict::Error(e), stats, reduction: None };
+        }
+        let Some(finding) = out.finding else {
+            return InterfaceReport { name: report_name, verdict: Verdict::Passed, stats, reduction: None };
+        };
+        let reduce_started = Instant::now();
+        let (cx, reduction) = counterexample(&api, &cfg, seed, &name, finding);
+        stats.reduce_time = reduce_started.elapsed();
+        InterfaceReport { name: report_name, verdict: Verdict::Failed(Box::new(cx)), stats, reduction }
+    }
+}
+
+impl InterfaceReport {
+    /// Panics with the report unless the run passed (for `#[test]`s).
+    pub fn assert_passed(&self) {
+        assert!(self.passed(), "\n{self}");
+    }
+
+    /// Panics with the report unless the run found a counterexample;
+    /// returns it.
+    pub fn assert_failed(&self) -> &Counterexample {
+        match self.counterexample() {
+            Some(c) => c,
+            None => panic!("expected a counterexample\n{self}"),
+        }
+    }
+}
+
+pub(crate) fn empty_stats(api: &Api, cfg: &Config, seed: u64, stop: StopReason) -> Stats {
+    Stats {
+        types: api
+            .types
+            .iter()
+            .map(|t| TypeStats {
+                name: t.name.clone(),
+                is_abstract: t.is_abstract(),
+                bound: cfg.pool_bound,
+                ..TypeStats::default()
+            })
+            .collect(),
+        functions: api.functions.iter().map(|f| FnStats { name: f.f.name.clone(), ..FnStats::default() }).collect(),
+        laws: api.laws.iter().map(|l| LawStats { name: l.law.name.clone(), ..LawStats::default() }).collect(),
+        rounds: 0,
+        calls: 0,
+        search_time: Duration::ZERO,
+        reduce_time: Duration::ZERO,
+        stop,
+        seed,
+        container: cfg.container,
+        reference: api.reference.clone(),
+    }
+}
+
+/// Runs the engine on a worker thread; a call running past the timeout is
+/// a counterexample (the thread running it is abandoned).
+fn search(api: &Arc<Api>, cfg: &Config, seed: u64, started: Instant) -> Output {
+    let timeout = cfg.call_timeout;
+    let shared = Arc::new(Shared::new(timeout.is_some()));
+    let (tx, rx) = mpsc::channel();
+    let (api2, cfg2, shared2) = (api.clone(), cfg.clone(), shared.clone());
+    let spawned = std::thread::Builder::new()
+        .name(format!("speccheck-interface:{}", api.name))
+        .stack_size(WORKER_STACK)
+        .spawn(move || {
+            // The engine (and its pools) is dropped before the result is
+            // sent: nothing of the search outlives it.
+            let out = Engine::new(&api2, &cfg2, &shared2, seed).run();
+            let _ = tx.send(out);
+        });
+    let handle = match spawned {
+        Ok(h) => h,
+        Err(_) => return Engine::new(api, cfg, &shared, seed).run(),
+    };
+    let tick = timeout.map(|t| (t / 4).clamp(Duration::from_millis(1), Duration::from_millis(50)));
+    loop {
+        let received = match tick {
+            Some(t) => rx.recv_timeout(t),
+            None => rx.recv().map_err(|_| mpsc::RecvTimeoutError::Disconnected),
+        };
+        match received {
+            Ok(out) => {
+                let _ = handle.join();
+                return out;
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                if let Some(t) = timeout
+                    && let Some(h) = shared.watch.hung(t)
+                {
+                    shared.watch.abandon();
+                    return hung(api, cfg, seed, &shared, h.elapsed, started);
+                }
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                let why = match handle.join() {
+                    Err(payload) => payload
+                        .downcast_ref::<String>()
+                        .cloned()
+                        .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+                        .unwrap_or_default(),
+                    Ok(()) => String::new(),
+                };
+                return Output {
+                    finding: None,
+                    stats: empty_stats(api, cfg, seed, StopReason::Found),
+                    error: Some(format!("internal error: the search stopped unexpectedly {why}")),
+                };
+            }
+        }
+    }
+}
+
+fn hung(api: &Api, cfg: &Config, seed: u64, shared: &Shared, after: Duration, started: Instant) -> Output {
+    let in_flight = shared.in_flight.lock().unwrap_or_else(|e| e.into_inner()).take();
+    let mut stats = shared
+        .progress
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .clone()
+        .unwrap_or_else(|| empty_stats(api, cfg, seed, StopReason::Hang));
+    let calls = shared.calls.load(std::sync::atomic::Ordering::Relaxed);
+    stats.stop = StopReason::Hang;
+    stats.calls = stats.calls.max(calls);
+    stats.search_time = started.elapsed();
+    let found = match in_flight {
+        Some(InFlight::Call(call)) => Found::Call { call },
+        Some(InFlight::Law { law, args }) => Found::Law { law, args },
+        None => {
+            return Output { finding: None, stats, error: Some("a call hung, but which one is unknown".into()) };
+        }
+    };
+    let (failure, what) = hang(api, &found, after);
+    Output { finding: Some(Finding { found, failure, what, time: started.elapsed(), calls }), stats, error: None }
+}
+
+/// The comment on a program's failing line.
+fn note(failure: &FailureInfo, cfg: &Config) -> String {
+    match failure.kind {
+        FailureKind::Panic => format!("panics: {}", failure.message),
+        FailureKind::Timeout => match cfg.call_timeout {
+            Some(t) => format!("does not return within {}", human(t)),
+            None => "does not return".to_string(),
+        },
+        FailureKind::Returned if failure.location.as_deref().is_some_and(|l| l.starts_with("law ")) => {
+            "does not hold".to_string()
+        }
+        FailureKind::Returned => failure.message.clone(),
+    }
+}
+
+fn counterexample(
+    api: &Arc<Api>,
+    cfg: &Config,
+    seed: u64,
+    name: &str,
+    finding: Finding,
+) -> (Counterexample, Option<speccheck_core::RunReport>) {
+    let program = match &finding.found {
+        Found::Call { call } => Program::slice_call(call),
+        Found::Law { law, args } => Program::slice_law(*law, args),
+    };
+    let original = program.render(api, Some(&note(&finding.failure, cfg)));
+    let mut cx = Counterexample {
+        kind: finding.failure.kind,
+        what: finding.what.clone(),
+        message: finding.failure.message.clone(),
+        location: finding.failure.location.clone(),
+        program: original.clone(),
+        calls: program.len(),
+        original_program: original,
+        original_calls: program.len(),
+        time_to_find: finding.time,
+        calls_to_find: finding.calls,
+        reduction_note: None,
+        replay: None,
+    };
+    // A hang is not run again: it would hang (and abandon) another thread.
+    if finding.failure.kind == FailureKind::Timeout {
+        cx.reduction_note = Some("a hanging program is shown as found, not reduced".to_string());
+        return (cx, None);
+    }
+    let encoded = match reduce::encode(api, &program, cfg.list_max_len) {
+        Ok(c) => c,
+        Err(e) => {
+            cx.reduction_note = Some(format!(
+                "the program could not be replayed on its own ({e}): the API's behaviour depends on state the \
+                 program does not create; shown as found"
+            ));
+            return (cx, None);
+        }
+    };
+    let replay = encoded.to_replay_string();
+    cx.replay = Some(replay.clone());
+    let red = reduce::replay_and_shrink(api, cfg, seed, name, replay);
+    cx.reduction_note = red.note;
+    let report = red.report;
+    let (Some(best), Some(failure)) = (red.program, red.failure) else { return (cx, report) };
+    cx.replay = red.replay;
+    cx.program = best.render(api, Some(&note(&failure, cfg)));
+    cx.calls = best.len();
+    cx.message = failure.message;
+    cx.location = failure.location;
+    (cx, report)
+}
+
+fn replay_only(api: &Arc<Api>, cfg: &Config, seed: u64, name: &str, replay: String) -> InterfaceReport {
+    let started = Instant::now();
+    let red = reduce::replay_and_shrink(api, cfg, seed, name, replay);
+    let mut stats = empty_stats(api, cfg, seed, StopReason::Replay);
+    stats.reduce_time = started.elapsed();
+    let verdict = match (red.program, red.failure) {
+        (Some(p), Some(f)) => {
+            let text = p.render(api, Some(&note(&f, cfg)));
+            Verdict::Failed(Box::new(Counterexample {
+                kind: f.kind,
+                what: f.location.clone().unwrap_or_else(|| f.message.clone()),
+                message: f.message,
+                location: f.location,
+                program: text.clone(),
+                calls: p.len(),
+                original_program: text,
+                original_calls: p.len(),
+                time_to_find: Duration::ZERO,
+                calls_to_find: 0,
+                reduction_note: Some("replayed from SPECCHECK_REPLAY".to_string()),
+                replay: red.replay,
+            }))
+        }
+        _ => match red.note {
+            Some(n) if n.starts_with("could not") => Verdict::Error(n),
+            _ => Verdict::Passed,
+        },
+    };
+    InterfaceReport { name: api.name.clone(), verdict, stats, reduction: red.report }
+}

@@ -1,0 +1,254 @@
+//! [`SmartCheck`]: the runner's explanation step. After the choice-sequence
+//! shrinker, it reduces the counterexample structurally (alternating with
+//! the shrinker, so the result is never worse than either alone), then —
+//! in [`ExplainMode::Generalize`] — generalizes it and looks for further
+//! failure classes, and reports each step as a section of the report.
+
+use std::time::Instant;
+
+use speccheck_core::runner::{CaseResult, ExplainContext, Explainer, Explanation, Section, report::human};
+use speccheck_core::{ExplainMode, Term};
+
+use crate::config::ReduceConfig;
+use crate::display::{self, Hole};
+use crate::generalize::{Generalization, generalize};
+use crate::multi::{self, Class, Search};
+use crate::oracle::{Oracle, Origin, Verdict, smaller};
+use crate::reduce::{Reduction, Stop, confirmed, reduce};
+use crate::view::View;
+
+/// The SmartCheck explanation step (reduction, generalization, multi-bug
+/// search), configured by a [`ReduceConfig`]. The runner's
+/// [`ExplainMode`] picks the phases: `Off`, `Reduce`, or `Generalize`
+/// (reduce, generalize, look for more classes).
+#[derive(Clone, Debug, Default)]
+pub struct SmartCheck {
+    /// Bounds and switches.
+    pub config: ReduceConfig,
+}
+
+impl SmartCheck {
+    /// SmartCheck with the given settings.
+    pub fn new(config: ReduceConfig) -> Self {
+        SmartCheck { config }
+    }
+}
+
+impl Explainer for SmartCheck {
+    fn explain(&self, ctx: &mut ExplainContext<'_>) -> Explanation {
+        let mode = ctx.config.explain;
+        let failing = ctx.failing.clone();
+        let Some(origin) = Origin::of_case(&failing) else { return Explanation::default() };
+        if mode == ExplainMode::Off {
+            return Explanation::default();
+        }
+        let config = &self.config;
+        let mut oracle = Oracle::new(ctx, config);
+        if !confirmed(&mut oracle, &failing, &origin) {
+            return Explanation { reduced: None, sections: vec![flaky_section()] };
+        }
+        let red = reduce_and_shrink(&mut oracle, failing.clone(), &origin, config, true);
+        if red.stop == Stop::Flaky {
+            return Explanation { reduced: None, sections: vec![flaky_section()] };
+        }
+        let mut sections = vec![reduction_section(&red)];
+        let best = red.case.clone();
+        if mode == ExplainMode::Generalize {
+            let g = generalize(&mut oracle, &best, &origin, config);
+            sections.push(Section {
+                title: "generalized (SmartCheck §5)".into(),
+                body: generalization_text(&oracle, &best, &g, config),
+            });
+            if config.multi
+                && let Some(first) = Class::new(best.clone(), g, red.from)
+            {
+                let search = multi::search(&mut oracle, std::slice::from_ref(&first), config);
+                sections.extend(class_sections(&oracle, &search, config));
+            }
+        }
+        let reduced = (best.choices != failing.choices).then(|| best.choices.clone());
+        Explanation { reduced, sections }
+    }
+}
+
+/// Reduces `start` (failing with `origin`), alternating SmartCheck's
+/// reduction with the choice-sequence shrinker until neither improves it
+/// (or `config.rounds` rounds ran); `shrunk` says the shrinker already ran
+/// on `start`. The result is the smallest failing case seen, in
+/// SmartCheck's order (constructors, then choices).
+pub fn reduce_and_shrink(
+    oracle: &mut Oracle<'_, '_>,
+    start: CaseResult,
+    origin: &Origin,
+    config: &ReduceConfig,
+    shrunk: bool,
+) -> Reduction {
+    let started = Instant::now();
+    let tests = oracle.tests();
+    let from = start.spans.total_constructors();
+    let mut best = start.clone();
+    // A case straight from generation is shrunk first (the runner's own
+    // counterexample already is: `shrunk`).
+    if !shrunk {
+        let s = oracle.shrink(best.clone());
+        if oracle.judge(&s, origin) == Verdict::Same && smaller(&s, &best) {
+            best = s;
+        }
+    }
+    let mut improvements = 0;
+    let mut stop = Stop::Fixpoint;
+    for round in 0..config.rounds.max(1) {
+        let red = reduce(oracle, best.clone(), origin, config);
+        if red.stop == Stop::Flaky {
+            return Reduction { case: start, to: from, stop: Stop::Flaky, ..red };
+        }
+        stop = red.stop;
+        if red.improvements == 0 {
+            if round > 0 && stop == Stop::NothingToReduce {
+                stop = Stop::Fixpoint;
+            }
+            break;
+        }
+        improvements += red.improvements;
+        best = red.case;
+        let s = oracle.shrink(best.clone());
+        if oracle.judge(&s, origin) == Verdict::Same && smaller(&s, &best) {
+            best = s;
+        } else {
+            break;
+        }
+    }
+    Reduction {
+        to: best.spans.total_constructors(),
+        case: best,
+        from,
+        improvements,
+        tests: oracle.tests() - tests,
+        elapsed: started.elapsed(),
+        stop,
+    }
+}
+
+fn flaky_section() -> Section {
+    Section {
+        title: "flaky during reduction".into(),
+        body: "a failing input passed when it was run again: reduction stopped and the original counterexample is \
+               kept.\nThe property depends on something besides its input."
+            .into(),
+    }
+}
+
+fn reduction_section(red: &Reduction) -> Section {
+    let budget = if red.stop == Stop::Budget { " (budget reached)" } else { "" };
+    let body = match red.stop {
+        Stop::NothingToReduce => format!(
+            "nothing to reduce: the counterexample has no non-opaque sub-value ({} constructors); opaque values are \
+             left to the shrinker",
+            red.to
+        ),
+        _ if red.to >= red.from => format!(
+            "no smaller failing value: {} constructors ({} tests, {}){budget}",
+            red.to,
+            red.tests,
+            human(red.elapsed)
+        ),
+        _ => format!(
+            "{} → {} constructors in {} replacements ({} tests, {}){budget}",
+            red.from,
+            red.to,
+            red.improvements,
+            red.tests,
+            human(red.elapsed)
+        ),
+    };
+    Section { title: "reduced (SmartCheck §4)".into(), body }
+}
+
+/// The formula of a generalized counterexample, with a line per hole.
+pub fn generalization_text(
+    oracle: &Oracle<'_, '_>,
+    case: &CaseResult,
+    g: &Generalization,
+    config: &ReduceConfig,
+) -> String {
+    let view = View::new(&case.spans);
+    let inputs = oracle.describe(&case.choices);
+    if g.is_empty() {
+        return format!(
+            "no position generalizes: every sub-value matters ({} tests)\n{}",
+            g.tests,
+            display::value(&inputs, config, false).trim_start()
+        );
+    }
+    let mut holes = Vec::new();
+    for (k, f) in g.forall.iter().enumerate() {
+        let rejected =
+            if f.rejected > 0 { format!(" ({} more rejected by the precondition)", f.rejected) } else { String::new() };
+        holes.push(Hole {
+            ordinal: f.ordinal,
+            name: format!("x{k}"),
+            universal: true,
+            note: format!("{} random values tested{rejected}, all failed", f.failed),
+        });
+    }
+    for (k, e) in g.exists.iter().enumerate() {
+        let witnesses: Vec<String> = e
+            .witnesses
+            .iter()
+            .map(|(ctor, w)| {
+                let w_inputs = oracle.describe(&w.choices);
+                let shown = display::subterm(&View::new(&w.spans), &w_inputs, e.ordinal)
+                    .map(Term::to_line)
+                    .unwrap_or_else(|| (*ctor).to_string());
+                short(&shown, 40)
+            })
+            .collect();
+        holes.push(Hole {
+            ordinal: e.ordinal,
+            name: format!("c{k}"),
+            universal: false,
+            note: format!("every constructor fails, e.g. {}", witnesses.join(" | ")),
+        });
+    }
+    format!("{}\n({} tests)", display::formula(&view, &inputs, &holes, config), g.tests)
+}
+
+fn short(s: &str, n: usize) -> String {
+    if s.chars().count() <= n { s.to_string() } else { format!("{}…", s.chars().take(n).collect::<String>()) }
+}
+
+fn class_sections(oracle: &Oracle<'_, '_>, search: &Search, config: &ReduceConfig) -> Vec<Section> {
+    let total = search.classes.len() + 1;
+    let mut out = Vec::new();
+    for (k, class) in search.classes.iter().enumerate() {
+        let failure = &class.failure;
+        let at = failure.location.as_deref().map(|l| format!(" at {l}")).unwrap_or_default();
+        let first_line = failure.message.lines().next().unwrap_or("");
+        let replay = match &oracle.run_config().rerun_command {
+            Some(cmd) => format!("SPECCHECK_REPLAY={} {cmd}", class.replay()),
+            None => format!("SPECCHECK_REPLAY={}", class.replay()),
+        };
+        out.push(Section {
+            title: format!("failure class {} of {total} (matches no shape above)", k + 2),
+            body: format!(
+                "{}{at}: {first_line}\nreduced from {} to {} constructors\n{}\nreplay: {replay}",
+                failure.kind,
+                class.found_size,
+                class.case.spans.total_constructors(),
+                generalization_text(oracle, &class.case, &class.generalization, config)
+            ),
+        });
+    }
+    let summary = format!(
+        "{} more inputs tested with \"matches no known shape\" as a precondition: {} failed, {} of them with a known \
+         shape{}; {} failure class{} in all",
+        search.generated,
+        search.failed,
+        search.matched,
+        if search.flaky > 0 { format!(", {} flaky", search.flaky) } else { String::new() },
+        total,
+        if total == 1 { "" } else { "es" }
+    );
+    out.push(Section { title: "other failure classes (SmartCheck §5.3)".into(), body: summary });
+    out
+}

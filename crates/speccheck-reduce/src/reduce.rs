@@ -1,0 +1,147 @@
+//! Counterexample reduction (SmartCheck §4, Figure 3 with the §4.3.1
+//! optimization): a greedy breadth-first walk over the sub-values of a
+//! failing case. At each sub-value, first the sub-value hypothesis, then up
+//! to `max_reduce` random *structurally smaller* replacements of the same
+//! type: the span is drawn afresh ([`TestCase::splice`](speccheck_core::TestCase::splice))
+//! with a bound on its constructors. A replacement that still fails the
+//! same way restarts the walk on the new, smaller case; the walk ends at a
+//! fixpoint or when the budget is spent. A small sub-value has few smaller
+//! values, so it gets fewer tries: `tries_per_constructor` per constructor
+//! it could lose, at most `max_reduce`. Every step lowers the case's
+//! constructor count, so it terminates.
+//!
+//! Replacement sizes follow SmartCheck's schedule: the size parameter is
+//! drawn from `0..=m`, `m` starting at 0 and doubling after each try, and
+//! falling back to 0 whenever a draw was not smaller than the bound.
+
+use std::time::{Duration, Instant};
+
+use speccheck_core::runner::CaseResult;
+use speccheck_core::{Fresh, Invalid, Outcome};
+
+use crate::config::ReduceConfig;
+use crate::hypotheses::{reduction_positions, subvalue_candidate};
+use crate::oracle::{Oracle, Origin, Verdict};
+use crate::view::View;
+
+/// Why reduction stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// No sub-value could be replaced by a smaller failing one.
+    Fixpoint,
+    /// The case has no non-opaque sub-value: nothing to reduce.
+    NothingToReduce,
+    /// The test or time budget ran out.
+    Budget,
+    /// A candidate failed, then passed when run again: the property is
+    /// flaky, and the original counterexample is kept.
+    Flaky,
+}
+
+/// The result of one reduction.
+#[derive(Clone, Debug)]
+pub struct Reduction {
+    /// The smallest failing case found (the input itself if none was
+    /// smaller, or if the property turned out flaky).
+    pub case: CaseResult,
+    /// Constructors of the input.
+    pub from: usize,
+    /// Constructors of the result.
+    pub to: usize,
+    /// Replacements that were kept.
+    pub improvements: u32,
+    /// Test runs.
+    pub tests: u64,
+    /// Time taken.
+    pub elapsed: Duration,
+    /// Why it stopped.
+    pub stop: Stop,
+}
+
+/// Reduces `start`, which fails with `origin`.
+pub fn reduce(oracle: &mut Oracle<'_, '_>, start: CaseResult, origin: &Origin, config: &ReduceConfig) -> Reduction {
+    let started = Instant::now();
+    let tests_before = oracle.tests();
+    let from = start.spans.total_constructors();
+    let gen_max = oracle.run_config().max_size.max(1);
+    let mut best = start.clone();
+    let mut improvements = 0;
+    let stop = 'walk: loop {
+        if oracle.exhausted() {
+            break Stop::Budget;
+        }
+        let view = View::new(&best.spans);
+        let positions = reduction_positions(&view, config.max_depth);
+        if positions.is_empty() && improvements == 0 {
+            break Stop::NothingToReduce;
+        }
+        let size = view.size();
+        for p in positions {
+            if oracle.exhausted() {
+                break 'walk Stop::Budget;
+            }
+            // The sub-value hypothesis: a sub-value of the input's type in
+            // place of the whole input.
+            if config.subvalues
+                && let Some(choices) = subvalue_candidate(&view, &best, p)
+            {
+                let r = oracle.replay(&choices);
+                if oracle.judge(&r, origin) == Verdict::Same && r.spans.total_constructors() < size {
+                    if !confirmed(oracle, &r, origin) {
+                        break 'walk Stop::Flaky;
+                    }
+                    best = r;
+                    improvements += 1;
+                    continue 'walk;
+                }
+            }
+            // Random replacements with fewer constructors.
+            let bound = view.size_of(p.ordinal).min(config.max_size);
+            if bound <= 1 {
+                // Nothing has fewer than one constructor.
+                continue;
+            }
+            let mut max = 0;
+            let tries = config.max_reduce.min(config.tries_per_constructor.saturating_mul(bound as u32 - 1));
+            for k in 0..tries {
+                if oracle.exhausted() {
+                    break 'walk Stop::Budget;
+                }
+                // The simplest value first (size 0), then random ones.
+                let fresh =
+                    if k == 0 { Fresh::simplest() } else { Fresh::random(oracle.next_seed(), oracle.below(max)) };
+                let r = oracle.splice(&best, p.ordinal, fresh, Some(bound));
+                match oracle.judge(&r, origin) {
+                    Verdict::Same if r.spans.total_constructors() < size => {
+                        if !confirmed(oracle, &r, origin) {
+                            break 'walk Stop::Flaky;
+                        }
+                        best = r;
+                        improvements += 1;
+                        continue 'walk;
+                    }
+                    _ if matches!(r.outcome, Outcome::Invalid(Invalid::NotSmaller)) => max = 0,
+                    _ => max = ((max + 1) * 2).min(gen_max),
+                }
+            }
+        }
+        break Stop::Fixpoint;
+    };
+    let case = if stop == Stop::Flaky { start } else { best };
+    Reduction {
+        to: case.spans.total_constructors(),
+        case,
+        from,
+        improvements,
+        tests: oracle.tests() - tests_before,
+        elapsed: started.elapsed(),
+        stop,
+    }
+}
+
+/// Runs an accepted candidate once more: a failure that does not come back
+/// means the property is flaky.
+pub(crate) fn confirmed(oracle: &mut Oracle<'_, '_>, case: &CaseResult, origin: &Origin) -> bool {
+    let again = oracle.replay(&case.choices.0);
+    oracle.judge(&again, origin) == Verdict::Same
+}

@@ -1,0 +1,221 @@
+//! SmartCheck's tree of sub-values (§3, the `SubTypes` class), read off a
+//! test case's span tree.
+//!
+//! A node is a value span, or an opaque slot (a field declared opaque).
+//! Transparent slots (collection elements, named arguments, custom
+//! fields) and groups are looked through. Opaque nodes are leaves: nothing
+//! below them is visited (§4.2.2). The *subjects* are the values being
+//! explained: the property's arguments when the root is the argument tuple
+//! `#[property]` builds, the root value otherwise.
+
+use speccheck_core::{Span, SpanKind, SpanTree};
+
+/// The one constructor name tuples carry.
+const TUPLE: &[&str] = &["(..)"];
+
+/// One position of the tree, in breadth-first order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Position {
+    /// Pre-order index of the span (its ordinal for a splice).
+    pub ordinal: usize,
+    /// Index into [`View::subjects`] of the input it belongs to.
+    pub subject: usize,
+    /// Levels below the subject (0: the subject itself).
+    pub level: usize,
+}
+
+/// The tree view of one test case.
+#[derive(Clone, Debug)]
+pub struct View<'a> {
+    tree: &'a SpanTree,
+    subjects: Vec<usize>,
+}
+
+impl<'a> View<'a> {
+    /// The view of `tree`.
+    pub fn new(tree: &'a SpanTree) -> Self {
+        let mut v = View { tree, subjects: Vec::new() };
+        v.subjects = v.find_subjects();
+        v
+    }
+
+    /// The span tree.
+    pub fn tree(&self) -> &'a SpanTree {
+        self.tree
+    }
+
+    /// The span at `ordinal`.
+    pub fn span(&self, ordinal: usize) -> &'a Span {
+        &self.tree.spans[ordinal]
+    }
+
+    /// Tree-view children of `i` (the top-level nodes for `None`).
+    pub fn children(&self, i: Option<usize>) -> Vec<usize> {
+        let mut out = Vec::new();
+        self.collect_children(i, &mut out);
+        out
+    }
+
+    fn collect_children(&self, i: Option<usize>, out: &mut Vec<usize>) {
+        for c in self.tree.children(i) {
+            let s = &self.tree.spans[c];
+            if s.kind == SpanKind::Value || s.is_opaque_leaf() {
+                out.push(c);
+            } else {
+                self.collect_children(Some(c), out);
+            }
+        }
+    }
+
+    /// True for a leaf that reduction and generalization leave alone.
+    pub fn is_opaque(&self, i: usize) -> bool {
+        self.tree.spans[i].is_opaque_leaf()
+    }
+
+    /// The inputs being explained.
+    pub fn subjects(&self) -> &[usize] {
+        &self.subjects
+    }
+
+    fn find_subjects(&self) -> Vec<usize> {
+        let roots = self.children(None);
+        let mut out = Vec::new();
+        for r in roots {
+            if self.is_argument_tuple(r) {
+                out.extend(self.children(Some(r)));
+            } else {
+                out.push(r);
+            }
+        }
+        out
+    }
+
+    /// True for the tuple of named argument slots that `#[property]` builds.
+    pub fn is_argument_tuple(&self, i: usize) -> bool {
+        let s = &self.tree.spans[i];
+        if s.kind != SpanKind::Value || s.type_info().constructors != TUPLE {
+            return false;
+        }
+        let mut kids = self.tree.children(Some(i)).peekable();
+        kids.peek().is_some()
+            && kids.all(|c| {
+                let k = &self.tree.spans[c];
+                k.kind == SpanKind::Slot && !k.name.is_empty()
+            })
+    }
+
+    /// Constructors of the whole case (SmartCheck's size).
+    pub fn size(&self) -> usize {
+        self.tree.total_constructors()
+    }
+
+    /// Constructors of the sub-value at `i`.
+    pub fn size_of(&self, i: usize) -> usize {
+        self.tree.constructor_count(i)
+    }
+
+    /// Every non-opaque node of every subject, breadth first (SmartCheck's
+    /// indices), down to `max_depth` levels below the subjects.
+    pub fn positions(&self, max_depth: Option<usize>) -> Vec<Position> {
+        let mut out: Vec<Position> = self
+            .subjects
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| !self.is_opaque(**s))
+            .map(|(k, &s)| Position { ordinal: s, subject: k, level: 0 })
+            .collect();
+        let mut k = 0;
+        while k < out.len() {
+            let p = out[k];
+            if max_depth.is_none_or(|d| p.level < d) {
+                for c in self.children(Some(p.ordinal)) {
+                    if !self.is_opaque(c) {
+                        out.push(Position { ordinal: c, subject: p.subject, level: p.level + 1 });
+                    }
+                }
+            }
+            k += 1;
+        }
+        out
+    }
+
+    /// Number of constructors of the type of the value at `i`.
+    pub fn constructor_names(&self, i: usize) -> &'static [&'static str] {
+        self.tree.spans[i].type_info().constructors
+    }
+
+    /// True when `d` lies inside `a` (or is `a`).
+    pub fn is_within(&self, d: usize, a: usize) -> bool {
+        self.tree.is_within(d, a)
+    }
+
+    /// The tree-view path from subject `subject` down to `i`: the child
+    /// indices taken at each step. `None` when `i` is not below it.
+    pub fn path(&self, subject: usize, i: usize) -> Option<Vec<usize>> {
+        let root = self.subjects[subject];
+        let mut path = Vec::new();
+        let mut cur = root;
+        while cur != i {
+            let kids = self.children(Some(cur));
+            let k = kids.iter().position(|&c| self.is_within(i, c))?;
+            path.push(k);
+            cur = kids[k];
+        }
+        Some(path)
+    }
+
+    /// A readable name for the position of `i`: its input (named by
+    /// `inputs` when given, one name per subject), then each step down (a
+    /// field or argument name, `[k]` for a collection element, `.k` for the
+    /// k-th field), then its type.
+    pub fn label(&self, i: usize, inputs: Option<&[String]>) -> String {
+        let Some(subject) = self.subjects.iter().position(|&s| self.is_within(i, s)) else {
+            return self.tree.spans[i].type_info().name.to_string();
+        };
+        let root = self.subjects[subject];
+        let given = inputs.filter(|n| n.len() == self.subjects.len()).map(|n| n[subject].clone());
+        let mut out = given.or_else(|| self.step_name(root, None)).unwrap_or_else(|| format!("input{subject}"));
+        let mut cur = root;
+        for k in self.path(subject, i).unwrap_or_default() {
+            let child = self.children(Some(cur))[k];
+            match self.step_name(child, Some(cur)) {
+                Some(name) => {
+                    out.push('.');
+                    out.push_str(&name);
+                }
+                None => out.push_str(&self.element_or_field(child, cur, k)),
+            }
+            cur = child;
+        }
+        format!("{out}: {}", self.tree.spans[i].type_info().name)
+    }
+
+    /// The name of the named slot holding `node` (below `above`), if any.
+    fn step_name(&self, node: usize, above: Option<usize>) -> Option<String> {
+        let mut cur = Some(node as u32);
+        while let Some(c) = cur {
+            if Some(c as usize) == above {
+                return None;
+            }
+            let s = &self.tree.spans[c as usize];
+            if s.kind == SpanKind::Slot && !s.name.is_empty() {
+                return Some(s.name.to_string());
+            }
+            if c as usize != node && s.kind == SpanKind::Value {
+                return None;
+            }
+            cur = s.parent;
+        }
+        None
+    }
+
+    fn element_or_field(&self, child: usize, parent: usize, k: usize) -> String {
+        let slot = self.tree.spans[child].parent.map(|p| &self.tree.spans[p as usize]);
+        match slot {
+            Some(s) if s.is_element() && self.tree.spans[parent].type_info().constructors.is_empty() => {
+                format!("[{k}]")
+            }
+            _ => format!(".{k}"),
+        }
+    }
+}
