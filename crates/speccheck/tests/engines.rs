@@ -2,7 +2,7 @@
 
 use speccheck::interface::Config;
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Stack(Vec<u8>);
 
 impl Stack {
