@@ -64,6 +64,55 @@ fn main() {
             println!("proptest passed {cases}");
             return;
         }
+        "runs" => {
+            // Per-run overhead: many tiny failing runs (find + shrink + explain).
+            let started = std::time::Instant::now();
+            for seed in 0..u64::from(cases) {
+                let c = Config { cases: 100, seed: Some(seed), database: None, ..Config::named("overhead") };
+                let r = Property::new(gens::vec(speccheck::any::<u8>(), 0..10))
+                    .config(c)
+                    .explainer(speccheck::__private::default_explainer())
+                    .run(|xs: Vec<u8>| xs.len() < 3 || xs[0] <= xs[1]);
+                assert!(!r.passed());
+            }
+            println!("{} runs, {:.1} µs per run", cases, started.elapsed().as_secs_f64() * 1e6 / f64::from(cases));
+            return;
+        }
+        "reverse_runs" => {
+            let started = std::time::Instant::now();
+            let mut last = String::new();
+            for seed in 0..u64::from(cases) {
+                let c = Config {
+                    cases: 1000,
+                    seed: Some(seed),
+                    database: None,
+                    timeout: None,
+                    explain: speccheck::ExplainMode::Reduce,
+                    ..Config::named("reverse")
+                };
+                let r = Property::new(speccheck::any::<Vec<i32>>())
+                    .config(c)
+                    .explainer(speccheck::__private::default_explainer())
+                    .run(|xs: Vec<i32>| xs.iter().rev().copied().collect::<Vec<_>>() == xs);
+                last = r.summary();
+            }
+            println!(
+                "{last}\n{} runs, {:.1} µs per run",
+                cases,
+                started.elapsed().as_secs_f64() * 1e6 / f64::from(cases)
+            );
+            return;
+        }
+        "passing_runs" => {
+            let started = std::time::Instant::now();
+            for seed in 0..u64::from(cases) {
+                let c = Config { cases: 1, seed: Some(seed), database: None, ..Config::named("overhead") };
+                let r = Property::new(speccheck::any::<u8>()).config(c).run(|_: u8| true);
+                assert!(r.passed());
+            }
+            println!("{} runs, {:.1} µs per run", cases, started.elapsed().as_secs_f64() * 1e6 / f64::from(cases));
+            return;
+        }
         other => panic!("unknown workload {other}"),
     };
     println!("{}", r.summary());

@@ -48,5 +48,5 @@ pub use runner::{
 };
 pub use span::{Span, SpanKind, SpanTree, TypeInfo};
 pub use term::{Fields, Term};
-pub use test_case::{Fresh, Invalid, Tail, TestCase};
+pub use test_case::{Fresh, Invalid, Seen, Tail, TestCase};
 pub use tree::TreeView;

@@ -15,8 +15,9 @@ use std::ops::Range;
 pub struct TypeInfo {
     /// Identity of the type (for "same type" tests).
     pub type_id: TypeId,
-    /// Short, readable name (`Expr`, `Vec<i32>`).
-    pub name: &'static str,
+    /// The full type name (`alloc::vec::Vec<i32>`); see
+    /// [`name`](Self::name) for the readable one.
+    pub full_name: &'static str,
     /// Every constructor name of the type, in declaration order; empty for
     /// primitives.
     pub constructors: &'static [&'static str],
@@ -28,7 +29,13 @@ pub struct TypeInfo {
 impl TypeInfo {
     /// Info for a type with the given constructors.
     pub fn of<T: 'static>(constructors: &'static [&'static str], opaque: bool) -> Self {
-        TypeInfo { type_id: TypeId::of::<T>(), name: short_type_name(std::any::type_name::<T>()), constructors, opaque }
+        TypeInfo { type_id: TypeId::of::<T>(), full_name: std::any::type_name::<T>(), constructors, opaque }
+    }
+
+    /// Short, readable name (`Expr`, `Vec<i32>`). Computed on demand:
+    /// type infos are built on hot paths, names only for printing.
+    pub fn name(&self) -> &'static str {
+        short_type_name(self.full_name)
     }
 
     /// Info for an opaque primitive type.

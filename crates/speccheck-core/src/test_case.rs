@@ -14,7 +14,9 @@
 //! Whatever the source, the choices actually taken are recorded, so the
 //! result is always a replayable [`ChoiceSequence`].
 
+use std::collections::HashSet;
 use std::panic;
+use std::sync::{Arc, Mutex};
 
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
@@ -43,6 +45,9 @@ pub enum Invalid {
     },
     /// A spliced sub-value was not smaller than the bound asked for.
     NotSmaller,
+    /// The input was generated before (see [`Seen`]): running the property
+    /// again would tell nothing new.
+    Duplicate,
     /// A generator declared the case unusable.
     Other(String),
 }
@@ -74,6 +79,35 @@ enum SpliceState {
     Waiting,
     Fresh { open_depth: usize },
     Resumed,
+}
+
+/// Inputs already tried, by a hash of their choices. Shrinking and
+/// reduction attach one to their candidates ([`TestCase::with_seen`]): a
+/// candidate that generates an input already tried is not run again.
+#[derive(Clone, Debug, Default)]
+pub struct Seen(Arc<Mutex<HashSet<u64>>>);
+
+impl Seen {
+    /// An empty set.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Records `choices`; false if they were already there.
+    pub fn insert(&self, choices: &[Choice]) -> bool {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).insert(hash_values(choices))
+    }
+}
+
+/// A 64-bit hash of the choice values (FNV-1a over their bytes; a collision
+/// only skips one candidate).
+fn hash_values(choices: &[Choice]) -> u64 {
+    choices.iter().fold(0xcbf2_9ce4_8422_2325u64, |mut h, c| {
+        for b in c.value.to_le_bytes() {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        h
+    })
 }
 
 /// Where the choices of a spliced span come from.
@@ -155,6 +189,7 @@ pub struct TestCase {
     shown: Vec<(String, Term)>,
     generated: bool,
     final_run: bool,
+    seen: Option<Seen>,
 }
 
 impl TestCase {
@@ -184,6 +219,7 @@ impl TestCase {
             shown: Vec::new(),
             generated: false,
             final_run: false,
+            seen: None,
         };
         tc.refresh();
         tc
@@ -204,6 +240,10 @@ impl TestCase {
     pub fn replay(choices: impl Into<Vec<Choice>>, tail: Tail) -> Self {
         let mut tc = Self::blank(Mode::Replay, 0, 0);
         tc.prefix = choices.into();
+        // A replay makes about as many choices as it replays (and about as
+        // many spans): size the buffers once.
+        tc.choices.reserve(tc.prefix.len() + 8);
+        tc.spans.reserve(tc.prefix.len() + 8);
         tc.tail = tail;
         tc
     }
@@ -301,6 +341,18 @@ impl TestCase {
     pub fn with_final(mut self, on: bool) -> Self {
         self.final_run = on;
         self
+    }
+
+    /// Lets the property skip an input already in `seen` (and records it
+    /// otherwise): see [`check_unseen`](Self::check_unseen).
+    pub fn with_seen(mut self, seen: Seen) -> Self {
+        self.seen = Some(seen);
+        self
+    }
+
+    /// True when a [`Seen`] set is attached.
+    pub fn has_seen(&self) -> bool {
+        self.seen.is_some()
     }
 
     /// Seeds the RNG used by a random tail.
@@ -540,6 +592,22 @@ impl TestCase {
     /// failure of the property, before it a failure of a generator.
     pub fn mark_generated(&mut self) {
         self.generated = true;
+    }
+
+    /// For a property whose inputs are all drawn before its body runs: if
+    /// the input was already tried (see [`with_seen`](Self::with_seen)),
+    /// marks the case [`Invalid::Duplicate`] and returns false. A property
+    /// that draws more as it runs must not call this: its choices so far
+    /// do not identify its input.
+    pub fn check_unseen(&mut self) -> bool {
+        if let Some(seen) = &self.seen
+            && self.invalid.is_none()
+            && !seen.insert(&self.choices)
+        {
+            self.invalid = Some(Invalid::Duplicate);
+            return false;
+        }
+        true
     }
 
     /// True once the property's inputs are generated.

@@ -223,3 +223,16 @@ fn exhaustive_runs_that_accept_nothing_give_up() {
     let r = Property::new(any::<u8>()).config(config).run(|x: u8| assume(x > 200));
     assert!(matches!(r.verdict, RunVerdict::GaveUp { .. }), "{r}");
 }
+
+#[test]
+fn properties_that_draw_as_they_go_still_shrink() {
+    // Everything is drawn inside the body: the choices at the start of the
+    // body do not identify the input, so nothing may be skipped as "seen".
+    let r = Property::new(gens::just(())).config(quiet("interactive")).run_with_case(|tc, ()| {
+        let xs = tc.draw(&gens::vec(gens::ints(0..=1000u32), 0..20));
+        xs.iter().sum::<u32>() <= 1000
+    });
+    let c = failed(&r);
+    // Two elements (each at most 1000): "more", value, "more", value, "stop".
+    assert_eq!(c.choices.len(), 5, "shrunk to a two-element vector: {r}");
+}

@@ -156,6 +156,15 @@ pub fn expand(args: TokenStream, mut item: ItemFn) -> syn::Result<TokenStream> {
     // The user's function, renamed, stays as written (an async one gets the
     // runtime attribute so each case runs to completion).
     let body_ident = format_ident!("__speccheck_{}", name);
+
+    // Without a `&mut TestCase` argument the inputs are complete before the
+    // body runs (so shrinking may skip inputs it already tried).
+    let check = if tc_position.is_some() {
+        quote!(.check_with_case(move |__tc: &mut ::speccheck::TestCase, (#(#locals,)*)| #body_ident(#(#call_args),*)))
+    } else {
+        quote!(.check(move |(#(#locals,)*)| #body_ident(#(#call_args),*)))
+    };
+
     item.sig.ident = body_ident.clone();
     if let Some(rt) = &runtime {
         item.attrs.push(rt.clone());
@@ -182,7 +191,7 @@ pub fn expand(args: TokenStream, mut item: ItemFn) -> syn::Result<TokenStream> {
                     #(#config)*
                 })
                 .explainer(::speccheck::__private::default_explainer())
-                .check_with_case(move |__tc: &mut ::speccheck::TestCase, (#(#locals,)*)| #body_ident(#(#call_args),*));
+                #check;
         }
     })
 }

@@ -24,6 +24,13 @@ pub struct ReduceConfig {
     /// can only shrink by `k` constructors gets `k` times this many tries
     /// (at most `max_reduce`).
     pub tries_per_constructor: u32,
+    /// Tries per constructor when the choice-sequence shrinker has already
+    /// run (it tried the simplest replacement of every sub-value, every
+    /// deletion and every promotion): random replacements are then a
+    /// supplement, not the main search.
+    pub tries_per_constructor_after_shrink: u32,
+    /// `max_reduce` when the shrinker has already run.
+    pub max_reduce_after_shrink: u32,
     /// `scMaxSize`: a replacement has fewer constructors than this and than
     /// the sub-value it replaces.
     pub max_size: usize,
@@ -70,6 +77,8 @@ impl Default for ReduceConfig {
         ReduceConfig {
             max_reduce: 100,
             tries_per_constructor: 10,
+            tries_per_constructor_after_shrink: 1,
+            max_reduce_after_shrink: 10,
             max_size: 10,
             max_depth: None,
             subvalues: true,

@@ -136,7 +136,7 @@ pub fn formula(view: &View<'_>, inputs: &[(String, Term)], holes: &[Hole], confi
     }
     out.push_str(&value(&terms, config, !head.is_empty()));
     for h in holes {
-        let ty = view.span(h.ordinal).type_info().name;
+        let ty = view.span(h.ordinal).type_info().name();
         if unplaced.iter().any(|u| u.ordinal == h.ordinal) {
             // No term position to mark: name the hole by its place.
             let names: Vec<String> = inputs.iter().map(|(n, _)| n.clone()).collect();

@@ -7,7 +7,7 @@ use std::cmp::Ordering;
 use std::time::Instant;
 
 use speccheck_core::runner::{CaseResult, ExplainContext, FailureInfo, FailureKind};
-use speccheck_core::{Choice, Fresh, Outcome, Tail, TestCase, shortlex};
+use speccheck_core::{Choice, Fresh, Outcome, Seen, Tail, TestCase, shortlex};
 
 use crate::config::ReduceConfig;
 use crate::shapes::Shape;
@@ -101,9 +101,10 @@ impl<'c, 'a> Oracle<'c, 'a> {
         self.tests
     }
 
-    /// True once the test or time budget is spent.
+    /// True once the test or time budget is spent. The clock is read every
+    /// 16 tests: reading it costs as much as a small test.
     pub fn exhausted(&self) -> bool {
-        self.tests >= self.max_tests || Instant::now() >= self.deadline
+        self.tests >= self.max_tests || (self.tests.is_multiple_of(16) && Instant::now() >= self.deadline)
     }
 
     /// The run's settings.
@@ -127,6 +128,21 @@ impl<'c, 'a> Oracle<'c, 'a> {
     pub fn splice(&mut self, base: &CaseResult, ordinal: usize, fresh: Fresh, bound: Option<usize>) -> CaseResult {
         let resume = base.spans.spans[ordinal].end as usize;
         self.run(TestCase::splice(base.choices.0.clone(), ordinal, resume, fresh, bound))
+    }
+
+    /// Like [`splice`](Self::splice), but a replacement that generates an
+    /// input already in `seen` is not run again (it ends
+    /// [`Invalid::Duplicate`](speccheck_core::Invalid::Duplicate)).
+    pub fn splice_unseen(
+        &mut self,
+        base: &CaseResult,
+        ordinal: usize,
+        fresh: Fresh,
+        bound: Option<usize>,
+        seen: &Seen,
+    ) -> CaseResult {
+        let resume = base.spans.spans[ordinal].end as usize;
+        self.run(TestCase::splice(base.choices.0.clone(), ordinal, resume, fresh, bound).with_seen(seen.clone()))
     }
 
     /// A fresh random input of the property (case index `i` of the

@@ -7,8 +7,10 @@
 //! same way restarts the walk on the new, smaller case; the walk ends at a
 //! fixpoint or when the budget is spent. A small sub-value has few smaller
 //! values, so it gets fewer tries: `tries_per_constructor` per constructor
-//! it could lose, at most `max_reduce`. Every step lowers the case's
-//! constructor count, so it terminates.
+//! it could lose, at most `max_reduce` (fewer still after the
+//! choice-sequence shrinker, which already tried the simplest replacement of
+//! every sub-value). Every step lowers the case's constructor count, so it
+//! terminates.
 //!
 //! Replacement sizes follow SmartCheck's schedule: the size parameter is
 //! drawn from `0..=m`, `m` starting at 0 and doubling after each try, and
@@ -17,7 +19,7 @@
 use std::time::{Duration, Instant};
 
 use speccheck_core::runner::CaseResult;
-use speccheck_core::{Fresh, Invalid, Outcome};
+use speccheck_core::{Fresh, Invalid, Outcome, Seen};
 
 use crate::config::ReduceConfig;
 use crate::hypotheses::{reduction_positions, subvalue_candidate};
@@ -66,6 +68,15 @@ pub fn reduce(oracle: &mut Oracle<'_, '_>, start: CaseResult, origin: &Origin, c
     let gen_max = oracle.run_config().max_size.max(1);
     let mut best = start.clone();
     let mut improvements = 0;
+    // The choice-sequence shrinker, when it ran, already tried each
+    // sub-value's simplest replacement and each same-type sub-value in its
+    // place (its `simplest_subvalues` and `promote_descendants` passes):
+    // only the random replacements are new then.
+    let after_shrink = oracle.run_config().shrink;
+    // Random replacements of small sub-values often rebuild an input
+    // already tried: those are not run again.
+    let seen = Seen::new();
+    seen.insert(&start.choices.0);
     let stop = 'walk: loop {
         if oracle.exhausted() {
             break Stop::Budget;
@@ -83,6 +94,7 @@ pub fn reduce(oracle: &mut Oracle<'_, '_>, start: CaseResult, origin: &Origin, c
             // The sub-value hypothesis: a sub-value of the input's type in
             // place of the whole input.
             if config.subvalues
+                && !after_shrink
                 && let Some(choices) = subvalue_candidate(&view, &best, p)
             {
                 let r = oracle.replay(&choices);
@@ -102,15 +114,25 @@ pub fn reduce(oracle: &mut Oracle<'_, '_>, start: CaseResult, origin: &Origin, c
                 continue;
             }
             let mut max = 0;
-            let tries = config.max_reduce.min(config.tries_per_constructor.saturating_mul(bound as u32 - 1));
+            let tries = if after_shrink {
+                config
+                    .max_reduce_after_shrink
+                    .min(config.tries_per_constructor_after_shrink.saturating_mul(bound as u32 - 1))
+            } else {
+                config.max_reduce.min(config.tries_per_constructor.saturating_mul(bound as u32 - 1))
+            };
             for k in 0..tries {
                 if oracle.exhausted() {
                     break 'walk Stop::Budget;
                 }
-                // The simplest value first (size 0), then random ones.
-                let fresh =
-                    if k == 0 { Fresh::simplest() } else { Fresh::random(oracle.next_seed(), oracle.below(max)) };
-                let r = oracle.splice(&best, p.ordinal, fresh, Some(bound));
+                // The simplest value first (size 0, unless the shrinker
+                // tried it), then random ones.
+                let fresh = if k == 0 && !after_shrink {
+                    Fresh::simplest()
+                } else {
+                    Fresh::random(oracle.next_seed(), oracle.below(max))
+                };
+                let r = oracle.splice_unseen(&best, p.ordinal, fresh, Some(bound), &seen);
                 match oracle.judge(&r, origin) {
                     Verdict::Same if r.spans.total_constructors() < size => {
                         if !confirmed(oracle, &r, origin) {

@@ -170,7 +170,7 @@ impl<'a> View<'a> {
     /// k-th field), then its type.
     pub fn label(&self, i: usize, inputs: Option<&[String]>) -> String {
         let Some(subject) = self.subjects.iter().position(|&s| self.is_within(i, s)) else {
-            return self.tree.spans[i].type_info().name.to_string();
+            return self.tree.spans[i].type_info().name().to_string();
         };
         let root = self.subjects[subject];
         let given = inputs.filter(|n| n.len() == self.subjects.len()).map(|n| n[subject].clone());
@@ -187,7 +187,7 @@ impl<'a> View<'a> {
             }
             cur = child;
         }
-        format!("{out}: {}", self.tree.spans[i].type_info().name)
+        format!("{out}: {}", self.tree.spans[i].type_info().name())
     }
 
     /// The name of the named slot holding `node` (below `above`), if any.

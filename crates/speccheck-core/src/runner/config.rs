@@ -55,7 +55,8 @@ pub struct Config {
     pub max_size: usize,
     /// Nesting depth after which recursive types take leaves.
     pub max_depth: u32,
-    /// Per-case timeout (`None`: none).
+    /// Per-case timeout. With `None` nothing watches for hangs, and the
+    /// run executes on the calling thread (with its stack size).
     pub timeout: Option<Duration>,
     /// Stop generating after this long (the run still passes).
     pub time_budget: Option<Duration>,
@@ -97,12 +98,24 @@ impl Default for Config {
     /// environment (unless `SPECCHECK_PROFILE` names another).
     fn default() -> Self {
         let base = Self::base();
-        if std::env::var_os("SPECCHECK_PROFILE").is_none() && ci_env(|k| std::env::var(k).ok()) {
-            base.with_profile(Profile::Ci)
-        } else {
-            base
-        }
+        if env_var("SPECCHECK_PROFILE").is_none() && ci_env(env_var) { base.with_profile(Profile::Ci) } else { base }
     }
+}
+
+/// The process's `SPECCHECK_*` and `CI` variables, read on first use.
+fn env_var(key: &str) -> Option<String> {
+    use std::sync::OnceLock;
+    static SNAPSHOT: OnceLock<Vec<(String, String)>> = OnceLock::new();
+    SNAPSHOT
+        .get_or_init(|| {
+            std::env::vars_os()
+                .filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?)))
+                .filter(|(k, _)| k.starts_with("SPECCHECK_") || k == "CI")
+                .collect()
+        })
+        .iter()
+        .find(|(k, _)| k == key)
+        .map(|(_, v)| v.clone())
 }
 
 /// True when a `CI` variable says "this is CI".
@@ -177,9 +190,11 @@ impl Config {
         random_seed()
     }
 
-    /// Reads `SPECCHECK_*` variables over these settings.
+    /// Reads `SPECCHECK_*` variables over these settings. The environment
+    /// is read once per process (as proptest does): a test runs many
+    /// properties, and each reading would cost more than a small run.
     pub fn apply_env(self) -> Result<Self, ConfigError> {
-        self.apply_vars(|k| std::env::var(k).ok())
+        self.apply_vars(env_var)
     }
 
     /// [`apply_env`](Self::apply_env) over any variable source (testable).

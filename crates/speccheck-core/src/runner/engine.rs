@@ -677,6 +677,7 @@ fn describe_invalid(why: &Invalid) -> String {
         }
         Invalid::FilterExhausted { name, tries } => format!("filter `{name}` rejected {tries} candidates in a row"),
         Invalid::NotSmaller => "a replacement was not smaller".into(),
+        Invalid::Duplicate => "the input was already tried".into(),
         Invalid::Other(s) => s.clone(),
     }
 }

@@ -10,12 +10,13 @@ pub mod config;
 pub(crate) mod context;
 mod engine;
 pub mod explain;
+mod pool;
 pub mod report;
 pub mod verdict;
 pub mod watch;
 
 use std::fmt::Debug;
-use std::sync::{Arc, Mutex, mpsc};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 pub use case::{CaseResult, SharedTest, TestFn};
@@ -30,10 +31,6 @@ use crate::gens::Generator;
 use crate::term::Term;
 use crate::test_case::TestCase;
 use engine::{Describe, Engine};
-
-/// Stack size of the worker threads: properties over deep recursive values
-/// recurse deeply.
-const WORKER_STACK: usize = 32 << 20;
 
 type Render<T> = Arc<dyn Fn(&T) -> Vec<(String, Term)> + Send + Sync>;
 
@@ -109,7 +106,9 @@ where
 
     /// Runs `body` on generated inputs and returns the report.
     pub fn run<V: Verdict>(self, body: impl Fn(G::Value) -> V + Send + Sync + 'static) -> RunReport {
-        self.run_with_case(move |_, v| body(v))
+        // The body draws nothing more: an input is known once generated,
+        // so shrinking may skip inputs it already tried.
+        self.run_body(move |_, v| body(v), false)
     }
 
     /// Like [`run`](Self::run), but the body also gets the test case, to
@@ -117,6 +116,14 @@ where
     pub fn run_with_case<V: Verdict>(
         self,
         body: impl Fn(&mut TestCase, G::Value) -> V + Send + Sync + 'static,
+    ) -> RunReport {
+        self.run_body(body, true)
+    }
+
+    fn run_body<V: Verdict>(
+        self,
+        body: impl Fn(&mut TestCase, G::Value) -> V + Send + Sync + 'static,
+        draws_more: bool,
     ) -> RunReport {
         let started = Instant::now();
         let config = match self.config.clone().apply_env() {
@@ -132,6 +139,10 @@ where
                 return Outcome::Invalid(why.clone());
             }
             tc.mark_generated();
+            if !draws_more && !tc.check_unseen() {
+                // Already tried (see `TestCase::with_seen`).
+                return Outcome::Invalid(crate::test_case::Invalid::Duplicate);
+            }
             if tc.is_final() {
                 for (name, term) in render(&value) {
                     tc.show(&name, || term);
@@ -162,7 +173,7 @@ where
 
 /// Prints a passing report's statistics or panics with a failing one.
 pub fn finish(report: RunReport) {
-    let verbosity = Config::default().apply_env().map(|c| c.verbosity).unwrap_or(Verbosity::Normal);
+    let verbosity = Config::base().apply_env().map(|c| c.verbosity).unwrap_or(Verbosity::Normal);
     if report.passed() {
         if verbosity >= Verbosity::Normal {
             println!("{report}");
@@ -208,55 +219,48 @@ pub(crate) fn run_engine(
         explainer,
         failing: Mutex::new(None),
     });
-    let (tx, rx) = mpsc::channel();
+    if timeout.is_none() {
+        // Nothing to watch for: run on this thread, with no hand-offs.
+        return match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| engine.run())) {
+            Ok(report) => report,
+            Err(payload) => error_report(&engine.config.name, format!("internal error: {}", panic_text(&*payload))),
+        };
+    }
+    let handoff = Arc::new(pool::Handoff::new());
+    let tx = handoff.clone();
     let worker = engine.clone();
-    let spawned = std::thread::Builder::new()
-        .name(format!("speccheck:{}", engine.config.name))
-        .stack_size(WORKER_STACK)
-        .spawn(move || {
-            let report = worker.run();
-            let _ = tx.send(report);
-        });
-    let handle = match spawned {
-        Ok(h) => h,
+    let spawned = pool::execute(move || {
+        let report = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| worker.run())) {
+            Ok(report) => report,
+            Err(payload) => error_report(&worker.config.name, format!("internal error: {}", panic_text(&*payload))),
+        };
+        tx.put(report);
+    });
+    if spawned.is_err() {
         // No thread to be had: run here, without hang detection.
-        Err(_) => return engine.run(),
-    };
+        return engine.run();
+    }
     let tick = timeout.map(|t| (t / 4).clamp(Duration::from_millis(1), Duration::from_millis(50)));
     loop {
-        let received = match tick {
-            Some(t) => rx.recv_timeout(t),
-            None => rx.recv().map_err(|_| mpsc::RecvTimeoutError::Disconnected),
-        };
-        match received {
-            Ok(report) => {
-                let _ = handle.join();
-                return report;
-            }
-            Err(mpsc::RecvTimeoutError::Timeout) => {
-                if let Some(t) = timeout
-                    && let Some(hang) = watch.hung(t)
-                {
-                    watch.abandon();
-                    return engine.timeout_report(hang, t, started);
-                }
-            }
-            Err(mpsc::RecvTimeoutError::Disconnected) => {
-                let why = match handle.join() {
-                    Err(payload) => payload
-                        .downcast_ref::<String>()
-                        .cloned()
-                        .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
-                        .unwrap_or_default(),
-                    Ok(()) => String::new(),
-                };
-                return error_report(
-                    &engine.config.name,
-                    format!("internal error: the runner stopped unexpectedly {why}"),
-                );
-            }
+        if let Some(report) = handoff.wait(tick) {
+            return report;
+        }
+        if let Some(t) = timeout
+            && let Some(hang) = watch.hung(t)
+        {
+            watch.abandon();
+            return engine.timeout_report(hang, t, started);
         }
     }
+}
+
+fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
+    let text = payload
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_default();
+    format!("the runner panicked: {text}")
 }
 
 /// Checks `body` on values of `generator` with default settings (named after the

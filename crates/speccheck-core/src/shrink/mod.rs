@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 use crate::choice::{Choice, shortlex};
 use crate::runner::case::CaseResult;
 use crate::runner::verdict::{FailureKind, Outcome};
-use crate::test_case::{Tail, TestCase};
+use crate::test_case::{Seen, Tail, TestCase};
 
 /// Limits on one shrink.
 #[derive(Clone, Copy, Debug)]
@@ -68,6 +68,7 @@ pub struct Shrinker<'a> {
     best: CaseResult,
     origin: (FailureKind, Option<String>),
     tried: HashSet<Vec<u64>>,
+    seen: Seen,
     budget: ShrinkBudget,
     started: Instant,
     steps: u32,
@@ -82,8 +83,11 @@ impl<'a> Shrinker<'a> {
             Outcome::Fail(f) => (f.kind, f.location.clone()),
             other => panic!("shrinking a case that did not fail: {other:?}"),
         };
+        let seen = Seen::new();
+        seen.insert(&failing.choices.0);
         Shrinker {
             run,
+            seen,
             best: failing,
             origin,
             tried: HashSet::new(),
@@ -105,9 +109,11 @@ impl<'a> Shrinker<'a> {
         self.best.choices.0.clone()
     }
 
-    /// True once the step or time budget is spent.
+    /// True once the step or time budget is spent. The clock is read every
+    /// 16 steps: reading it costs as much as a small step.
     pub fn exhausted(&self) -> bool {
-        self.steps >= self.budget.max_steps || self.started.elapsed() >= self.budget.max_time
+        self.steps >= self.budget.max_steps
+            || (self.steps.is_multiple_of(16) && self.started.elapsed() >= self.budget.max_time)
     }
 
     /// Runs every pass until none improves the case or the budget is spent.
@@ -166,6 +172,7 @@ impl<'a> Shrinker<'a> {
             return false;
         }
         self.steps += 1;
+        let tc = if tc.has_seen() { tc } else { tc.with_seen(self.seen.clone()) };
         let result = (self.run)(tc);
         let same_failure = match &result.outcome {
             Outcome::Fail(f) => (f.kind, f.location.as_deref()) == (self.origin.0, self.origin.1.as_deref()),

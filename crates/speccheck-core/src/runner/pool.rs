@@ -1,0 +1,118 @@
+//! Worker threads for runs, kept between runs.
+//!
+//! Every run executes on a worker thread so that the caller can watch it
+//! for hangs (see [`super::watch`]). Spawning a thread with a large stack
+//! per run costs tens of microseconds — more than a whole small property
+//! run — so finished workers wait here for the next run. A worker whose
+//! job hangs never comes back; it is abandoned, as before.
+
+use std::sync::mpsc::{self, Sender};
+use std::sync::{Condvar, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+/// Stack size of the worker threads: properties over deep recursive values
+/// recurse deeply.
+pub(crate) const WORKER_STACK: usize = 32 << 20;
+
+/// Idle workers kept at most (others exit when their job is done).
+const MAX_IDLE: usize = 8;
+
+type Job = Box<dyn FnOnce() + Send>;
+
+fn idle() -> &'static Mutex<Vec<Sender<Job>>> {
+    static IDLE: OnceLock<Mutex<Vec<Sender<Job>>>> = OnceLock::new();
+    IDLE.get_or_init(|| Mutex::new(Vec::new()))
+}
+
+fn spawn_worker() -> std::io::Result<Sender<Job>> {
+    let (tx, rx) = mpsc::channel::<Job>();
+    let me = tx.clone();
+    std::thread::Builder::new().name("speccheck-worker".into()).stack_size(WORKER_STACK).spawn(move || {
+        while let Ok(job) = rx.recv() {
+            // The job catches its own panics (it reports them).
+            job();
+            let mut idle = idle().lock().unwrap_or_else(|e| e.into_inner());
+            if idle.len() >= MAX_IDLE {
+                return;
+            }
+            idle.push(me.clone());
+        }
+    })?;
+    Ok(tx)
+}
+
+/// Runs `job` on an idle worker, or a new one. Fails only when no thread
+/// can be started.
+pub(crate) fn execute(job: impl FnOnce() + Send + 'static) -> std::io::Result<()> {
+    let mut job: Job = Box::new(job);
+    loop {
+        let worker = idle().lock().unwrap_or_else(|e| e.into_inner()).pop();
+        let tx = match worker {
+            Some(tx) => tx,
+            None => spawn_worker()?,
+        };
+        match tx.send(job) {
+            Ok(()) => return Ok(()),
+            // That worker is gone: take the job back and try another.
+            Err(mpsc::SendError(back)) => job = back,
+        }
+    }
+}
+
+/// A result one thread hands to another: the receiver spins briefly
+/// before sleeping, because a small property run finishes in less time
+/// than it takes to put a thread to sleep and wake it up again.
+pub(crate) struct Handoff<T> {
+    value: Mutex<Option<T>>,
+    ready: Condvar,
+    done: std::sync::atomic::AtomicBool,
+}
+
+/// How long a receiver spins before it sleeps.
+const SPIN: Duration = Duration::from_micros(30);
+
+impl<T> Handoff<T> {
+    pub(crate) fn new() -> Self {
+        Handoff { value: Mutex::new(None), ready: Condvar::new(), done: std::sync::atomic::AtomicBool::new(false) }
+    }
+
+    /// Delivers the value (once).
+    pub(crate) fn put(&self, v: T) {
+        *self.value.lock().unwrap_or_else(|e| e.into_inner()) = Some(v);
+        self.done.store(true, std::sync::atomic::Ordering::Release);
+        self.ready.notify_all();
+    }
+
+    /// Waits up to `timeout` for the value.
+    pub(crate) fn wait(&self, timeout: Option<Duration>) -> Option<T> {
+        let start = Instant::now();
+        let mut spins = 0u32;
+        while start.elapsed() < SPIN {
+            if self.done.load(std::sync::atomic::Ordering::Acquire) {
+                return self.value.lock().unwrap_or_else(|e| e.into_inner()).take();
+            }
+            spins += 1;
+            if spins.is_multiple_of(64) {
+                std::thread::yield_now();
+            } else {
+                std::hint::spin_loop();
+            }
+        }
+        let mut guard = self.value.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            if let Some(v) = guard.take() {
+                return Some(v);
+            }
+            match timeout {
+                None => guard = self.ready.wait(guard).unwrap_or_else(|e| e.into_inner()),
+                Some(t) => {
+                    let left = t.saturating_sub(start.elapsed());
+                    if left.is_zero() {
+                        return None;
+                    }
+                    guard = self.ready.wait_timeout(guard, left).unwrap_or_else(|e| e.into_inner()).0;
+                }
+            }
+        }
+    }
+}
