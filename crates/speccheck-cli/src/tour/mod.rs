@@ -5,6 +5,7 @@
 
 mod core_engine;
 mod dual;
+mod interface;
 
 use std::time::{Duration, Instant};
 
@@ -44,18 +45,58 @@ pub struct Stop {
 }
 
 fn stops() -> Vec<Stop> {
-    vec![core_engine::stop(), dual::stop()]
+    vec![core_engine::stop(), interface::stop(), dual::stop()]
+}
+
+/// How a run ended, as far as the tour is concerned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ended {
+    /// Everything passed.
+    Passed,
+    /// A counterexample was found.
+    Failed,
+    /// The framework refused to call it a pass (too many rejected inputs).
+    GaveUp,
+    /// Anything else (flaky, errors).
+    Other,
+}
+
+/// A report the tour can print and judge.
+pub trait TourReport: std::fmt::Display {
+    /// How the run ended.
+    fn ended(&self) -> Ended;
+}
+
+impl TourReport for speccheck::RunReport {
+    fn ended(&self) -> Ended {
+        match self.verdict {
+            speccheck::RunVerdict::Passed => Ended::Passed,
+            speccheck::RunVerdict::Failed(_) => Ended::Failed,
+            speccheck::RunVerdict::GaveUp { .. } => Ended::GaveUp,
+            _ => Ended::Other,
+        }
+    }
+}
+
+impl TourReport for speccheck::interface::InterfaceReport {
+    fn ended(&self) -> Ended {
+        match self.verdict {
+            speccheck::interface::Verdict::Passed => Ended::Passed,
+            speccheck::interface::Verdict::Failed(_) => Ended::Failed,
+            _ => Ended::Other,
+        }
+    }
 }
 
 /// Runs a report-producing check and records whether it met expectations.
-pub fn check(what: &str, expect: Expect, run: impl FnOnce() -> speccheck::RunReport) -> Finding {
+pub fn check<R: TourReport>(what: &str, expect: Expect, run: impl FnOnce() -> R) -> Finding {
     let started = Instant::now();
     let report = run();
     let elapsed = started.elapsed();
     let ok = match expect {
-        Expect::Bug => matches!(report.verdict, speccheck::RunVerdict::Failed(_)),
-        Expect::Pass => report.passed(),
-        Expect::GiveUp => matches!(report.verdict, speccheck::RunVerdict::GaveUp { .. }),
+        Expect::Bug => report.ended() == Ended::Failed,
+        Expect::Pass => report.ended() == Ended::Passed,
+        Expect::GiveUp => report.ended() == Ended::GaveUp,
     };
     let kind = match expect {
         Expect::Bug => "planted bug",
