@@ -1,1 +1,8 @@
-//! Examples live beside this file; run them with `cargo run -p speccheck-examples --example <name>`.
+//! speccheck's bundled example code: the buggy programs the tour, the
+//! examples and the benchmarks test. The runnable examples live beside
+//! this crate; run them with
+//! `cargo run -p speccheck-examples --example <name>`.
+
+#![warn(missing_docs)]
+
+pub mod smartcheck;

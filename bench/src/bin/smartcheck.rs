@@ -272,11 +272,6 @@ fn stackset_formulas(runs: u64) -> String {
     out
 }
 
-fn decode_lang(choices: &speccheck::ChoiceSequence) -> parser::Lang {
-    let mut tc = speccheck::TestCase::replay(choices.0.clone(), speccheck::Tail::Simplest);
-    speccheck::Generator::generate(&speccheck::any::<parser::Lang>(), &mut tc)
-}
-
 /// A formula printed over several lines, on one.
 fn one_line(lines: &[&str]) -> String {
     let joined = lines.iter().map(|l| l.trim()).collect::<Vec<_>>().join(" ");
@@ -301,18 +296,9 @@ fn multi_bug(runs: u64) -> String {
         time.push(start.elapsed());
         let RunVerdict::Failed(c) = &r.verdict else { continue };
         found += 1;
-        // The reduced value of every class reported, decoded from its
-        // replay string; a bug is reported when some class fails with that
-        // bug alone.
-        let mut values = vec![decode_lang(&c.choices)];
-        for sec in c.explanation.iter().filter(|s| s.title.starts_with("failure class")) {
-            let replay = sec.body.lines().find_map(|l| l.strip_prefix("replay: SPECCHECK_REPLAY="));
-            if let Some(text) = replay.and_then(|l| l.split_whitespace().next())
-                && let Ok(choices) = speccheck::ChoiceSequence::from_replay_string(text)
-            {
-                values.push(decode_lang(&choices));
-            }
-        }
+        // The reduced value of every class reported; a bug is reported when
+        // some class fails with that bug alone.
+        let values: Vec<parser::Lang> = c.failure_classes().filter_map(speccheck::decode_value).collect();
         classes_total += values.len();
         let only = |swap_or, mul_as_div| {
             values.iter().any(|l| parser::check_with(l, parser::Bugs { swap_or, mul_as_div }) == Check::Fail)

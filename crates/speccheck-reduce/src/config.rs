@@ -62,6 +62,9 @@ pub struct ReduceConfig {
     pub multi_cases: u64,
     /// Most failure classes reported (the first included).
     pub max_classes: usize,
+    /// Most variants of known classes (the same kernel in another context,
+    /// see [`crate::shapes::Kernel`]) reduced before the search stops.
+    pub max_variants: u64,
     /// Most test runs for the whole explanation.
     pub max_tests: u64,
     /// Longest time for the whole explanation.
@@ -91,6 +94,7 @@ impl Default for ReduceConfig {
             multi: true,
             multi_cases: 1000,
             max_classes: 5,
+            max_variants: 20,
             max_tests: 200_000,
             max_time: Duration::from_secs(10),
             format: Format::Auto,

@@ -55,10 +55,7 @@ impl Explainer for SmartCheck {
         let best = red.case.clone();
         if mode == ExplainMode::Generalize {
             let g = generalize(&mut oracle, &best, &origin, config);
-            sections.push(Section {
-                title: "generalized (SmartCheck §5)".into(),
-                body: generalization_text(&oracle, &best, &g, config),
-            });
+            sections.push(Section::new("generalized (SmartCheck §5)", generalization_text(&oracle, &best, &g, config)));
             if config.multi
                 && let Some(first) = Class::new(best.clone(), g, red.from)
             {
@@ -130,12 +127,11 @@ pub fn reduce_and_shrink(
 }
 
 fn flaky_section() -> Section {
-    Section {
-        title: "flaky during reduction".into(),
-        body: "a failing input passed when it was run again: reduction stopped and the original counterexample is \
-               kept.\nThe property depends on something besides its input."
-            .into(),
-    }
+    Section::new(
+        "flaky during reduction",
+        "a failing input passed when it was run again: reduction stopped and the original counterexample is \
+         kept.\nThe property depends on something besides its input.",
+    )
 }
 
 fn reduction_section(red: &Reduction) -> Section {
@@ -161,7 +157,7 @@ fn reduction_section(red: &Reduction) -> Section {
             human(red.elapsed)
         ),
     };
-    Section { title: "reduced (SmartCheck §4)".into(), body }
+    Section::new("reduced (SmartCheck §4)", body)
 }
 
 /// The formula of a generalized counterexample, with a line per hole.
@@ -228,20 +224,24 @@ fn class_sections(oracle: &Oracle<'_, '_>, search: &Search, config: &ReduceConfi
             Some(cmd) => format!("SPECCHECK_REPLAY={} {cmd}", class.replay()),
             None => format!("SPECCHECK_REPLAY={}", class.replay()),
         };
-        out.push(Section {
-            title: format!("failure class {} of {total} (matches no shape above)", k + 2),
-            body: format!(
-                "{}{at}: {first_line}\nreduced from {} to {} constructors\n{}\nreplay: {replay}",
-                failure.kind,
-                class.found_size,
-                class.case.spans.total_constructors(),
-                generalization_text(oracle, &class.case, &class.generalization, config)
-            ),
-        });
+        let body = format!(
+            "{}{at}: {first_line}\nreduced from {} to {} constructors\n{}\nreplay: {replay}",
+            failure.kind,
+            class.found_size,
+            class.case.spans.total_constructors(),
+            generalization_text(oracle, &class.case, &class.generalization, config)
+        );
+        let title = format!("failure class {} of {total} (matches no shape above)", k + 2);
+        out.push(Section::new(title, body).with_counterexample(class.case.choices.clone()));
     }
+    let variants = match search.variants {
+        0 => String::new(),
+        1 => ", 1 the same bug in another context (it holds a known class's kernel)".to_string(),
+        n => format!(", {n} the same bug in another context (they hold a known class's kernel)"),
+    };
     let summary = format!(
         "{} more inputs tested with \"matches no known shape\" as a precondition: {} failed, {} of them with a known \
-         shape{}; {} failure class{} in all",
+         shape{variants}{}; {} failure class{} in all",
         search.generated,
         search.failed,
         search.matched,
@@ -249,6 +249,6 @@ fn class_sections(oracle: &Oracle<'_, '_>, search: &Search, config: &ReduceConfi
         total,
         if total == 1 { "" } else { "es" }
     );
-    out.push(Section { title: "other failure classes (SmartCheck §5.3)".into(), body: summary });
+    out.push(Section::new("other failure classes (SmartCheck §5.3)", summary));
     out
 }

@@ -52,7 +52,7 @@ pub use explainer::SmartCheck;
 pub use generalize::{Exists, Forall, Generalization};
 pub use oracle::{Oracle, Origin};
 pub use reduce::{Reduction, Stop};
-pub use shapes::Shape;
+pub use shapes::{Kernel, Shape};
 pub use view::{Position, View};
 
 /// The SmartCheck explanation step with default settings, ready for

@@ -9,6 +9,14 @@
 //! the same symptom would otherwise shrink into whichever is simpler).
 //! So one run reports every distinct class of failure it finds, up to
 //! `max_classes`, within `multi_cases` generated inputs.
+//!
+//! Shapes are the paper's, and they include context: the same bug in
+//! another field or list position is a new shape, and a search that only
+//! compared shapes would spend its classes on variants of the first bug.
+//! So a reduced new failure that contains a known class's [`Kernel`] is
+//! counted as a *variant* of that class, not reported; its shape joins
+//! the strengthened precondition, so the same variant is not reduced
+//! twice.
 
 use speccheck_core::runner::{CaseResult, FailureInfo};
 use speccheck_core::{ChoiceSequence, Outcome};
@@ -17,7 +25,7 @@ use crate::config::ReduceConfig;
 use crate::generalize::{Generalization, generalize};
 use crate::oracle::{Oracle, Origin};
 use crate::reduce::Stop;
-use crate::shapes::Shape;
+use crate::shapes::{Kernel, Shape};
 
 /// One class of failures.
 #[derive(Clone, Debug)]
@@ -30,6 +38,8 @@ pub struct Class {
     pub generalization: Generalization,
     /// Its shape.
     pub shape: Shape,
+    /// Its context-free core, if it has one.
+    pub kernel: Option<Kernel>,
     /// Constructors of the counterexample before reduction.
     pub found_size: usize,
 }
@@ -43,8 +53,11 @@ impl Class {
         // risk is real (a statement position where every constructor can
         // hold the first bug hides a second bug in statements), so here an
         // `∃` position matches only its own shape.
-        let shape = Shape::new(&case, generalization.forall_holes(), Origin::of(&failure));
-        Some(Class { case, failure, generalization, shape, found_size })
+        let origin = Origin::of(&failure);
+        let forall = generalization.forall_holes();
+        let kernel = Kernel::of(&case, &forall, origin.clone());
+        let shape = Shape::new(&case, forall, origin);
+        Some(Class { case, failure, generalization, shape, kernel, found_size })
     }
 
     /// The replay string of its counterexample.
@@ -72,19 +85,29 @@ pub struct Search {
     pub matched: u64,
     /// Failing inputs that turned out flaky.
     pub flaky: u64,
+    /// New shapes that, once reduced, held a known class's kernel: the
+    /// same bug in another context.
+    pub variants: u64,
 }
 
 /// Looks for failure classes other than `known`.
 pub fn search(oracle: &mut Oracle<'_, '_>, known: &[Class], config: &ReduceConfig) -> Search {
     let mut out = Search::default();
+    // Shapes of variants of known classes: matched like the classes' own.
+    let mut variant_shapes: Vec<Shape> = Vec::new();
     let mut i = 0;
-    while i < config.multi_cases && known.len() + out.classes.len() < config.max_classes && !oracle.exhausted() {
+    while i < config.multi_cases
+        && known.len() + out.classes.len() < config.max_classes
+        && out.variants < config.max_variants
+        && !oracle.exhausted()
+    {
         let r = oracle.generate(i);
         i += 1;
         out.generated += 1;
         let Some(origin) = Origin::of_case(&r) else { continue };
         out.failed += 1;
-        let shapes: Vec<Shape> = known.iter().chain(&out.classes).map(|k| k.shape.clone()).collect();
+        let shapes: Vec<Shape> =
+            known.iter().chain(&out.classes).map(|k| k.shape.clone()).chain(variant_shapes.iter().cloned()).collect();
         if shapes.iter().any(|s| s.matches(&r)) {
             out.matched += 1;
             continue;
@@ -101,7 +124,13 @@ pub fn search(oracle: &mut Oracle<'_, '_>, known: &[Class], config: &ReduceConfi
         }
         let g = generalize(oracle, &reduced.case, &origin, config);
         oracle.avoid(Vec::new());
-        if let Some(class) = Class::new(reduced.case, g, found_size) {
+        let Some(class) = Class::new(reduced.case, g, found_size) else { continue };
+        let known_kernel =
+            known.iter().chain(&out.classes).filter_map(|k| k.kernel.as_ref()).any(|k| k.occurs_in(&class.case));
+        if known_kernel {
+            out.variants += 1;
+            variant_shapes.push(class.shape);
+        } else {
             out.classes.push(class);
         }
     }

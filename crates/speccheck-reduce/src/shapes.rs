@@ -4,12 +4,20 @@
 //! generalized position (`∀` or `∃`) matches anything below it. A
 //! collection's shape includes its length (a list's spine is made of
 //! constructors).
+//!
+//! A shape pins a failure to its *context*: the same bug reached through
+//! another field or list position has another shape. A [`Kernel`] is the
+//! context-free part of a class, where there is one: the single
+//! constructor the formula keeps whose fields are all generalized (e.g.
+//! `Mul(∀, ∀)` in `Lang { funcs: [Func { stmts: [Assign(_, Mul(∀, ∀))] }] }`).
+//! The multi-bug search uses it to recognize the same bug in another
+//! context once a new failure has been reduced.
 
 use speccheck_core::SpanTree;
 use speccheck_core::runner::CaseResult;
 
 use crate::oracle::Origin;
-use crate::view::View;
+use crate::view::{Position, View};
 
 /// The shape of one failure class: its reduced counterexample, the
 /// positions generalized in it, and where it fails.
@@ -61,4 +69,66 @@ impl Shape {
         let (ka, kb) = (a.children(Some(x)), b.children(Some(y)));
         ka.len() == kb.len() && ka.iter().zip(&kb).all(|(&i, &j)| self.node(a, i, b, j))
     }
+}
+
+/// The context-free core of a failure class (see the module docs): one
+/// node of its reduced counterexample, with every field a `∀` hole or
+/// opaque, at least one `∀` hole, and of a type with
+/// several constructors (so the constructor is what the bug needs); and
+/// every node above it is only context — of a one-constructor type, or
+/// with nothing but opaque values beside the path down (in
+/// `Or(Add(∀, ∀), ∀)` the `Or` matters, so `Add` is no kernel). A class
+/// has a kernel only when exactly one node qualifies.
+#[derive(Clone, Debug)]
+pub struct Kernel {
+    shape: Shape,
+    at: usize,
+}
+
+impl Kernel {
+    /// The kernel of `case` (failing with `origin`) with `forall` holes, if
+    /// it has one.
+    pub fn of(case: &CaseResult, forall: &[usize], origin: Origin) -> Option<Kernel> {
+        let view = View::new(&case.spans);
+        let qualifies = |p: &Position| {
+            let y = p.ordinal;
+            let kids = view.children(Some(y));
+            !forall.contains(&y)
+                && view.constructor_names(y).len() >= 2
+                && kids.iter().any(|k| forall.contains(k))
+                && kids.iter().all(|&k| forall.contains(&k) || view.is_opaque(k))
+                && only_context_above(&view, p)
+        };
+        let mut found = view.positions(None).into_iter().filter(qualifies).map(|p| p.ordinal);
+        let at = found.next()?;
+        if found.next().is_some() {
+            return None;
+        }
+        Some(Kernel { shape: Shape::from_tree(case.spans.clone(), forall.to_vec(), origin), at })
+    }
+
+    /// True when `case` fails the same way and some sub-value of it has the
+    /// kernel's shape.
+    pub fn occurs_in(&self, case: &CaseResult) -> bool {
+        if Origin::of_case(case).as_ref() != Some(&self.shape.origin) {
+            return false;
+        }
+        let (a, b) = (View::new(&case.spans), View::new(&self.shape.tree));
+        a.positions(None).iter().any(|p| self.shape.node(&a, p.ordinal, &b, self.at))
+    }
+}
+
+/// True when every node above `p` is context for it: of a type with one
+/// constructor, or with only opaque values beside the path to `p`.
+fn only_context_above(view: &View<'_>, p: &Position) -> bool {
+    let mut cur = view.subjects()[p.subject];
+    for step in view.path(p.subject, p.ordinal).unwrap_or_default() {
+        let kids = view.children(Some(cur));
+        let beside_opaque = kids.iter().enumerate().all(|(k, &c)| k == step || view.is_opaque(c));
+        if view.constructor_names(cur).len() >= 2 && !beside_opaque {
+            return false;
+        }
+        cur = kids[step];
+    }
+    true
 }

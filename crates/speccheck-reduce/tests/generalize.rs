@@ -11,7 +11,7 @@ use speccheck::prelude::*;
 use speccheck::reduce::explainer::reduce_and_shrink;
 use speccheck::reduce::generalize::generalize;
 use speccheck::reduce::oracle::{Oracle, Origin, Verdict, verdict};
-use speccheck::reduce::{ReduceConfig, Shape, SmartCheck, View};
+use speccheck::reduce::{Kernel, ReduceConfig, Shape, SmartCheck, View};
 use speccheck::{
     ChoiceSequence, Config, ExplainMode, Fresh, Property, SpanTree, Tail, TestCase, decode_value, encode_value,
 };
@@ -134,6 +134,59 @@ fn shapes_match_as_in_the_paper() {
     assert!(!shape(&e2, false).matches_tree(&tree_of(&e1)), "C is not Add");
     assert!(shape(&e2, true).matches_tree(&tree_of(&e1)), "a generalized index matches anything");
     assert!(shape(&e2, true).matches_tree(&tree_of(&e3)));
+}
+
+fn has_div(e: &Exp) -> bool {
+    match e {
+        Exp::C(_) => false,
+        Exp::Div(..) => true,
+        Exp::Add(a, b) => has_div(a) || has_div(b),
+    }
+}
+
+#[test]
+fn kernels_are_the_context_free_core_of_a_class() {
+    // The property "no division anywhere": the bug is `Div(∀, ∀)` in any
+    // context.
+    let h = Harness::new(any::<Exp>(), models::render, |e: Exp| !has_div(&e));
+    let case = |e: &Exp| h.replay(&encode_value(e).unwrap());
+    let origin = Origin { kind: speccheck::FailureKind::Returned, location: None };
+    // `∀` holes: the children of every `Div` node (tree-view ordinals).
+    let div_children = |e: &Exp| {
+        let r = case(e);
+        let view = View::new(&r.spans);
+        let holes: Vec<usize> = view
+            .positions(None)
+            .iter()
+            .filter(|p| view.span(p.ordinal).ctor == 2)
+            .flat_map(|p| view.children(Some(p.ordinal)))
+            .collect();
+        (r, holes)
+    };
+    let kernel = |e: &Exp| {
+        let (r, holes) = div_children(e);
+        Kernel::of(&r, &holes, origin.clone())
+    };
+
+    let k = kernel(&Exp::Div(c(1), c(2))).expect("Div(∀, ∀) is its own kernel");
+    let deep = Exp::Add(c(5), Box::new(Exp::Div(Box::new(Exp::Add(c(1), c(1))), c(0))));
+    assert!(k.occurs_in(&case(&deep)), "the same bug in another context");
+    assert!(!k.occurs_in(&case(&Exp::Add(c(5), c(6)))), "a passing input holds no kernel");
+
+    // `Add(C(1), Div(∀, ∀))`: the `Add` beside a constant may matter.
+    assert!(kernel(&Exp::Add(c(1), Box::new(Exp::Div(c(2), c(3))))).is_none());
+    // Two candidate nodes: no single core.
+    let two = Exp::Add(Box::new(Exp::Div(c(2), c(3))), Box::new(Exp::Div(c(4), c(5))));
+    assert!(kernel(&two).is_none());
+    // `Div(Add(∀, ∀), ∀)`: the `Div` above has a generalized sibling, so
+    // `Add` is not the core.
+    let (r, _) = div_children(&Exp::Div(Box::new(Exp::Add(c(1), c(2))), c(3)));
+    let view = View::new(&r.spans);
+    let root = view.subjects()[0];
+    let kids = view.children(Some(root));
+    let mut holes = view.children(Some(kids[0]));
+    holes.push(kids[1]);
+    assert!(Kernel::of(&r, &holes, origin.clone()).is_none());
 }
 
 #[test]

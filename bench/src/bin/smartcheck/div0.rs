@@ -1,6 +1,6 @@
-//! (c) Div0 (§4.3.1): a calculator language; `div_sub_terms` is meant to
-//! rule out division by zero but only looks for a literal `C(0)` divisor,
-//! so `Div(x, Add(C(-5), C(5)))` slips through. Size: constructors.
+//! (c) Div0 (§4.3.1): the model (types, buggy function, property, size) is
+//! [`speccheck_examples::smartcheck::div0`], shared with the tour and the
+//! example; here are the peers' generators and shrinkers for it.
 
 use proptest::prelude::{Strategy, any};
 use proptest::prop_oneof;
@@ -8,53 +8,15 @@ use quickcheck::{Arbitrary as QcArbitrary, Gen};
 
 use super::common::{self, Check, Sample, Tool};
 
-#[derive(speccheck::Arbitrary, Debug, Clone, PartialEq)]
-pub enum Exp {
-    C(i32),
-    Add(Box<Exp>, Box<Exp>),
-    Div(Box<Exp>, Box<Exp>),
-}
-
-/// Haskell's `div` rounds toward negative infinity.
-fn div_floor(a: i64, b: i64) -> i64 {
-    let q = a.wrapping_div(b);
-    if (a % b != 0) && ((a < 0) != (b < 0)) { q - 1 } else { q }
-}
-
-pub fn eval(e: &Exp) -> Option<i64> {
-    match e {
-        Exp::C(i) => Some(i64::from(*i)),
-        Exp::Add(a, b) => Some(eval(a)?.wrapping_add(eval(b)?)),
-        Exp::Div(a, b) => {
-            let d = eval(b)?;
-            if d == 0 { None } else { Some(div_floor(eval(a)?, d)) }
-        }
-    }
-}
-
-/// The flawed precondition: no divisor is a literal zero.
-pub fn div_sub_terms(e: &Exp) -> bool {
-    match e {
-        Exp::C(_) => true,
-        Exp::Div(_, b) if **b == Exp::C(0) => false,
-        Exp::Add(a, b) | Exp::Div(a, b) => div_sub_terms(a) && div_sub_terms(b),
-    }
-}
+pub use speccheck_examples::smartcheck::div0::{Exp, div_sub_terms, evaluates, size};
 
 pub fn check(e: &Exp) -> Check {
     if !div_sub_terms(e) {
         Check::Discard
-    } else if eval(e).is_some() {
+    } else if evaluates(e) {
         Check::Pass
     } else {
         Check::Fail
-    }
-}
-
-pub fn size(e: &Exp) -> usize {
-    match e {
-        Exp::C(_) => 1,
-        Exp::Add(a, b) | Exp::Div(a, b) => 1 + size(a) + size(b),
     }
 }
 

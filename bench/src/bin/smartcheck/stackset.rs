@@ -1,110 +1,18 @@
-//! (f) XMonad's `StackSet` (§7.1) with the `delete` typo: removing window
-//! `w` from each workspace filters with `== w` instead of `/= w`, so
-//! deleting the focused window keeps it. Property (`prop_delete`): after
-//! deleting the focused window, it is no longer a member. Size:
-//! constructors (records, `Some`/`None`, list cells and nils; windows,
-//! numbers and the floating map are opaque).
-
-use std::collections::BTreeMap;
+//! (f) XMonad's `StackSet` (§7.1): the model (types, buggy function, property, size) is
+//! [`speccheck_examples::smartcheck::stackset`], shared with the tour and the
+//! example; here are the peers' generators and shrinkers for it.
 
 use proptest::prelude::{Strategy, any};
 use quickcheck::{Arbitrary as QcArbitrary, Gen};
 
 use super::common::{self, Check, Sample, Tool};
 
-pub type Window = char;
-
-/// A workspace tag (XMonad's `NonNegative Int`).
-#[derive(speccheck::Arbitrary, Debug, Clone, PartialEq)]
-pub struct Tag(pub u8);
-
-#[derive(speccheck::Arbitrary, Debug, Clone, PartialEq)]
-pub struct Stack {
-    pub focus: Window,
-    pub up: Vec<Window>,
-    pub down: Vec<Window>,
-}
-
-#[derive(speccheck::Arbitrary, Debug, Clone, PartialEq)]
-pub struct Workspace {
-    pub tag: Tag,
-    pub layout: i8,
-    pub stack: Option<Stack>,
-}
-
-#[derive(speccheck::Arbitrary, Debug, Clone, PartialEq)]
-pub struct Screen {
-    pub workspace: Workspace,
-    pub screen: i8,
-    pub detail: i8,
-}
-
-#[derive(speccheck::Arbitrary, Debug, Clone, PartialEq)]
-pub struct StackSet {
-    pub current: Screen,
-    pub visible: Vec<Screen>,
-    pub hidden: Vec<Workspace>,
-    /// Floating windows and their geometry: opaque, as in the paper.
-    #[speccheck(opaque)]
-    pub floating: BTreeMap<Window, (u8, u8, u8, u8)>,
-}
-
-fn peek(s: &StackSet) -> Option<Window> {
-    s.current.workspace.stack.as_ref().map(|st| st.focus)
-}
-
-/// XMonad's `filter` on a stack: keep the windows satisfying `p`; the
-/// focus moves down, else up; `None` when nothing is left.
-fn filter(st: &Stack, p: impl Fn(Window) -> bool) -> Option<Stack> {
-    let mut rest: Vec<Window> = std::iter::once(st.focus).chain(st.down.iter().copied()).filter(|&w| p(w)).collect();
-    let up: Vec<Window> = st.up.iter().copied().filter(|&w| p(w)).collect();
-    if !rest.is_empty() {
-        let focus = rest.remove(0);
-        return Some(Stack { focus, up, down: rest });
-    }
-    let mut up = up;
-    if up.is_empty() {
-        return None;
-    }
-    let focus = up.remove(0);
-    Some(Stack { focus, up, down: Vec::new() })
-}
-
-/// `delete w`, with the typo when `buggy`.
-pub fn delete(w: Window, s: &StackSet, buggy: bool) -> StackSet {
-    let keep = move |x: Window| if buggy { x == w } else { x != w };
-    let remove = |ws: &Workspace| Workspace { stack: ws.stack.as_ref().and_then(|st| filter(st, keep)), ..ws.clone() };
-    let screen = |sc: &Screen| Screen { workspace: remove(&sc.workspace), ..sc.clone() };
-    let mut floating = s.floating.clone();
-    floating.remove(&w);
-    StackSet {
-        current: screen(&s.current),
-        visible: s.visible.iter().map(screen).collect(),
-        hidden: s.hidden.iter().map(remove).collect(),
-        floating,
-    }
-}
-
-fn workspaces(s: &StackSet) -> impl Iterator<Item = &Workspace> {
-    std::iter::once(&s.current.workspace).chain(s.visible.iter().map(|sc| &sc.workspace)).chain(s.hidden.iter())
-}
-
-pub fn member(w: Window, s: &StackSet) -> bool {
-    workspaces(s)
-        .any(|ws| ws.stack.as_ref().is_some_and(|st| st.focus == w || st.up.contains(&w) || st.down.contains(&w)))
-}
+pub use speccheck_examples::smartcheck::stackset::{
+    Screen, Stack, StackSet, Tag, Window, Workspace, prop_delete, size,
+};
 
 pub fn check_with(s: &StackSet, buggy: bool) -> Check {
-    match peek(s) {
-        None => Check::Pass,
-        Some(i) => {
-            if member(i, &delete(i, s, buggy)) {
-                Check::Fail
-            } else {
-                Check::Pass
-            }
-        }
-    }
+    if prop_delete(s, buggy) { Check::Pass } else { Check::Fail }
 }
 
 pub fn check(s: &StackSet) -> Check {
@@ -113,26 +21,6 @@ pub fn check(s: &StackSet) -> Check {
 
 pub fn check_fixed(s: &StackSet) -> Check {
     check_with(s, false)
-}
-
-fn size_ws(w: &Workspace) -> usize {
-    // Workspace, its tag, and the stack: None, or Some(Stack { up, down }).
-    2 + match &w.stack {
-        None => 1,
-        Some(st) => 2 + (st.up.len() + 1) + (st.down.len() + 1),
-    }
-}
-
-fn size_screen(sc: &Screen) -> usize {
-    1 + size_ws(&sc.workspace)
-}
-
-pub fn size(s: &StackSet) -> usize {
-    1 + size_screen(&s.current)
-        + (s.visible.len() + 1)
-        + s.visible.iter().map(size_screen).sum::<usize>()
-        + (s.hidden.len() + 1)
-        + s.hidden.iter().map(size_ws).sum::<usize>()
 }
 
 // ----- proptest ----------------------------------------------------------------

@@ -6,6 +6,7 @@
 mod core_engine;
 mod dual;
 mod interface;
+mod reduce;
 
 use std::time::{Duration, Instant};
 
@@ -45,7 +46,7 @@ pub struct Stop {
 }
 
 fn stops() -> Vec<Stop> {
-    vec![core_engine::stop(), interface::stop(), dual::stop()]
+    vec![core_engine::stop(), reduce::stop(), interface::stop(), dual::stop()]
 }
 
 /// How a run ended, as far as the tour is concerned.
@@ -90,14 +91,20 @@ impl TourReport for speccheck::interface::InterfaceReport {
 
 /// Runs a report-producing check and records whether it met expectations.
 pub fn check<R: TourReport>(what: &str, expect: Expect, run: impl FnOnce() -> R) -> Finding {
+    check_that(what, expect, |_| Ok(()), run)
+}
+
+/// [`check`], with a further judgement of the report (e.g. "the
+/// counterexample was generalized"); its complaint is printed.
+pub fn check_that<R: TourReport>(
+    what: &str,
+    expect: Expect,
+    judge: impl FnOnce(&R) -> Result<(), String>,
+    run: impl FnOnce() -> R,
+) -> Finding {
     let started = Instant::now();
     let report = run();
     let elapsed = started.elapsed();
-    let ok = match expect {
-        Expect::Bug => report.ended() == Ended::Failed,
-        Expect::Pass => report.ended() == Ended::Passed,
-        Expect::GiveUp => report.ended() == Ended::GaveUp,
-    };
     let kind = match expect {
         Expect::Bug => "planted bug",
         Expect::Pass => "correct code",
@@ -105,7 +112,16 @@ pub fn check<R: TourReport>(what: &str, expect: Expect, run: impl FnOnce() -> R)
     };
     println!("--- {what} ({kind})");
     println!("{report}");
-    Finding { what: what.to_string(), expect, ok, elapsed }
+    let ended = match expect {
+        Expect::Bug => report.ended() == Ended::Failed,
+        Expect::Pass => report.ended() == Ended::Passed,
+        Expect::GiveUp => report.ended() == Ended::GaveUp,
+    };
+    let judged = judge(&report);
+    if let Err(why) = &judged {
+        println!("tour: {why}");
+    }
+    Finding { what: what.to_string(), expect, ok: ended && judged.is_ok(), elapsed }
 }
 
 pub fn run(selected: &[String], list: bool, seed: u64) -> anyhow::Result<()> {

@@ -25,6 +25,22 @@ pub struct Section {
     pub title: String,
     /// Body text (already formatted).
     pub body: String,
+    /// The choices of a further failing input this section reports (another
+    /// failure class), so tools can replay or decode it without parsing the
+    /// text.
+    pub counterexample: Option<ChoiceSequence>,
+}
+
+impl Section {
+    /// A section of text.
+    pub fn new(title: impl Into<String>, body: impl Into<String>) -> Self {
+        Section { title: title.into(), body: body.into(), counterexample: None }
+    }
+
+    /// The same section, reporting the failing input `choices`.
+    pub fn with_counterexample(self, choices: ChoiceSequence) -> Self {
+        Section { counterexample: Some(choices), ..self }
+    }
 }
 
 /// One failing input, ready to print.
@@ -58,6 +74,13 @@ impl Counterexample {
     /// The replay string for `SPECCHECK_REPLAY`.
     pub fn replay_string(&self) -> String {
         self.choices.to_replay_string()
+    }
+
+    /// Every failing input the run reports, one per failure class: this
+    /// counterexample first, then those the explanation step found (e.g.
+    /// SmartCheck's search for inputs that match no known shape).
+    pub fn failure_classes(&self) -> impl Iterator<Item = &ChoiceSequence> {
+        std::iter::once(&self.choices).chain(self.explanation.iter().filter_map(|s| s.counterexample.as_ref()))
     }
 }
 
