@@ -6,7 +6,10 @@ use crate::choice::ChoiceKind;
 use crate::span::SpanKind;
 
 /// Deletes spans, last first: collection elements (slots) vanish with
-/// their "more" choice; other spans are tried too.
+/// their "more" choice; other spans are tried too. When an element goes,
+/// the elements before it are tried in exponentially growing runs
+/// (Hypothesis's `find_integer`), so a long collection shrinks in a
+/// logarithmic number of steps rather than one element at a time.
 pub(crate) fn delete_slots(s: &mut Shrinker<'_>) {
     let mut i = s.best().spans.len();
     while i > 0 && !s.exhausted() {
@@ -17,8 +20,58 @@ pub(crate) fn delete_slots(s: &mut Shrinker<'_>) {
             continue;
         }
         let candidate = replaced(&s.best().choices.0, span.range(), &[]);
-        s.consider(&candidate);
+        if s.consider(&candidate) && span.is_element() {
+            i = delete_preceding_elements(s, i, span.parent, span.start as usize);
+        }
     }
+}
+
+/// After the element at span `i` (under `parent`, starting at choice
+/// `end`) was deleted: deletes as many of the elements just before it as
+/// still fail. Returns the span index to continue from.
+fn delete_preceding_elements(s: &mut Shrinker<'_>, i: usize, parent: Option<u32>, end: usize) -> usize {
+    // The preceding siblings, nearest first, while they are contiguous.
+    let mut starts: Vec<(usize, usize)> = Vec::new();
+    let mut boundary = end;
+    for (j, sp) in s.best().spans.spans[..i.min(s.best().spans.len())].iter().enumerate().rev() {
+        if sp.parent == parent && sp.is_element() {
+            if sp.end as usize != boundary {
+                break;
+            }
+            boundary = sp.start as usize;
+            starts.push((j, boundary));
+        }
+    }
+    let base = s.best_choices();
+    let try_k = |s: &mut Shrinker<'_>, k: usize| s.consider(&replaced(&base, starts[k - 1].1..end, &[]));
+    // Grow k while deleting k elements still fails, then bisect.
+    let (mut good, mut bad) = (0usize, starts.len() + 1);
+    let mut k = 1;
+    while k <= starts.len() && !s.exhausted() {
+        if try_k(s, k) {
+            good = k;
+            k *= 2;
+        } else {
+            bad = k;
+            break;
+        }
+    }
+    if k > starts.len() && good < starts.len() && !s.exhausted() {
+        if try_k(s, starts.len()) {
+            good = starts.len();
+        } else {
+            bad = starts.len();
+        }
+    }
+    while bad - good > 1 && !s.exhausted() {
+        let mid = good + (bad - good) / 2;
+        if try_k(s, mid) {
+            good = mid;
+        } else {
+            bad = mid;
+        }
+    }
+    if good == 0 { i } else { starts[good - 1].0 }
 }
 
 /// Deletes runs of 8, 4, 2 and 1 choices, from the end.
