@@ -122,7 +122,18 @@ pub fn index_to_key(k: u128, lo: u128, hi: u128, t: u128) -> u128 {
 fn sample_offset(rng: &mut SmallRng, w: u64, t: u64, size: usize) -> u64 {
     let bits = rng.next_u64();
     let rest = bits >> 6;
-    match bits & 63 {
+    let sel = bits & 63;
+    if sel >= 9 && w < 1 << 58 {
+        // The two common cases (near the target, anywhere), about equally
+        // likely: pick the range with selects, not a branch that would be
+        // mispredicted half the time.
+        let near = sel <= 37;
+        let s = size.max(1) as u64;
+        let lo = if near { t.saturating_sub(s) } else { 0 };
+        let hi = if near { t.saturating_add(s).min(w) } else { w };
+        return lo + scale58(rest, hi - lo);
+    }
+    match sel {
         0..=2 => t,
         3 => 0,
         4 => w,
@@ -135,16 +146,17 @@ fn sample_offset(rng: &mut SmallRng, w: u64, t: u64, size: usize) -> u64 {
             let (a, b) = (t.saturating_sub(s), t.saturating_add(s).min(w));
             a + scale58(rest, b - a)
         }
-        _ if w < 1 << 58 => scale58(rest, w),
         _ => below(rng, w),
     }
 }
 
 /// Maps 58 random bits uniformly (up to a bias below 2^-26 for the widest
 /// ranges this is used for) onto `0..=max`, `max < 2^58`.
+/// Multiply-shift, exact for power-of-two widths, with no branch on the
+/// width.
 #[inline(always)]
 fn scale58(bits58: u64, max: u64) -> u64 {
-    if max & (max + 1) == 0 { bits58 & max } else { ((u128::from(bits58) * (u128::from(max) + 1)) >> 58) as u64 }
+    ((u128::from(bits58) * (u128::from(max) + 1)) >> 58) as u64
 }
 
 /// Uniform in `0..=max` by multiply-shift (no rejection loop: the bias is
