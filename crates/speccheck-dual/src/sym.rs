@@ -601,31 +601,40 @@ impl From<Expr> for SymJson {
     }
 }
 
+/// Writes `[a, b]` (shared by the JSON-shaped types' `Display`).
+pub(crate) fn write_json_array<T: fmt::Display>(f: &mut fmt::Formatter<'_>, xs: &[T]) -> fmt::Result {
+    f.write_str("[")?;
+    for (i, x) in xs.iter().enumerate() {
+        if i > 0 {
+            f.write_str(", ")?;
+        }
+        write!(f, "{x}")?;
+    }
+    f.write_str("]")
+}
+
+/// Writes `{"k": v, …}` (shared by the JSON-shaped types' `Display`).
+pub(crate) fn write_json_object<'a, K: fmt::Debug + 'a, T: fmt::Display + 'a>(
+    f: &mut fmt::Formatter<'_>,
+    entries: impl Iterator<Item = (&'a K, &'a T)>,
+) -> fmt::Result {
+    f.write_str("{")?;
+    for (i, (k, x)) in entries.enumerate() {
+        if i > 0 {
+            f.write_str(", ")?;
+        }
+        write!(f, "{k:?}: {x}")?;
+    }
+    f.write_str("}")
+}
+
 impl fmt::Display for SymJson {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SymJson::Null => f.write_str("null"),
             SymJson::Leaf(e) => write!(f, "{e}"),
-            SymJson::Array(xs) => {
-                f.write_str("[")?;
-                for (i, x) in xs.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(", ")?;
-                    }
-                    write!(f, "{x}")?;
-                }
-                f.write_str("]")
-            }
-            SymJson::Object(xs) => {
-                f.write_str("{")?;
-                for (i, (k, x)) in xs.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(", ")?;
-                    }
-                    write!(f, "{k:?}: {x}")?;
-                }
-                f.write_str("}")
-            }
+            SymJson::Array(xs) => write_json_array(f, xs),
+            SymJson::Object(xs) => write_json_object(f, xs.iter()),
         }
     }
 }

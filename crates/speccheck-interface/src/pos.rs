@@ -190,20 +190,7 @@ fn unbox<T: 'static>(v: Dyn) -> T {
 
 /// The short name of a type (`Vec<i32>`).
 pub fn short<T: ?Sized>() -> String {
-    let full = std::any::type_name::<T>();
-    let mut out = String::with_capacity(full.len());
-    let mut ident = String::new();
-    for ch in full.chars() {
-        if ch.is_alphanumeric() || ch == '_' || ch == ':' {
-            ident.push(ch);
-        } else {
-            out.push_str(ident.rsplit("::").next().unwrap_or(""));
-            ident.clear();
-            out.push(ch);
-        }
-    }
-    out.push_str(ident.rsplit("::").next().unwrap_or(""));
-    out
+    speccheck_core::span::short_type_name(std::any::type_name::<T>()).to_string()
 }
 
 /// A type with a pool of instances, named `name` in reports. Whether it is

@@ -192,26 +192,8 @@ impl fmt::Display for JExp {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             JExp::Lit(v) => write!(f, "{v}"),
-            JExp::Array(xs) => {
-                f.write_str("[")?;
-                for (i, x) in xs.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(", ")?;
-                    }
-                    write!(f, "{x}")?;
-                }
-                f.write_str("]")
-            }
-            JExp::Object(xs) => {
-                f.write_str("{")?;
-                for (i, (k, x)) in xs.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str(", ")?;
-                    }
-                    write!(f, "{k:?}: {x}")?;
-                }
-                f.write_str("}")
-            }
+            JExp::Array(xs) => crate::sym::write_json_array(f, xs),
+            JExp::Object(xs) => crate::sym::write_json_object(f, xs.iter().map(|(k, x)| (k, x))),
             JExp::Ref { label, path, func, default } => {
                 write!(f, "{label}.({path})")?;
                 if *func != 0 {

@@ -4,40 +4,10 @@
 
 use speccheck::prelude::*;
 
-/// SmartCheck's calculator language (§4.3.1).
-#[derive(Arbitrary, Debug, Clone, PartialEq)]
-pub enum Exp {
-    C(i32),
-    Add(Box<Exp>, Box<Exp>),
-    Div(Box<Exp>, Box<Exp>),
-}
-
-pub fn eval(e: &Exp) -> Option<i64> {
-    match e {
-        Exp::C(i) => Some(i64::from(*i)),
-        Exp::Add(a, b) => Some(eval(a)?.wrapping_add(eval(b)?)),
-        Exp::Div(a, b) => {
-            let d = eval(b)?;
-            if d == 0 { None } else { Some(eval(a)?.div_euclid(d)) }
-        }
-    }
-}
-
-/// The flawed precondition: only a literal `C(0)` divisor is ruled out.
-pub fn div_sub_terms(e: &Exp) -> bool {
-    match e {
-        Exp::C(_) => true,
-        Exp::Div(_, b) if **b == Exp::C(0) => false,
-        Exp::Add(a, b) | Exp::Div(a, b) => div_sub_terms(a) && div_sub_terms(b),
-    }
-}
-
-pub fn size(e: &Exp) -> usize {
-    match e {
-        Exp::C(_) => 1,
-        Exp::Add(a, b) | Exp::Div(a, b) => 1 + size(a) + size(b),
-    }
-}
+/// SmartCheck's calculator language (§4.3.1), as the tour and the
+/// benchmark use it.
+#[allow(unused_imports)] // each test binary uses its own part
+pub use speccheck_examples::smartcheck::div0::{Exp, div_sub_terms, eval, size};
 
 pub fn render(e: &Exp) -> Vec<(String, speccheck::Term)> {
     vec![("e".into(), e.to_term())]
