@@ -47,6 +47,10 @@ struct Args {
     /// Where to write the markdown results.
     #[arg(long)]
     out: Option<String>,
+    /// Profiling aid: run only this tool (its row number in the table,
+    /// from 1) on the selected benchmarks, print nothing else, for `perf`.
+    #[arg(long)]
+    profile: Option<usize>,
 }
 
 struct Bench {
@@ -113,6 +117,14 @@ fn main() {
 
     let selected: Vec<Bench> =
         benches().into_iter().filter(|b| args.only.is_empty() || args.only.iter().any(|o| o == b.key)).collect();
+    if let Some(row) = args.profile {
+        let tool = TOOLS[row.clamp(1, TOOLS.len()) - 1];
+        for b in &selected {
+            let found = (0..args.runs).filter(|&seed| (b.run)(tool, seed).is_some()).count();
+            println!("{}: {} found {found} of {}", b.name, tool.name(), args.runs);
+        }
+        return;
+    }
     let mut table = Table::new(&["benchmark", "tool", "found", "size (mean / sd / p95)", "time ms (mean / sd / p95)"]);
     let mut goals = Table::new(&[
         "benchmark",

@@ -170,6 +170,52 @@ pub fn shortlex_le(a: &[Choice], b: &[Choice]) -> bool {
     shortlex(a, b) != Ordering::Greater
 }
 
+/// A 64-bit fingerprint of a sequence's values (not its bounds), for sets
+/// of inputs already tried: a multiply-rotate per value and a final mix. A
+/// collision only makes a shrinker skip one candidate.
+pub(crate) fn fingerprint(choices: &[Choice]) -> u64 {
+    fingerprint_values(choices.iter().map(|c| c.value))
+}
+
+/// [`fingerprint`] of any sequence of numbers.
+pub(crate) fn fingerprint_values(values: impl IntoIterator<Item = u64>) -> u64 {
+    let mut h = 0x243f_6a88_85a3_08d3u64;
+    let mut n = 0u64;
+    for v in values {
+        h = (h.rotate_left(26) ^ v).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        n += 1;
+    }
+    // The length, then splitmix64's finalizer: every input bit reaches the
+    // low bits, which pick the hash table's bucket.
+    h ^= n;
+    h = (h ^ (h >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    h = (h ^ (h >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    h ^ (h >> 31)
+}
+
+/// A set of [`fingerprint`]s: they are hashes already, so the table uses
+/// them as they are.
+pub(crate) type FingerprintSet = std::collections::HashSet<u64, std::hash::BuildHasherDefault<PreHashed>>;
+
+/// A `Hasher` for keys that are hashes already (`u64` only).
+#[derive(Default)]
+pub(crate) struct PreHashed(u64);
+
+impl std::hash::Hasher for PreHashed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        // Only `u64` keys are hashed here; fold anything else in anyway.
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = v;
+    }
+}
+
 /// A replay string that could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("invalid replay string: {0}")]

@@ -14,14 +14,13 @@
 //! Whatever the source, the choices actually taken are recorded, so the
 //! result is always a replayable [`ChoiceSequence`].
 
-use std::collections::HashSet;
 use std::panic;
 use std::sync::{Arc, Mutex};
 
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 
-use crate::choice::{Choice, ChoiceKind, ChoiceSequence};
+use crate::choice::{Choice, ChoiceKind, ChoiceSequence, FingerprintSet, fingerprint, fingerprint_values};
 use crate::span::{Span, SpanKind, SpanTree, TypeInfo};
 use crate::term::Term;
 
@@ -85,7 +84,7 @@ enum SpliceState {
 /// reduction attach one to their candidates ([`TestCase::with_seen`]): a
 /// candidate that generates an input already tried is not run again.
 #[derive(Clone, Debug, Default)]
-pub struct Seen(Arc<Mutex<HashSet<u64>>>);
+pub struct Seen(Arc<Mutex<FingerprintSet>>);
 
 impl Seen {
     /// An empty set.
@@ -95,19 +94,9 @@ impl Seen {
 
     /// Records `choices`; false if they were already there.
     pub fn insert(&self, choices: &[Choice]) -> bool {
-        self.0.lock().unwrap_or_else(|e| e.into_inner()).insert(hash_values(choices))
+        let key = fingerprint(choices);
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).insert(key)
     }
-}
-
-/// A 64-bit hash of the choice values (FNV-1a over their bytes; a collision
-/// only skips one candidate).
-fn hash_values(choices: &[Choice]) -> u64 {
-    choices.iter().fold(0xcbf2_9ce4_8422_2325u64, |mut h, c| {
-        for b in c.value.to_le_bytes() {
-            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-        }
-        h
-    })
 }
 
 /// Where the choices of a spliced span come from.
@@ -240,10 +229,12 @@ impl TestCase {
     pub fn replay(choices: impl Into<Vec<Choice>>, tail: Tail) -> Self {
         let mut tc = Self::blank(Mode::Replay, 0, 0);
         tc.prefix = choices.into();
-        // A replay makes about as many choices as it replays (and about as
-        // many spans): size the buffers once.
+        // A replay makes about as many choices as it replays, and a few
+        // spans per choice (a struct's fields, empty collections): size the
+        // buffers once, growing them costs more than the whole replay.
         tc.choices.reserve(tc.prefix.len() + 8);
-        tc.spans.reserve(tc.prefix.len() + 8);
+        tc.spans.reserve(3 * tc.prefix.len() + 16);
+        tc.open.reserve(16);
         tc.tail = tail;
         tc
     }
@@ -269,6 +260,30 @@ impl TestCase {
         tc.splice =
             Some(Splice { ordinal, resume_at, fresh, fresh_pos: 0, max_constructors, state: SpliceState::Waiting });
         tc
+    }
+
+    /// A fingerprint of what a splice will do (the replayed choices, the
+    /// span, and where its fresh choices come from), so that a shrinker can
+    /// skip a splice it already ran on the same case without generating it
+    /// again. `None` for other test cases.
+    pub(crate) fn splice_key(&self) -> Option<u64> {
+        let s = self.splice.as_ref()?;
+        let tail = match s.fresh.tail {
+            Tail::Simplest => 0,
+            Tail::Random => 1,
+            Tail::Stop => 2,
+        };
+        let fields = [
+            s.ordinal as u64,
+            s.resume_at as u64,
+            tail,
+            s.fresh.seed,
+            s.fresh.size as u64,
+            s.max_constructors.map_or(u64::MAX, |m| m as u64),
+            self.prefix.len() as u64,
+        ];
+        let values = self.prefix.iter().chain(&s.fresh.prefix).map(|c| c.value);
+        Some(fingerprint_values(values.chain(fields)))
     }
 
     pub(crate) fn enumerate(prefix: Vec<u64>, budget: u32) -> Self {
@@ -489,6 +504,34 @@ impl TestCase {
             self.choices.push(Choice { value, max, kind });
         }
         Some(r)
+    }
+
+    /// Plain mode only: reserves `n` draws at once and lends the random
+    /// source and size, so a generator can draw many values in one tight
+    /// loop (a collection of integers). It must consume the source exactly
+    /// as `n` single draws would, so that the recorded re-run of a failing
+    /// case sees the same values. `None` when not plain or when fewer than
+    /// `n` draws remain (draw one by one then: the overrun is reported
+    /// where it happens).
+    #[inline(always)]
+    pub fn plain_batch(&mut self, n: usize) -> Option<(&mut SmallRng, usize)> {
+        if self.plain && self.remaining >= n {
+            self.remaining -= n;
+            Some((&mut self.rng, self.size))
+        } else {
+            None
+        }
+    }
+
+    /// Accounts for `n` draws whose outcomes are already known (plain mode
+    /// only); see [`count_implicit_draw`](Self::count_implicit_draw).
+    #[inline(always)]
+    pub(crate) fn count_implicit_draws(&mut self, n: usize) {
+        debug_assert!(self.plain);
+        if self.remaining < n {
+            self.mark_invalid(Invalid::Overrun);
+        }
+        self.remaining -= n;
     }
 
     /// Accounts for a draw whose outcome is already known without drawing

@@ -23,7 +23,7 @@ fn collection_info<C: 'static>() -> TypeInfo {
 /// The contents of any collection of `Arbitrary` items.
 fn draw_collection<T: Arbitrary, C: Sink<T> + Default>(tc: &mut TestCase) -> C {
     let mut out = C::default();
-    draw_elements(tc, ANY_LEN, LengthBias::Sized, T::type_info, T::generate, &mut out);
+    draw_elements(tc, ANY_LEN, LengthBias::Sized, T::type_info, T::generate, T::generate_into, &mut out);
     out
 }
 

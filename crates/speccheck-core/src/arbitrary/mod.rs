@@ -38,6 +38,14 @@ pub trait Arbitrary: Sized + 'static {
         tc.stop_value();
         v
     }
+
+    /// Draws `n` values into `out` as `n` calls to
+    /// [`generate`](Self::generate) would (see
+    /// [`Generator::generate_into`](crate::Generator::generate_into)).
+    #[inline]
+    fn generate_into(tc: &mut TestCase, n: usize, out: &mut impl Extend<Self>) {
+        out.extend((0..n).map(|_| Self::generate(tc)));
+    }
 }
 
 /// Encodes a value of an [`Arbitrary`] type into a choice sequence.

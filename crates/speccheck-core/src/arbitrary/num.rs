@@ -44,6 +44,12 @@ macro_rules! int_arbitrary {
                 tc.stop_value();
                 v
             }
+            #[inline(always)]
+            fn generate_into(tc: &mut TestCase, n: usize, out: &mut impl Extend<Self>) {
+                if !crate::draw::int::sample_batch(tc, <$t as Integer>::MIN, <$t as Integer>::MAX, n, out) {
+                    out.extend((0..n).map(|_| Self::generate(tc)));
+                }
+            }
             fn encode(&self, enc: &mut Encoder) -> Result<(), EncodeError> {
                 enc.write_int(*self, <$t as Integer>::MIN, <$t as Integer>::MAX)
             }

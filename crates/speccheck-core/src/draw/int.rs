@@ -129,8 +129,8 @@ fn sample_offset(rng: &mut SmallRng, w: u64, t: u64, size: usize) -> u64 {
         // mispredicted half the time.
         let near = sel <= 37;
         let s = size.max(1) as u64;
-        let lo = if near { t.saturating_sub(s) } else { 0 };
-        let hi = if near { t.saturating_add(s).min(w) } else { w };
+        let lo = std::hint::select_unpredictable(near, t.saturating_sub(s), 0);
+        let hi = std::hint::select_unpredictable(near, t.saturating_add(s).min(w), w);
         return lo + scale58(rest, hi - lo);
     }
     match sel {
@@ -156,7 +156,8 @@ fn sample_offset(rng: &mut SmallRng, w: u64, t: u64, size: usize) -> u64 {
 /// width.
 #[inline(always)]
 fn scale58(bits58: u64, max: u64) -> u64 {
-    ((u128::from(bits58) * (u128::from(max) + 1)) >> 58) as u64
+    // `max + 1 <= 2^58` fits in 64 bits: one 64×64 multiply, high half.
+    ((u128::from(bits58 << 6) * u128::from(max + 1)) >> 64) as u64
 }
 
 /// Uniform in `0..=max` by multiply-shift (no rejection loop: the bias is
@@ -207,6 +208,31 @@ pub fn sample_key(rng: &mut SmallRng, lo: u128, hi: u128, t: u128, size: usize) 
 #[inline]
 fn target(lo: u128, hi: u128, zero: u128) -> u128 {
     zero.clamp(lo, hi)
+}
+
+/// `n` integers of `lo..=hi` into `out` in one loop, consuming the random
+/// source exactly as `n` calls of [`TestCase::draw_int`] would (the
+/// recorded re-run of a failing case must see the same values). False when
+/// the case cannot take the batch (not plain, near the bound on draws, a
+/// single value or wider than 64 bits): draw one by one then.
+#[inline(always)]
+pub(crate) fn sample_batch<T: Integer>(tc: &mut TestCase, lo: T, hi: T, n: usize, out: &mut impl Extend<T>) -> bool {
+    let (lo, hi) = (lo.to_key(), hi.to_key());
+    let width = hi - lo;
+    if width == 0 || width > u64::MAX as u128 {
+        return false;
+    }
+    let (w, to) = (width as u64, (target(lo, hi, T::zero_key()) - lo) as u64);
+    let Some((rng, size)) = tc.plain_batch(n) else {
+        return false;
+    };
+    // A local copy of the generator state stays in registers: stores into
+    // `out` could otherwise alias it and force a reload per element.
+    let mut local = rng.clone();
+    let state = &mut local;
+    out.extend((0..n).map(move |_| T::from_key(lo + sample_offset(state, w, to, size) as u128)));
+    *rng = local;
+    true
 }
 
 impl TestCase {

@@ -98,6 +98,18 @@ impl Many {
         go
     }
 
+    /// Plain mode, for collections that keep every element: the whole
+    /// length at once (the target), with the "more?" answers [`more_plain`](Self::more_plain)
+    /// would have counted one by one.
+    #[inline(always)]
+    pub(crate) fn plain_all(&mut self, tc: &mut TestCase) -> usize {
+        let n = self.target.clamp(self.min, self.max);
+        let answered = (n - self.min) + usize::from(n < self.max);
+        tc.count_implicit_draws(answered);
+        self.count = n;
+        n
+    }
+
     /// The element just drawn was a duplicate and was not kept. Returns
     /// `false` once too many were rejected in a row (stop growing).
     pub fn reject(&mut self) -> bool {

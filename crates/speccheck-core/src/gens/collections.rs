@@ -73,7 +73,10 @@ pub(crate) enum LengthBias {
 }
 
 /// Where drawn elements go: a collection that may refuse duplicates.
-pub(crate) trait Sink<T> {
+pub(crate) trait Sink<T>: Extend<T> {
+    /// Every element drawn is kept (no duplicates to refuse): the length is
+    /// known up front in plain mode, and elements may be drawn in a batch.
+    const KEEPS_ALL: bool = false;
     /// Room for `n` more elements (a hint).
     fn reserve(&mut self, n: usize) {
         let _ = n;
@@ -83,6 +86,7 @@ pub(crate) trait Sink<T> {
 }
 
 impl<T> Sink<T> for Vec<T> {
+    const KEEPS_ALL: bool = true;
     fn reserve(&mut self, n: usize) {
         Vec::reserve(self, n);
     }
@@ -93,6 +97,7 @@ impl<T> Sink<T> for Vec<T> {
 }
 
 impl<T> Sink<T> for VecDeque<T> {
+    const KEEPS_ALL: bool = true;
     fn reserve(&mut self, n: usize) {
         VecDeque::reserve(self, n);
     }
@@ -140,15 +145,18 @@ impl<K: Eq + Hash, V> Sink<(K, V)> for HashMap<K, V> {
     }
 }
 
-/// Draws the elements of one collection into `sink`.
+/// Draws the elements of one collection into `sink`: one by one with
+/// `elem`, or, in plain mode when the sink keeps every element, all `n` at
+/// once with `batch(tc, n, sink)` (see [`Generator::generate_into`]).
 #[inline(always)]
-pub(crate) fn draw_elements<T>(
+pub(crate) fn draw_elements<T, S: Sink<T>>(
     tc: &mut TestCase,
     range: SizeRange,
     bias: LengthBias,
     elem_info: fn() -> TypeInfo,
     mut elem: impl FnMut(&mut TestCase) -> T,
-    sink: &mut impl Sink<T>,
+    batch: impl FnOnce(&mut TestCase, usize, &mut S),
+    sink: &mut S,
 ) {
     let mut many = match bias {
         LengthBias::Uniform => Many::uniform(tc, range.min, range.max),
@@ -163,6 +171,11 @@ pub(crate) fn draw_elements<T>(
     sink.reserve(many.target().min(1 << 16));
     if tc.is_plain() {
         // Nothing observes spans or choices: skip the per-element slots.
+        if S::KEEPS_ALL {
+            let n = many.plain_all(tc);
+            batch(tc, n, sink);
+            return;
+        }
         while many.more_plain(tc) {
             let v = elem(tc);
             if !sink.keep(v) && !many.reject() {
@@ -281,7 +294,15 @@ where
     fn generate(&self, tc: &mut TestCase) -> C {
         tc.start_span(SpanKind::Value, info::<C>, "");
         let mut out = C::default();
-        draw_elements(tc, self.len, LengthBias::Uniform, elem_info::<G::Value>, |tc| self.elem.generate(tc), &mut out);
+        draw_elements(
+            tc,
+            self.len,
+            LengthBias::Uniform,
+            elem_info::<G::Value>,
+            |tc| self.elem.generate(tc),
+            |tc, n, out| self.elem.generate_into(tc, n, out),
+            &mut out,
+        );
         tc.stop_span(SpanKind::Value);
         out
     }
@@ -356,6 +377,9 @@ where
             LengthBias::Uniform,
             elem_info::<(K::Value, V::Value)>,
             |tc| (self.key.generate(tc), self.value.generate(tc)),
+            |tc, n, out| {
+                out.extend(std::iter::repeat_with(|| (self.key.generate(tc), self.value.generate(tc))).take(n))
+            },
             &mut out,
         );
         tc.stop_span(SpanKind::Value);

@@ -55,6 +55,18 @@ pub trait Generator: Send + Sync {
     /// Draws a value.
     fn generate(&self, tc: &mut TestCase) -> Self::Value;
 
+    /// Draws `n` values into `out`, in order, as `n` calls to
+    /// [`generate`](Self::generate) would. Collections call it in plain
+    /// mode ([`TestCase::is_plain`]); leaf generators override it with a
+    /// batch loop over [`TestCase::plain_batch`].
+    #[inline]
+    fn generate_into(&self, tc: &mut TestCase, n: usize, out: &mut impl Extend<Self::Value>)
+    where
+        Self: Sized,
+    {
+        out.extend(std::iter::repeat_with(|| self.generate(tc)).take(n));
+    }
+
     /// Writes the choices that make [`generate`](Self::generate) rebuild
     /// `value`. Generators without an inverse say so.
     fn encode(&self, value: &Self::Value, enc: &mut Encoder) -> Result<(), EncodeError> {
@@ -201,6 +213,10 @@ impl<T: Arbitrary> Generator for Any<T> {
     #[inline(always)]
     fn generate(&self, tc: &mut TestCase) -> T {
         T::generate(tc)
+    }
+    #[inline(always)]
+    fn generate_into(&self, tc: &mut TestCase, n: usize, out: &mut impl Extend<T>) {
+        T::generate_into(tc, n, out)
     }
     fn encode(&self, value: &T, enc: &mut Encoder) -> Result<(), EncodeError> {
         value.encode(enc)

@@ -73,6 +73,12 @@ impl<T: Integer> Generator for Ints<T> {
         tc.stop_span(SpanKind::Value);
         v
     }
+    #[inline]
+    fn generate_into(&self, tc: &mut TestCase, n: usize, out: &mut impl Extend<T>) {
+        if !crate::draw::int::sample_batch(tc, self.lo, self.hi, n, out) {
+            out.extend(std::iter::repeat_with(|| self.generate(tc)).take(n));
+        }
+    }
     fn encode(&self, value: &T, enc: &mut Encoder) -> Result<(), EncodeError> {
         enc.write_int(*value, self.lo, self.hi)
     }

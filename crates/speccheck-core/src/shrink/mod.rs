@@ -17,10 +17,9 @@ mod promote;
 mod redistribute;
 mod reorder;
 
-use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
-use crate::choice::{Choice, shortlex};
+use crate::choice::{Choice, FingerprintSet, fingerprint, shortlex};
 use crate::runner::case::CaseResult;
 use crate::runner::verdict::{FailureKind, Outcome};
 use crate::test_case::{Seen, Tail, TestCase};
@@ -67,7 +66,8 @@ pub struct Shrinker<'a> {
     run: &'a mut Runner<'a>,
     best: CaseResult,
     origin: (FailureKind, Option<String>),
-    tried: HashSet<Vec<u64>>,
+    /// Candidates already proposed (fingerprints of their choices).
+    tried: FingerprintSet,
     seen: Seen,
     budget: ShrinkBudget,
     started: Instant,
@@ -90,7 +90,7 @@ impl<'a> Shrinker<'a> {
             seen,
             best: failing,
             origin,
-            tried: HashSet::new(),
+            tried: FingerprintSet::default(),
             budget,
             started: Instant::now(),
             steps: 0,
@@ -157,8 +157,7 @@ impl<'a> Shrinker<'a> {
         if shortlex(candidate, &self.best.choices.0) != std::cmp::Ordering::Less || self.exhausted() {
             return false;
         }
-        let key: Vec<u64> = candidate.iter().map(|c| c.value).collect();
-        if !self.tried.insert(key) {
+        if !self.tried.insert(fingerprint(candidate)) {
             return false;
         }
         let tc = TestCase::replay(candidate.to_vec(), Tail::Simplest).with_spans(true).with_max_depth(self.max_depth);
@@ -169,6 +168,13 @@ impl<'a> Shrinker<'a> {
     /// if it fails the same way and made strictly smaller choices.
     pub fn consider_case(&mut self, tc: TestCase) -> bool {
         if self.exhausted() {
+            return false;
+        }
+        // A splice already run on this same case would make the same
+        // choices again: skip it before generating anything.
+        if let Some(key) = tc.splice_key()
+            && !self.tried.insert(key)
+        {
             return false;
         }
         self.steps += 1;
