@@ -179,6 +179,9 @@ pub struct TestCase {
     generated: bool,
     final_run: bool,
     seen: Option<Seen>,
+    /// Answers to give the next draws, last first (see
+    /// [`TestCase::with_forced`]).
+    forced: Vec<Choice>,
 }
 
 impl TestCase {
@@ -209,6 +212,7 @@ impl TestCase {
             generated: false,
             final_run: false,
             seen: None,
+            forced: Vec::new(),
         };
         tc.refresh();
         tc
@@ -216,7 +220,7 @@ impl TestCase {
 
     /// Recomputes the hot-path flag after a setting changed.
     fn refresh(&mut self) {
-        self.plain = self.mode == Mode::Random && !self.record_spans && !self.record_choices;
+        self.plain = self.mode == Mode::Random && !self.record_spans && !self.record_choices && self.forced.is_empty();
     }
 
     /// A test case drawing every choice at random from `seed`, with the
@@ -437,6 +441,21 @@ impl TestCase {
         }
     }
 
+    /// Runs `f` with `choices` as the answers to its first draws (then
+    /// drawing as before). A value sampled some other way, encoded as the
+    /// choices of the generator `f` runs, is then recorded as if that
+    /// generator had drawn it: it shrinks, replays and persists like any
+    /// drawn value (see [`gens::represent`](crate::gens::represent)).
+    pub fn with_forced<R>(&mut self, mut choices: Vec<Choice>, f: impl FnOnce(&mut TestCase) -> R) -> R {
+        choices.reverse();
+        let outer = std::mem::replace(&mut self.forced, choices);
+        self.refresh();
+        let r = f(self);
+        self.forced = outer;
+        self.refresh();
+        r
+    }
+
     /// Remaining depth budget under exhaustive enumeration (`None` when not
     /// enumerating).
     pub fn enumeration_budget(&self) -> Option<u32> {
@@ -466,7 +485,9 @@ impl TestCase {
         if self.plain {
             return sample(&mut self.rng, self.size);
         }
-        let value = if self.mode == Mode::Random {
+        let value = if let Some(c) = self.forced.pop() {
+            c.value.min(max)
+        } else if self.mode == Mode::Random {
             sample(&mut self.rng, self.size)
         } else {
             self.draw_slow(max, kind, sample, width)
@@ -493,7 +514,7 @@ impl TestCase {
             self.remaining -= 1;
             return Some(sample(&mut self.rng, self.size));
         }
-        if self.mode != Mode::Random || self.remaining == 0 {
+        if self.mode != Mode::Random || self.remaining == 0 || !self.forced.is_empty() {
             return None;
         }
         self.remaining -= 1;

@@ -111,6 +111,17 @@ fn generators_round_trip() {
     round_trip("one_of", gens::one_of(vec![gens::ints(0..10u8).boxed(), gens::ints(100..110u8).boxed()]), eq);
     round_trip("frequency", gens::frequency(vec![(3, gens::just(7u8).boxed()), (1, gens::ints(0..5u8).boxed())]), eq);
     round_trip("resize", gens::resize(any::<Vec<u8>>(), 3), eq);
+    round_trip(
+        "represent",
+        gens::represent(
+            any::<Vec<u8>>().map(|mut v| {
+                v.sort_unstable();
+                v
+            }),
+            any::<Vec<u8>>(),
+        ),
+        eq,
+    );
 }
 
 #[test]

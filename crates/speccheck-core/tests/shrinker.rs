@@ -58,3 +58,27 @@ fn shrinking_only_moves_to_smaller_failing_cases() {
     );
     assert!(r.passed(), "{r}");
 }
+
+/// `represent`: generated one way (even numbers only), recorded as plain
+/// vectors, so the shrinker reaches values the source never makes.
+#[test]
+fn represented_values_shrink_as_their_structure() {
+    let evens = gens::vec(gens::ints(0..500u32), 0..10).map(|v| v.into_iter().map(|x| x * 2).collect::<Vec<u32>>());
+    let config = Config { cases: 500, seed: Some(3), database: None, ..Config::named("represent") };
+    let r = Property::new(gens::represent(evens, gens::vec(gens::ints(0..1000u32), 0..10)))
+        .config(config)
+        .run(|v: Vec<u32>| v.iter().sum::<u32>() < 3);
+    let ce = r.counterexample().expect("a vector summing to 3 or more fails");
+    let shrunk =
+        gens::vec(gens::ints(0..1000u32), 0..10).generate(&mut TestCase::replay(ce.choices.0.clone(), Tail::Stop));
+    // Every generated value is even; the smallest failing structure is not.
+    assert_eq!(shrunk, vec![3]);
+
+    // Generated values come from the source.
+    let config = Config { cases: 300, seed: Some(4), database: None, ..Config::named("represent-source") };
+    let evens = gens::vec(gens::ints(0..500u32), 0..10).map(|v| v.into_iter().map(|x| x * 2).collect::<Vec<u32>>());
+    let r = Property::new(gens::represent(evens, gens::vec(gens::ints(0..1000u32), 0..10)))
+        .config(config)
+        .run(|v: Vec<u32>| v.iter().all(|x| x % 2 == 0));
+    assert!(r.passed(), "{r}");
+}

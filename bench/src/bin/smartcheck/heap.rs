@@ -1,8 +1,10 @@
 //! (d) Heap, from QuickCheck's examples: skew heaps built by heap programs,
 //! with `to_sorted_list` calling the unsorted `to_list` on the merged
 //! children (the planted bug). The input is a program with the heap it
-//! builds (`HeapPP`); every tool shrinks the program and rebuilds the heap.
-//! Size: constructors of the program plus constructors of the heap (the
+//! builds (`HeapPP`). Two models: [`run`], where every tool shrinks the
+//! program and rebuilds the heap, and [`run_as_data`], the paper's, where
+//! speccheck records the heap as data and reduces it on its own. Size:
+//! constructors of the program plus constructors of the heap (the
 //! benchmark's `sizePP`).
 
 use proptest::prelude::{Just, Strategy, any};
@@ -11,7 +13,7 @@ use quickcheck::{Arbitrary as QcArbitrary, Gen};
 
 use super::common::{self, Check, Sample, Tool};
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(speccheck::Arbitrary, Debug, Clone, PartialEq)]
 pub enum Heap {
     Node(i32, Box<Heap>, Box<Heap>),
     Nil,
@@ -245,6 +247,34 @@ pub fn run(tool: Tool, seed: u64) -> Option<Sample> {
         Tool::Quickcheck => common::quickcheck::<QcHeapPP>(seed, true, qc_check).map(|h| size(&h.0)),
         _ => common::quickcheck::<QcHeapPP>(seed, false, qc_check).map(|h| size(&h.0)),
     })
+}
+
+/// The paper's model (its `HeapPP` with SmartCheck's `SubTypes` over both
+/// fields): the heap is built from the program when generating, but it is
+/// recorded as a heap — `gens::represent` — so shrinking and reduction work
+/// on the heap's own tree, independently of the program, and may break the
+/// heap order as SmartCheck's reduction does. proptest and quickcheck can
+/// only shrink the program (QuickCheck's `shrink` for `HeapPP` rebuilds the
+/// heap, as in the paper); their rows repeat [`run`]'s.
+pub fn run_as_data(tool: Tool, seed: u64) -> Option<Sample> {
+    if !tool.is_speccheck() {
+        return run(tool, seed);
+    }
+    common::timed(|| {
+        let g = speccheck::Generator::flat_map(speccheck::any::<HeapP>(), |program: HeapP| {
+            let built = speccheck::gens::represent(speccheck::gens::just(heap(&program)), speccheck::any::<Heap>());
+            speccheck::Generator::map(built, move |heap| HeapPP { program: program.clone(), heap })
+        });
+        common::speccheck(g, common::speccheck_config(tool, seed, None), check).map(|h| size(&h))
+    })
+}
+
+/// The smallest failing input when the heap is data: `Empty` with the
+/// (invalid) heap `Node(1, Node(0, Nil, Nil), Nil)`.
+pub fn smallest_failing_as_data() -> Option<usize> {
+    let leaf = |x| Box::new(unit(x));
+    let pp = HeapPP { program: HeapP::Empty, heap: Heap::Node(1, leaf(0), Box::new(Heap::Nil)) };
+    (check(&pp) == Check::Fail).then(|| size(&pp))
 }
 
 /// Every program of exactly `k` constructors over the values `0..5` (heaps

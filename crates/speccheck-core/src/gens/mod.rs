@@ -19,6 +19,7 @@ mod num;
 mod one_of;
 pub(crate) mod option;
 mod recursive;
+mod represent;
 mod sized;
 mod text;
 pub(crate) mod tuple;
@@ -39,6 +40,7 @@ pub use num::{Floats, Ints, floats, floats_f32, ints};
 pub use one_of::{OneOf, frequency, one_of};
 pub use option::{OptionGen, ResultGen, option, result};
 pub use recursive::{Recursive, recursive};
+pub use represent::{Represent, represent};
 pub use sized::{Resize, SizedGen, resize, sized};
 pub use text::{CharsIn, StringOf, chars_in, string_of};
 
