@@ -59,6 +59,9 @@ pub(crate) fn minimize_choices(s: &mut Shrinker<'_>) {
     }
 }
 
+/// Largest value probed upwards from 0 before bisecting.
+const SMALL_PROBES_UP_TO: u64 = 15;
+
 fn minimize_one(s: &mut Shrinker<'_>, i: usize) {
     let with = |s: &Shrinker<'_>, v: u64| -> Option<Vec<Choice>> {
         let mut c = s.best_choices();
@@ -77,6 +80,22 @@ fn minimize_one(s: &mut Shrinker<'_>, i: usize) {
     }
     // Invariant: `lo` did not fail, `hi` does.
     let (mut lo, mut hi) = (0u64, current);
+    // Minimal values are often small (only the order of the numbers
+    // mattered): probe 1, 3, 7, 15 before bisecting, so such a value costs
+    // a few tests instead of the bit length of where it started.
+    let mut probe = 1;
+    while probe <= SMALL_PROBES_UP_TO && probe < hi && !s.exhausted() {
+        let Some(c) = with(s, probe) else { return };
+        if s.consider(&c) {
+            hi = probe;
+            if s.best().choices.0.get(i).map(|c| c.value) != Some(probe) {
+                return;
+            }
+            break;
+        }
+        lo = probe;
+        probe = probe * 2 + 1;
+    }
     while lo + 1 < hi && !s.exhausted() {
         let mid = lo + (hi - lo) / 2;
         let Some(c) = with(s, mid) else { return };
