@@ -560,11 +560,7 @@ impl TestCase {
     /// choices stays the same as when the choice is recorded.
     #[inline(always)]
     pub(crate) fn count_implicit_draw(&mut self) {
-        debug_assert!(self.plain);
-        if self.remaining == 0 {
-            self.mark_invalid(Invalid::Overrun);
-        }
-        self.remaining -= 1;
+        self.count_implicit_draws(1);
     }
 
     /// True when nothing observes the structure of the draws (random

@@ -44,7 +44,7 @@ pub trait Arbitrary: Sized + 'static {
     /// [`Generator::generate_into`](crate::Generator::generate_into)).
     #[inline]
     fn generate_into(tc: &mut TestCase, n: usize, out: &mut impl Extend<Self>) {
-        out.extend((0..n).map(|_| Self::generate(tc)));
+        crate::gens::one_by_one(tc, n, out, Self::generate);
     }
 }
 

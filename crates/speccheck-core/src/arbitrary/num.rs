@@ -47,7 +47,7 @@ macro_rules! int_arbitrary {
             #[inline(always)]
             fn generate_into(tc: &mut TestCase, n: usize, out: &mut impl Extend<Self>) {
                 if !crate::draw::int::sample_batch(tc, <$t as Integer>::MIN, <$t as Integer>::MAX, n, out) {
-                    out.extend((0..n).map(|_| Self::generate(tc)));
+                    crate::gens::one_by_one(tc, n, out, Self::generate);
                 }
             }
             fn encode(&self, enc: &mut Encoder) -> Result<(), EncodeError> {

@@ -210,6 +210,17 @@ fn target(lo: u128, hi: u128, zero: u128) -> u128 {
     zero.clamp(lo, hi)
 }
 
+/// The range `lo..=hi` as the fast sampling path sees it: its lowest key,
+/// its width and the offset of its target (the value nearest 0). `None`
+/// for a single value or a range wider than 64 bits (drawn by
+/// `draw_key`).
+#[inline(always)]
+fn sampled_offsets<T: Integer>(lo: T, hi: T) -> Option<(u128, u64, u64)> {
+    let (lo, hi) = (lo.to_key(), hi.to_key());
+    let width = hi - lo;
+    (width != 0 && width <= u64::MAX as u128).then(|| (lo, width as u64, (target(lo, hi, T::zero_key()) - lo) as u64))
+}
+
 /// `n` integers of `lo..=hi` into `out` in one loop, consuming the random
 /// source exactly as `n` calls of [`TestCase::draw_int`] would (the
 /// recorded re-run of a failing case must see the same values). False when
@@ -217,12 +228,9 @@ fn target(lo: u128, hi: u128, zero: u128) -> u128 {
 /// single value or wider than 64 bits): draw one by one then.
 #[inline(always)]
 pub(crate) fn sample_batch<T: Integer>(tc: &mut TestCase, lo: T, hi: T, n: usize, out: &mut impl Extend<T>) -> bool {
-    let (lo, hi) = (lo.to_key(), hi.to_key());
-    let width = hi - lo;
-    if width == 0 || width > u64::MAX as u128 {
+    let Some((lo, w, to)) = sampled_offsets(lo, hi) else {
         return false;
-    }
-    let (w, to) = (width as u64, (target(lo, hi, T::zero_key()) - lo) as u64);
+    };
     let Some((rng, size)) = tc.plain_batch(n) else {
         return false;
     };
@@ -240,23 +248,20 @@ impl TestCase {
     #[inline(always)]
     pub fn draw_int<T: Integer>(&mut self, lo: T, hi: T) -> T {
         assert!(lo <= hi, "draw_int: empty range {lo:?}..={hi:?}");
-        let (lo, hi) = (lo.to_key(), hi.to_key());
-        let t = target(lo, hi, T::zero_key());
         // The generation phase's path, inlined so that constant bounds
         // (`any::<i32>()`) fold away.
-        let width = hi - lo;
-        if width != 0 && width <= u64::MAX as u128 {
-            let (w, to) = (width as u64, (t - lo) as u64);
-            if let Some(v) = self.try_sample(
+        if let Some((key_lo, w, to)) = sampled_offsets(lo, hi)
+            && let Some(v) = self.try_sample(
                 w,
                 ChoiceKind::Integer,
                 |rng, size| sample_offset(rng, w, to, size),
                 |&v| offset_to_index(v, w, to),
-            ) {
-                return T::from_key(lo + v as u128);
-            }
+            )
+        {
+            return T::from_key(key_lo + v as u128);
         }
-        T::from_key(self.draw_key(lo, hi, t))
+        let (lo, hi) = (lo.to_key(), hi.to_key());
+        T::from_key(self.draw_key(lo, hi, target(lo, hi, T::zero_key())))
     }
 
     /// An integer in `lo..=hi` shrinking toward `towards` (clamped into the

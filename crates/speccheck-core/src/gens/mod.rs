@@ -66,7 +66,7 @@ pub trait Generator: Send + Sync {
     where
         Self: Sized,
     {
-        out.extend(std::iter::repeat_with(|| self.generate(tc)).take(n));
+        one_by_one(tc, n, out, |tc| self.generate(tc));
     }
 
     /// Writes the choices that make [`generate`](Self::generate) rebuild
@@ -223,6 +223,18 @@ impl<T: Arbitrary> Generator for Any<T> {
     fn encode(&self, value: &T, enc: &mut Encoder) -> Result<(), EncodeError> {
         value.encode(enc)
     }
+}
+
+/// `n` draws of `draw`, in order, into `out`: what
+/// [`Generator::generate_into`] does when there is no faster batch.
+#[inline]
+pub(crate) fn one_by_one<T>(
+    tc: &mut TestCase,
+    n: usize,
+    out: &mut impl Extend<T>,
+    mut draw: impl FnMut(&mut TestCase) -> T,
+) {
+    out.extend(std::iter::repeat_with(|| draw(tc)).take(n));
 }
 
 /// Always the same value.
