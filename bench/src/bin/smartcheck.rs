@@ -102,7 +102,8 @@ fn main() {
     ));
     out.push_str(&format!("Machine: {} (shared with other work: compare within this run only)\n\n", machine()));
     out.push_str(concat!(
-        "Every tool runs in this one process, interleaved seed by seed. A run finds a counterexample\n",
+        "Every tool runs in this one process, interleaved seed by seed (in an order that rotates from seed\n",
+        "to seed, so that no tool always runs first, on cold caches). A run finds a counterexample\n",
         "(up to 1000 passing tests) and shrinks it; *time* is finding plus shrinking. *Size* is counted\n",
         "on the final value by one function per benchmark, the same for every tool: `i16` values for T,\n",
         "elements for Reverse, constructors elsewhere (the paper's measures; `bench/src/bin/smartcheck/`).\n",
@@ -146,8 +147,12 @@ fn main() {
         let mut sizes: Vec<Vec<f64>> = vec![Vec::new(); TOOLS.len()];
         let mut times: Vec<Vec<std::time::Duration>> = vec![Vec::new(); TOOLS.len()];
         for seed in 0..args.runs {
-            for (k, tool) in TOOLS.iter().enumerate() {
-                if let Some(s) = (b.run)(*tool, seed) {
+            // The order rotates from seed to seed: the tool that runs first
+            // after another tool's work finds the caches cold, and no tool
+            // should always be that one.
+            let first = (seed % TOOLS.len() as u64) as usize;
+            for k in (0..TOOLS.len()).map(|i| (first + i) % TOOLS.len()) {
+                if let Some(s) = (b.run)(TOOLS[k], seed) {
                     sizes[k].push(s.size);
                     times[k].push(s.time);
                 }

@@ -134,6 +134,10 @@ impl Fresh {
 #[derive(Clone, Debug)]
 struct Splice {
     ordinal: usize,
+    /// The span's nesting depth: a collection's last, cancelled slot may
+    /// open under the same ordinal first (deeper), and must not be taken
+    /// for it.
+    depth: u16,
     resume_at: usize,
     fresh: Fresh,
     fresh_pos: usize,
@@ -237,15 +241,15 @@ impl TestCase {
         // spans per choice (a struct's fields, empty collections): size the
         // buffers once, growing them costs more than the whole replay.
         tc.choices.reserve(tc.prefix.len() + 8);
-        tc.spans.reserve(3 * tc.prefix.len() + 16);
+        tc.spans = crate::span::spare_spans(3 * tc.prefix.len() + 16);
         tc.open.reserve(16);
         tc.tail = tail;
         tc
     }
 
-    /// Replays `choices` but draws span number `ordinal` (its pre-order
-    /// index in the span tree of the replayed case) afresh from `fresh`,
-    /// then resumes the old choices at `resume_at` (the old span's end).
+    /// Replays `choices` but draws `span` — span number `ordinal` (its
+    /// pre-order index in the span tree of the replayed case) — afresh
+    /// from `fresh`, then resumes the old choices at the old span's end.
     /// With `max_constructors`, the case is invalid unless the new
     /// sub-value has fewer constructors than that ([`Invalid::NotSmaller`],
     /// recorded when the span closes; generation finishes without
@@ -253,7 +257,7 @@ impl TestCase {
     pub fn splice(
         choices: impl Into<Vec<Choice>>,
         ordinal: usize,
-        resume_at: usize,
+        span: &Span,
         fresh: Fresh,
         max_constructors: Option<usize>,
     ) -> Self {
@@ -261,8 +265,15 @@ impl TestCase {
         tc.rng = SmallRng::seed_from_u64(fresh.seed);
         tc.record_spans = true;
         tc.refresh();
-        tc.splice =
-            Some(Splice { ordinal, resume_at, fresh, fresh_pos: 0, max_constructors, state: SpliceState::Waiting });
+        tc.splice = Some(Splice {
+            ordinal,
+            depth: span.depth,
+            resume_at: span.end as usize,
+            fresh,
+            fresh_pos: 0,
+            max_constructors,
+            state: SpliceState::Waiting,
+        });
         tc
     }
 
@@ -694,6 +705,7 @@ impl TestCase {
         if let Some(s) = self.splice.as_mut()
             && s.state == SpliceState::Waiting
             && s.ordinal == ordinal
+            && usize::from(s.depth) == self.open.len()
         {
             s.state = SpliceState::Fresh { open_depth: self.open.len() };
         }
@@ -743,9 +755,9 @@ impl TestCase {
             s.state = SpliceState::Resumed;
             self.pos = s.resume_at;
             if let Some(limit) = s.max_constructors {
-                let tree = SpanTree { spans: std::mem::take(&mut self.spans) };
+                let mut tree = SpanTree { spans: std::mem::take(&mut self.spans) };
                 let too_big = tree.constructor_count(i as usize) >= limit;
-                self.spans = tree.spans;
+                self.spans = std::mem::take(&mut tree.spans);
                 if too_big {
                     // Deferred, not unwound: the rest of the case is a cheap
                     // replay, and unwinding costs more than finishing it.
@@ -939,15 +951,31 @@ mod tests {
         let before = build(&mut tc);
         let (seq, tree) = tc.finish();
         let mid = tree.spans[1];
-        let mut sp = TestCase::splice(seq.0.clone(), 1, mid.end as usize, Fresh::random(99, 10), None);
+        let mut sp = TestCase::splice(seq.0.clone(), 1, &mid, Fresh::random(99, 10), None);
         let after = build(&mut sp);
         assert_eq!(&before[..2], &after[..2]);
         assert_eq!(&before[4..], &after[4..]);
         assert_ne!(&before[2..4], &after[2..4]);
         // The simplest replacement draws zeros for the span only.
-        let mut sp = TestCase::splice(seq.0.clone(), 1, mid.end as usize, Fresh::simplest(), None);
+        let mut sp = TestCase::splice(seq.0.clone(), 1, &mid, Fresh::simplest(), None);
         let after = build(&mut sp);
         assert_eq!(&after[2..4], &[0, 0]);
         assert_eq!(&before[4..], &after[4..]);
+    }
+
+    #[test]
+    fn a_splice_after_an_empty_collection_redraws_its_own_span() {
+        // An empty `Vec` opens a slot for its "no more" choice and cancels
+        // it; that slot's ordinal is the next span's, one level deeper.
+        let build = |tc: &mut TestCase| <(Vec<u8>, u16) as crate::Arbitrary>::generate(tc);
+        let mut tc = TestCase::replay(Vec::new(), Tail::Simplest).with_spans(true);
+        assert_eq!(build(&mut tc), (vec![], 0));
+        let (seq, tree) = tc.finish();
+        let ordinal = tree.spans.iter().position(|s| s.type_info().full_name == "u16").expect("a u16 span");
+        let fresh = Fresh::starting_with(vec![Choice::new(7, u64::from(u16::MAX), ChoiceKind::Integer)]);
+        let mut sp = TestCase::splice(seq.0.clone(), ordinal, &tree.spans[ordinal], fresh, None);
+        let (xs, n) = build(&mut sp);
+        assert!(xs.is_empty());
+        assert_ne!(n, 0, "the u16 was redrawn");
     }
 }

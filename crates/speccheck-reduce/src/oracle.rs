@@ -126,8 +126,8 @@ impl<'c, 'a> Oracle<'c, 'a> {
     /// Runs `base` with span `ordinal` drawn afresh from `fresh`; with
     /// `bound`, the new sub-value must have fewer constructors than that.
     pub fn splice(&mut self, base: &CaseResult, ordinal: usize, fresh: Fresh, bound: Option<usize>) -> CaseResult {
-        let resume = base.spans.spans[ordinal].end as usize;
-        self.run(TestCase::splice(base.choices.0.clone(), ordinal, resume, fresh, bound))
+        let span = &base.spans.spans[ordinal];
+        self.run(TestCase::splice(base.choices.0.clone(), ordinal, span, fresh, bound))
     }
 
     /// Like [`splice`](Self::splice), but a replacement that generates an
@@ -141,8 +141,8 @@ impl<'c, 'a> Oracle<'c, 'a> {
         bound: Option<usize>,
         seen: &Seen,
     ) -> CaseResult {
-        let resume = base.spans.spans[ordinal].end as usize;
-        self.run(TestCase::splice(base.choices.0.clone(), ordinal, resume, fresh, bound).with_seen(seen.clone()))
+        let span = &base.spans.spans[ordinal];
+        self.run(TestCase::splice(base.choices.0.clone(), ordinal, span, fresh, bound).with_seen(seen.clone()))
     }
 
     /// A fresh random input of the property (case index `i` of the

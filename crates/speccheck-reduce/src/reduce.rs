@@ -7,7 +7,8 @@
 //! same way restarts the walk on the new, smaller case; the walk ends at a
 //! fixpoint or when the budget is spent. A small sub-value has few smaller
 //! values, so it gets fewer tries: `tries_per_constructor` per constructor
-//! it could lose, at most `max_reduce` (fewer still after the
+//! it could lose (down to the least its type allows, see
+//! [`View::min_size_of`]), at most `max_reduce` (fewer still after the
 //! choice-sequence shrinker, which already tried the simplest replacement of
 //! every sub-value). Every step lowers the case's constructor count, so it
 //! terminates.
@@ -107,19 +108,18 @@ pub fn reduce(oracle: &mut Oracle<'_, '_>, start: CaseResult, origin: &Origin, c
                     continue 'walk;
                 }
             }
-            // Random replacements with fewer constructors.
+            // Random replacements with fewer constructors: between the
+            // smallest value the type allows and one less than the bound.
             let bound = view.size_of(p.ordinal).min(config.max_size);
-            if bound <= 1 {
-                // Nothing has fewer than one constructor.
+            let could_lose = bound.saturating_sub(view.min_size_of(p.ordinal).max(1)) as u32;
+            if could_lose == 0 {
                 continue;
             }
             let mut max = 0;
             let tries = if after_shrink {
-                config
-                    .max_reduce_after_shrink
-                    .min(config.tries_per_constructor_after_shrink.saturating_mul(bound as u32 - 1))
+                config.max_reduce_after_shrink.min(config.tries_per_constructor_after_shrink.saturating_mul(could_lose))
             } else {
-                config.max_reduce.min(config.tries_per_constructor.saturating_mul(bound as u32 - 1))
+                config.max_reduce.min(config.tries_per_constructor.saturating_mul(could_lose))
             };
             for k in 0..tries {
                 if oracle.exhausted() {

@@ -114,6 +114,33 @@ impl<'a> View<'a> {
         self.tree.constructor_count(i)
     }
 
+    /// A lower bound on the constructors of any value that can stand at
+    /// `i`. A type with one constructor (a derived struct, a tuple) always
+    /// has the same fields, so its bound is one plus theirs — provided
+    /// every choice of the value was made inside one of them: a choice made
+    /// outside (a `one_of` index, a recursion's leaf-or-branch draw) could
+    /// make a field something else. A type with several constructors, or
+    /// with none known (a collection, a value from a hand-written
+    /// generator), may be a single constructor; an opaque leaf counts
+    /// nothing. Reduction spends no random tries where nothing smaller can
+    /// exist (a `Stack { focus, up: [], down: [] }` is as small as a
+    /// `Stack` gets).
+    pub fn min_size_of(&self, i: usize) -> usize {
+        let s = &self.tree.spans[i];
+        if s.is_opaque_leaf() {
+            return 0;
+        }
+        if s.kind != SpanKind::Value || s.type_info().constructors.len() != 1 {
+            return 1;
+        }
+        let fields = self.children(Some(i));
+        let inside: usize = fields.iter().map(|&c| self.tree.spans[c].len()).sum();
+        if inside != s.len() {
+            return 1;
+        }
+        1 + fields.into_iter().map(|c| self.min_size_of(c)).sum::<usize>()
+    }
+
     /// Every non-opaque node of every subject, breadth first (SmartCheck's
     /// indices), down to `max_depth` levels below the subjects.
     pub fn positions(&self, max_depth: Option<usize>) -> Vec<Position> {

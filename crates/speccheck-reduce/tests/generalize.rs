@@ -53,10 +53,10 @@ fn forall_holes_really_fail_for_fresh_values() {
         for f in &g.forall {
             assert!(f.failed >= ReduceConfig::default().min_forall);
             // Re-test the claim with 100 values the generalizer never saw.
-            let (mut tested, resume) = (0, case.spans.spans[f.ordinal].end as usize);
+            let (mut tested, span) = (0, case.spans.spans[f.ordinal]);
             for k in 0..100u64 {
                 let fresh = Fresh::random(0xdead_beef ^ (seed << 20) ^ k, (k % 12) as usize);
-                let r = h.run(TestCase::splice(case.choices.0.clone(), f.ordinal, resume, fresh, None));
+                let r = h.run(TestCase::splice(case.choices.0.clone(), f.ordinal, &span, fresh, None));
                 match verdict(&r, &origin) {
                     Verdict::Rejected => {}
                     v => {

@@ -1,7 +1,7 @@
 //! Deletion passes: remove whole sub-values, runs of choices, or lower a
 //! choice and drop what followed it.
 
-use super::{Shrinker, replaced};
+use super::{Shrinker, replace_into, replaced};
 use crate::choice::ChoiceKind;
 use crate::span::SpanKind;
 
@@ -19,8 +19,7 @@ pub(crate) fn delete_slots(s: &mut Shrinker<'_>) {
         if span.is_empty() || span.kind == SpanKind::Value && span.len() == s.best().choices.len() {
             continue;
         }
-        let candidate = replaced(&s.best().choices.0, span.range(), &[]);
-        if s.consider(&candidate) && span.is_element() {
+        if s.consider_edit(|best, out| replace_into(best, span.range(), &[], out)) && span.is_element() {
             i = delete_preceding_elements(s, i, span.parent, span.start as usize);
         }
     }
@@ -83,8 +82,7 @@ pub(crate) fn delete_chunks(s: &mut Shrinker<'_>) {
             if i + k > s.best().choices.len() {
                 continue;
             }
-            let candidate = replaced(&s.best().choices.0, i..i + k, &[]);
-            s.consider(&candidate);
+            s.consider_edit(|best, out| replace_into(best, i..i + k, &[], out));
         }
     }
 }
@@ -100,15 +98,15 @@ pub(crate) fn lower_and_delete(s: &mut Shrinker<'_>) {
             continue;
         }
         for k in [1usize, 2, 4, 8] {
-            let choices = &s.best().choices.0;
-            if i + 1 + k > choices.len() {
+            if i + 1 + k > s.best().choices.len() {
                 break;
             }
             let mut lowered = c;
             lowered.value -= 1;
-            let mut candidate = replaced(choices, i + 1..i + 1 + k, &[]);
-            candidate[i] = lowered;
-            if s.consider(&candidate) {
+            if s.consider_edit(|best, out| {
+                replace_into(best, i + 1..i + 1 + k, &[], out);
+                out[i] = lowered;
+            }) {
                 break;
             }
         }

@@ -3,7 +3,7 @@
 use super::Shrinker;
 use crate::choice::{Choice, ChoiceKind};
 use crate::span::SpanKind;
-use crate::test_case::{Fresh, TestCase};
+use crate::test_case::Fresh;
 
 /// Replaces each value span, outermost first, by the simplest value its
 /// generator makes (all further choices 0): an expression becomes its first
@@ -44,9 +44,7 @@ pub(crate) fn lower_constructors(s: &mut Shrinker<'_>) {
 }
 
 fn splice(s: &mut Shrinker<'_>, ordinal: usize, fresh: Fresh) -> bool {
-    let span = s.best().spans.spans[ordinal];
-    let tc = TestCase::splice(s.best_choices(), ordinal, span.end as usize, fresh, None).with_max_depth(s.max_depth());
-    s.consider_case(tc)
+    s.consider_splice(ordinal, fresh)
 }
 
 /// Shrinks each choice on its own: 0 first, then a binary search for the

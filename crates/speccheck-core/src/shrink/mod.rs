@@ -12,6 +12,7 @@
 //! [`Shrinker::consider_case`] (a splice), which share the bookkeeping.
 
 mod delete;
+mod known;
 mod minimize;
 mod promote;
 mod redistribute;
@@ -22,7 +23,8 @@ use std::time::{Duration, Instant};
 use crate::choice::{Choice, FingerprintSet, fingerprint, shortlex};
 use crate::runner::case::CaseResult;
 use crate::runner::verdict::{FailureKind, Outcome};
-use crate::test_case::{Seen, Tail, TestCase};
+use crate::test_case::{Fresh, Seen, Tail, TestCase};
+use known::KnownReplays;
 
 /// Limits on one shrink.
 #[derive(Clone, Copy, Debug)]
@@ -68,6 +70,11 @@ pub struct Shrinker<'a> {
     origin: (FailureKind, Option<String>),
     /// Candidates already proposed (fingerprints of their choices).
     tried: FingerprintSet,
+    /// The replays run so far: a candidate that could only repeat one is
+    /// not run (nor generated).
+    known: KnownReplays,
+    /// The buffer [`consider_edit`](Self::consider_edit) builds candidates in.
+    scratch: Vec<Choice>,
     seen: Seen,
     budget: ShrinkBudget,
     started: Instant,
@@ -91,6 +98,8 @@ impl<'a> Shrinker<'a> {
             best: failing,
             origin,
             tried: FingerprintSet::default(),
+            known: KnownReplays::default(),
+            scratch: Vec::new(),
             budget,
             started: Instant::now(),
             steps: 0,
@@ -157,11 +166,49 @@ impl<'a> Shrinker<'a> {
         if shortlex(candidate, &self.best.choices.0) != std::cmp::Ordering::Less || self.exhausted() {
             return false;
         }
-        if !self.tried.insert(fingerprint(candidate)) {
+        if !self.tried.insert(fingerprint(candidate)) || self.known.repeats(candidate) {
             return false;
         }
         let tc = TestCase::replay(candidate.to_vec(), Tail::Simplest).with_spans(true).with_max_depth(self.max_depth);
-        self.consider_case(tc)
+        self.run_candidate(tc, true)
+    }
+
+    /// Tries the candidate `edit` writes, given the best choices and an
+    /// empty buffer (reused from one candidate to the next: most are
+    /// rejected before they run, and need no allocation of their own).
+    pub fn consider_edit(&mut self, edit: impl FnOnce(&[Choice], &mut Vec<Choice>)) -> bool {
+        let mut buf = std::mem::take(&mut self.scratch);
+        buf.clear();
+        edit(&self.best.choices.0, &mut buf);
+        let improved = self.consider(&buf);
+        self.scratch = buf;
+        improved
+    }
+
+    /// Tries the best case with span `ordinal` drawn afresh from `fresh`
+    /// (see [`TestCase::splice`]). Returns true if it became the new best.
+    pub fn consider_splice(&mut self, ordinal: usize, fresh: Fresh) -> bool {
+        if self.exhausted() {
+            return false;
+        }
+        let span = self.best.spans.spans[ordinal];
+        // A fresh span of given choices then the simplest ones is drawn as
+        // a replay would draw it, so the known replays can tell whether it
+        // repeats one (see `known`); a random one cannot be told.
+        let predictable = fresh.tail == Tail::Simplest && fresh.size == 0;
+        if predictable
+            && self.known.repeats_splice(
+                &self.best.choices.0,
+                span.start as usize,
+                span.depth,
+                &fresh.prefix,
+                span.end as usize,
+            )
+        {
+            return false;
+        }
+        let tc = TestCase::splice(self.best_choices(), ordinal, &span, fresh, None).with_max_depth(self.max_depth);
+        self.run_candidate(tc, predictable)
     }
 
     /// Runs an arbitrary test case (a splice, say); it becomes the new best
@@ -170,6 +217,13 @@ impl<'a> Shrinker<'a> {
         if self.exhausted() {
             return false;
         }
+        self.run_candidate(tc, false)
+    }
+
+    /// Runs a candidate. `known`: `tc` draws as a replay of its result
+    /// would (a replay, or a splice whose fresh part is not random), so the
+    /// known-replay tree may record the result.
+    fn run_candidate(&mut self, tc: TestCase, known: bool) -> bool {
         // A splice already run on this same case would make the same
         // choices again: skip it before generating anything.
         if let Some(key) = tc.splice_key()
@@ -180,6 +234,9 @@ impl<'a> Shrinker<'a> {
         self.steps += 1;
         let tc = if tc.has_seen() { tc } else { tc.with_seen(self.seen.clone()) };
         let result = (self.run)(tc);
+        if known {
+            self.known.insert(&result.choices.0, &result.spans.spans);
+        }
         let same_failure = match &result.outcome {
             Outcome::Fail(f) => (f.kind, f.location.as_deref()) == (self.origin.0, self.origin.1.as_deref()),
             _ => false,
@@ -192,17 +249,18 @@ impl<'a> Shrinker<'a> {
             false
         }
     }
-
-    pub(crate) fn max_depth(&self) -> u32 {
-        self.max_depth
-    }
 }
 
 /// `choices` with `range` replaced by `with`.
 pub(crate) fn replaced(choices: &[Choice], range: std::ops::Range<usize>, with: &[Choice]) -> Vec<Choice> {
     let mut out = Vec::with_capacity(choices.len() - range.len() + with.len());
+    replace_into(choices, range, with, &mut out);
+    out
+}
+
+/// Appends `choices` with `range` replaced by `with` to `out`.
+pub(crate) fn replace_into(choices: &[Choice], range: std::ops::Range<usize>, with: &[Choice], out: &mut Vec<Choice>) {
     out.extend_from_slice(&choices[..range.start]);
     out.extend_from_slice(with);
     out.extend_from_slice(&choices[range.end..]);
-    out
 }

@@ -15,9 +15,9 @@ pub(crate) fn redistribute_pairs(s: &mut Shrinker<'_>) {
     while i < s.best().choices.len() && !s.exhausted() {
         let mut j = i + 1;
         while j < s.best().choices.len().min(i + 1 + WINDOW) && !s.exhausted() {
-            let choices = s.best_choices();
-            let (a, b) = (choices[i], choices[j]);
+            let (a, b) = (s.best().choices.0[i], s.best().choices.0[j]);
             if a.kind == ChoiceKind::Integer && b.kind == ChoiceKind::Integer && a.value > 0 && b.max > b.value {
+                let choices = s.best_choices();
                 let mut amount = a.value.min(b.max - b.value);
                 while amount > 0 && !s.exhausted() {
                     let mut c = choices.clone();

@@ -8,8 +8,12 @@ use crate::span::SpanKind;
 /// Sorts each maximal run of adjacent same-type sibling spans.
 pub(crate) fn sort_siblings(s: &mut Shrinker<'_>) {
     let tree = s.best().spans.clone();
-    let mut parents: Vec<Option<usize>> = vec![None];
-    parents.extend((0..tree.len()).map(Some));
+    // Only parents with two children or more have anything to sort.
+    let mut children = vec![0u32; tree.len() + 1];
+    for sp in &tree.spans {
+        children[sp.parent.map_or(0, |p| p as usize + 1)] += 1;
+    }
+    let parents = children.iter().enumerate().filter(|&(_, &n)| n >= 2).map(|(k, _)| k.checked_sub(1));
     for parent in parents {
         if s.exhausted() {
             return;
