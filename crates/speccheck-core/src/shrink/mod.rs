@@ -8,8 +8,13 @@
 //! and it cannot loop. It is bounded by steps and time.
 //!
 //! Every pass (one per module, after Hypothesis's shrinker) proposes
-//! candidates through [`Shrinker::consider`] (a replayed sequence) or
-//! [`Shrinker::consider_case`] (a splice), which share the bookkeeping.
+//! candidates through [`Shrinker::consider`] (a replayed sequence; built in
+//! a reused buffer by [`Shrinker::consider_edit`]), [`Shrinker::consider_splice`]
+//! (one span drawn afresh) or [`Shrinker::consider_case`] (any test case),
+//! which share the bookkeeping: candidates already tried, inputs already
+//! seen, and the tree of known replays (`known`), which tells — without
+//! generating anything — when a candidate could only repeat a case already
+//! run.
 
 mod delete;
 mod known;
