@@ -161,7 +161,7 @@ pub fn no_type() -> TypeInfo {
 ///
 /// Shrinking and reduction record the spans of every candidate they run
 /// and drop most of them at once; the buffers go back to a small
-/// per-thread pool (see [`spare_spans`]) instead of the allocator, whose
+/// per-thread pool (`spare_spans`) instead of the allocator, whose
 /// large-block path is dear when many small blocks were freed before.
 #[derive(Debug, Default)]
 pub struct SpanTree {
