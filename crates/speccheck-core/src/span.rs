@@ -158,58 +158,10 @@ pub fn no_type() -> TypeInfo {
 }
 
 /// All spans of one test case, in the order they were opened (pre-order).
-///
-/// Shrinking and reduction record the spans of every candidate they run
-/// and drop most of them at once; the buffers go back to a small
-/// per-thread pool (`spare_spans`) instead of the allocator, whose
-/// large-block path is dear when many small blocks were freed before.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct SpanTree {
     /// The spans, parents before children.
     pub spans: Vec<Span>,
-}
-
-thread_local! {
-    static SPARE: std::cell::RefCell<Vec<Vec<Span>>> = const { std::cell::RefCell::new(Vec::new()) };
-}
-
-/// Most buffers kept for reuse per thread, and the largest kept.
-const SPARE_BUFFERS: usize = 16;
-const SPARE_MAX_CAPACITY: usize = 1 << 14;
-
-/// An empty span buffer with room for at least `capacity` spans, reused
-/// from a dropped [`SpanTree`] when one is at hand.
-pub(crate) fn spare_spans(capacity: usize) -> Vec<Span> {
-    let reused = SPARE.try_with(|s| s.borrow_mut().pop()).ok().flatten();
-    let mut v = reused.unwrap_or_default();
-    v.clear();
-    v.reserve(capacity);
-    v
-}
-
-impl Clone for SpanTree {
-    fn clone(&self) -> Self {
-        let mut spans = spare_spans(self.spans.len());
-        spans.extend_from_slice(&self.spans);
-        SpanTree { spans }
-    }
-}
-
-impl Drop for SpanTree {
-    fn drop(&mut self) {
-        let cap = self.spans.capacity();
-        if cap == 0 || cap > SPARE_MAX_CAPACITY {
-            return;
-        }
-        let spans = std::mem::take(&mut self.spans);
-        // During thread teardown the pool may be gone: then just free.
-        let _ = SPARE.try_with(|s| {
-            let mut s = s.borrow_mut();
-            if s.len() < SPARE_BUFFERS {
-                s.push(spans);
-            }
-        });
-    }
 }
 
 impl SpanTree {

@@ -241,7 +241,7 @@ impl TestCase {
         // spans per choice (a struct's fields, empty collections): size the
         // buffers once, growing them costs more than the whole replay.
         tc.choices.reserve(tc.prefix.len() + 8);
-        tc.spans = crate::span::spare_spans(3 * tc.prefix.len() + 16);
+        tc.spans.reserve(3 * tc.prefix.len() + 16);
         tc.open.reserve(16);
         tc.tail = tail;
         tc
@@ -755,9 +755,9 @@ impl TestCase {
             s.state = SpliceState::Resumed;
             self.pos = s.resume_at;
             if let Some(limit) = s.max_constructors {
-                let mut tree = SpanTree { spans: std::mem::take(&mut self.spans) };
+                let tree = SpanTree { spans: std::mem::take(&mut self.spans) };
                 let too_big = tree.constructor_count(i as usize) >= limit;
-                self.spans = std::mem::take(&mut tree.spans);
+                self.spans = tree.spans;
                 if too_big {
                     // Deferred, not unwound: the rest of the case is a cheap
                     // replay, and unwinding costs more than finishing it.

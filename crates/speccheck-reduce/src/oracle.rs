@@ -126,8 +126,7 @@ impl<'c, 'a> Oracle<'c, 'a> {
     /// Runs `base` with span `ordinal` drawn afresh from `fresh`; with
     /// `bound`, the new sub-value must have fewer constructors than that.
     pub fn splice(&mut self, base: &CaseResult, ordinal: usize, fresh: Fresh, bound: Option<usize>) -> CaseResult {
-        let span = &base.spans.spans[ordinal];
-        self.run(TestCase::splice(base.choices.0.clone(), ordinal, span, fresh, bound))
+        self.run(splice_case(base, ordinal, fresh, bound))
     }
 
     /// Like [`splice`](Self::splice), but a replacement that generates an
@@ -141,8 +140,7 @@ impl<'c, 'a> Oracle<'c, 'a> {
         bound: Option<usize>,
         seen: &Seen,
     ) -> CaseResult {
-        let span = &base.spans.spans[ordinal];
-        self.run(TestCase::splice(base.choices.0.clone(), ordinal, span, fresh, bound).with_seen(seen.clone()))
+        self.run(splice_case(base, ordinal, fresh, bound).with_seen(seen.clone()))
     }
 
     /// A fresh random input of the property (case index `i` of the
@@ -189,6 +187,11 @@ impl<'c, 'a> Oracle<'c, 'a> {
     pub fn below(&mut self, max: usize) -> usize {
         if max == 0 { 0 } else { (self.next_seed() % (max as u64 + 1)) as usize }
     }
+}
+
+/// `base` with span `ordinal` to be drawn afresh (see [`Oracle::splice`]).
+fn splice_case(base: &CaseResult, ordinal: usize, fresh: Fresh, bound: Option<usize>) -> TestCase {
+    TestCase::splice(base.choices.0.clone(), ordinal, &base.spans.spans[ordinal], fresh, bound)
 }
 
 fn splitmix(mut z: u64) -> u64 {

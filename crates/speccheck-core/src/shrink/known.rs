@@ -23,6 +23,8 @@
 //! A property that is not a function of its choices (flaky) would make the
 //! tree disagree with itself: the first disagreement turns prediction off.
 
+use std::ops::ControlFlow;
+
 use crate::choice::{Choice, ChoiceKind};
 use crate::span::Span;
 
@@ -134,14 +136,7 @@ impl KnownReplays {
             return false;
         }
         let mut walk = Walk { known: self, node: 0 };
-        for k in 0.. {
-            match walk.step(candidate.get(k)) {
-                Step::Drew => {}
-                Step::Ended => return true,
-                Step::Unknown => return false,
-            }
-        }
-        unreachable!()
+        walk.replay(candidate, 0..)
     }
 
     /// True when splicing `base` — replaying it, but drawing the span that
@@ -160,36 +155,22 @@ impl KnownReplays {
             return false;
         }
         let mut walk = Walk { known: self, node: 0 };
-        for k in 0..start {
-            match walk.step(base.get(k)) {
-                Step::Drew => {}
-                Step::Ended => return true,
-                Step::Unknown => return false,
-            }
+        if let ControlFlow::Break(answer) = (0..start).try_for_each(|k| walk.step(base.get(k))) {
+            return answer;
         }
         // The draw at `start` is the span's first, as in the base; after
         // it, the span is still open while more spans than its ancestors
         // stay open across a gap.
         let inside = u32::from(depth) + 1;
         for j in 0.. {
-            match self.nodes[walk.node as usize].node {
-                Node::Draw { open, .. } if j > 0 && open < inside => break,
-                _ => {}
+            if j > 0 && matches!(self.nodes[walk.node as usize].node, Node::Draw { open, .. } if open < inside) {
+                break;
             }
-            match walk.step(fresh.get(j)) {
-                Step::Drew => {}
-                Step::Ended => return true,
-                Step::Unknown => return false,
+            if let ControlFlow::Break(answer) = walk.step(fresh.get(j)) {
+                return answer;
             }
         }
-        for k in resume.. {
-            match walk.step(base.get(k)) {
-                Step::Drew => {}
-                Step::Ended => return true,
-                Step::Unknown => return false,
-            }
-        }
-        unreachable!()
+        walk.replay(base, resume..)
     }
 }
 
@@ -199,18 +180,14 @@ struct Walk<'a> {
     node: u32,
 }
 
-enum Step {
-    Drew,
-    Ended,
-    Unknown,
-}
-
 impl Walk<'_> {
-    /// Feeds `choice` (`None`: past the end) to the next draw.
-    fn step(&mut self, choice: Option<&Choice>) -> Step {
+    /// Feeds `choice` (`None`: past the end) to the next draw; breaks with
+    /// the answer once it is known (true: the case ended, as recorded;
+    /// false: no recorded case went this way).
+    fn step(&mut self, choice: Option<&Choice>) -> ControlFlow<bool> {
         match self.known.nodes[self.node as usize].node {
-            Node::End => Step::Ended,
-            Node::Unknown => Step::Unknown,
+            Node::End => ControlFlow::Break(true),
+            Node::Unknown => ControlFlow::Break(false),
             Node::Draw { max, .. } => {
                 // Replay's rules (see `test_case::replayed`): out of bounds
                 // becomes the simplest option, and so does every draw past
@@ -219,11 +196,20 @@ impl Walk<'_> {
                 match self.known.child(self.node, value) {
                     Some(child) => {
                         self.node = child;
-                        Step::Drew
+                        ControlFlow::Continue(())
                     }
-                    None => Step::Unknown,
+                    None => ControlFlow::Break(false),
                 }
             }
+        }
+    }
+
+    /// Feeds `choices[from..]` and then simplest choices until the answer
+    /// is known (the tree is finite, so it always is).
+    fn replay(&mut self, choices: &[Choice], from: std::ops::RangeFrom<usize>) -> bool {
+        match from.into_iter().try_for_each(|k| self.step(choices.get(k))) {
+            ControlFlow::Break(answer) => answer,
+            ControlFlow::Continue(()) => unreachable!("an endless range only ends by a break"),
         }
     }
 }

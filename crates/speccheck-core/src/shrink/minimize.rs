@@ -14,7 +14,7 @@ pub(crate) fn simplest_subvalues(s: &mut Shrinker<'_>) {
         let span = s.best().spans.spans[i];
         let all_zero = s.best().choices.0[span.range()].iter().all(|c| c.value == 0);
         if span.kind == SpanKind::Value && !span.is_empty() && !all_zero {
-            splice(s, i, Fresh::simplest());
+            s.consider_splice(i, Fresh::simplest());
         }
         i += 1;
     }
@@ -34,17 +34,13 @@ pub(crate) fn lower_constructors(s: &mut Shrinker<'_>) {
         {
             for lower in 0..c.value.min(16) {
                 let fresh = Fresh::starting_with(vec![Choice { value: lower, ..c }]);
-                if splice(s, i, fresh) {
+                if s.consider_splice(i, fresh) {
                     break;
                 }
             }
         }
         i += 1;
     }
-}
-
-fn splice(s: &mut Shrinker<'_>, ordinal: usize, fresh: Fresh) -> bool {
-    s.consider_splice(ordinal, fresh)
 }
 
 /// Shrinks each choice on its own: 0 first, then a binary search for the
