@@ -30,6 +30,9 @@ use std::time::Instant;
 
 use clap::Parser;
 use common::{Check, Sample, TOOLS, Tool};
+use rand::SeedableRng;
+use rand::rngs::SmallRng;
+use rand::seq::SliceRandom;
 use speccheck::{ExplainMode, Property, RunVerdict, TreeView};
 use speccheck_bench::{Summary, Table, machine};
 
@@ -47,6 +50,11 @@ struct Args {
     /// Where to write the markdown results.
     #[arg(long)]
     out: Option<String>,
+    /// Time each run as it comes, without the untimed warm-up run before
+    /// it: a tool then meets whatever state the tool before it left in the
+    /// caches and the allocator.
+    #[arg(long)]
+    cold: bool,
     /// Profiling aid: run only this tool (its row number in the table,
     /// from 1) on the selected benchmarks, print nothing else, for `perf`.
     #[arg(long)]
@@ -97,13 +105,21 @@ fn main() {
     let mut out = String::new();
     out.push_str("# SmartCheck benchmark: counterexample reduction and generalization\n\n");
     out.push_str(&format!(
-        "Command: `cargo run --release -p speccheck-bench --bin smartcheck -- --runs {} --demo-runs {}`\n\n",
-        args.runs, args.demo_runs
+        "Command: `cargo run --release -p speccheck-bench --bin smartcheck -- --runs {} --demo-runs {}{}`\n\n",
+        args.runs,
+        args.demo_runs,
+        if args.cold { " --cold" } else { "" }
     ));
     out.push_str(&format!("Machine: {} (shared with other work: compare within this run only)\n\n", machine()));
+    out.push_str(if args.cold {
+        "Every tool runs in this one process, interleaved seed by seed in an order shuffled per seed, and\n\
+         (`--cold`) each run is timed as it comes, after whatever tool ran before it. A run finds a counterexample\n"
+    } else {
+        "Every tool runs in this one process, interleaved seed by seed in an order shuffled per seed;\n\
+         before each timed run the same tool runs once untimed on another seed, so every tool is timed\n\
+         with its own code and data warm (`--cold` times them as they come). A run finds a counterexample\n"
+    });
     out.push_str(concat!(
-        "Every tool runs in this one process, interleaved seed by seed (in an order that rotates from seed\n",
-        "to seed, so that no tool always runs first, on cold caches). A run finds a counterexample\n",
         "(up to 1000 passing tests) and shrinks it; *time* is finding plus shrinking. *Size* is counted\n",
         "on the final value by one function per benchmark, the same for every tool: `i16` values for T,\n",
         "elements for Reverse, constructors elsewhere (the paper's measures; `bench/src/bin/smartcheck/`).\n",
@@ -146,12 +162,20 @@ fn main() {
     for b in &selected {
         let mut sizes: Vec<Vec<f64>> = vec![Vec::new(); TOOLS.len()];
         let mut times: Vec<Vec<std::time::Duration>> = vec![Vec::new(); TOOLS.len()];
+        let mut order: Vec<usize> = (0..TOOLS.len()).collect();
         for seed in 0..args.runs {
-            // The order rotates from seed to seed: the tool that runs first
-            // after another tool's work finds the caches cold, and no tool
-            // should always be that one.
-            let first = (seed % TOOLS.len() as u64) as usize;
-            for k in (0..TOOLS.len()).map(|i| (first + i) % TOOLS.len()) {
+            // A fresh order per seed: every tool follows every other one
+            // equally often.
+            order.shuffle(&mut SmallRng::seed_from_u64(seed));
+            for &k in &order {
+                // The tool that runs after another one's work finds its
+                // code and data evicted (the first of speccheck's three
+                // rows after quickcheck's shrinking takes some 6 µs longer
+                // on StackSet than the next one): an untimed run on another
+                // seed first times every tool warm.
+                if !args.cold {
+                    let _ = (b.run)(TOOLS[k], args.runs + seed);
+                }
                 if let Some(s) = (b.run)(TOOLS[k], seed) {
                     sizes[k].push(s.size);
                     times[k].push(s.time);
@@ -235,16 +259,15 @@ fn main() {
     out.push_str(&goals.to_markdown());
     out.push_str(concat!(
         "\nReading the table: the *speccheck shrinker only* row isolates what SmartCheck reduction adds\n",
-        "(the difference to the first row, in size and in time). Where the time goal is missed\n",
-        "(StackSet), the shrinker alone is faster than proptest, and the reduction after it costs the\n",
-        "difference: a StackSet counterexample is usually minimal when found, yet every tool confirms\n",
-        "it. speccheck runs about 22 cases per run: the recorded re-run of the failing seed (the first\n",
-        "flakiness check), about 10 shrink candidates (the shrinker proposes some 130, and its tree of\n",
-        "known replays tells, without generating them, which would only repeat a case already run),\n",
-        "SmartCheck's confirmation replay and about 9 random replacements (one per constructor each\n",
-        "sub-value could lose: none for a `Stack` with empty lists, which no value of its type beats), and\n",
-        "the final replay that renders the report; each rebuilds the value from choices with spans\n",
-        "recorded, where proptest edits a value tree in place. proptest runs with its defaults: on T its\n",
+        "(the difference to the first row, in size and in time). StackSet is the closest race in time: its\n",
+        "counterexample is usually minimal once shrunk, yet every tool confirms it. speccheck runs about\n",
+        "15 cases per run there: the re-run of the failing seed that records its choices (the first\n",
+        "flakiness check), about 8 shrink candidates (the shrinker proposes some 90 more, and its tree of\n",
+        "known replays tells, without generating them, which would only repeat a case already run), 3\n",
+        "random replacements of the `Option<Stack>` (the `Screen` and `Workspace` above it can only get\n",
+        "smaller through it, so they get none of their own), and the final replay that checks the failure\n",
+        "once more and renders the report; each rebuilds the value from choices with spans recorded,\n",
+        "where proptest edits a value tree in place. proptest runs with its defaults: on T its\n",
         "shrinking stops at `max_shrink_iters` (4000) and it says so on stderr, which is why its T\n",
         "counterexamples stay large.\n",
     ));

@@ -82,3 +82,42 @@ fn represented_values_shrink_as_their_structure() {
         .run(|v: Vec<u32>| v.iter().all(|x| x % 2 == 0));
     assert!(r.passed(), "{r}");
 }
+
+/// A collection the failure does not need goes in one step, however long
+/// it is, and once nothing improves, no candidate is run twice: the case
+/// below (a long vector beside a flag that alone makes it fail) shrinks in
+/// a handful of runs.
+#[test]
+fn an_irrelevant_collection_goes_whole_and_nothing_runs_twice() {
+    let test = |tc: &mut TestCase| {
+        let (xs, flag) = (gens::vec(gens::ints(0..1000u16), 0..60), any::<bool>()).generate(tc);
+        let _ = xs;
+        if flag { Outcome::Fail(speccheck_core::FailureInfo::returned("flag set")) } else { Outcome::Pass }
+    };
+    let mut checked = 0;
+    for seed in 0..200u64 {
+        let first = execute(&test, TestCase::random(seed, 60).with_spans(true));
+        let long = gens::vec(gens::ints(0..1000u16), 0..60)
+            .generate(&mut TestCase::replay(first.choices.0.clone(), Tail::Simplest))
+            .len()
+            >= 20;
+        if !first.outcome.is_fail() || !long {
+            continue;
+        }
+        let mut seen = std::collections::HashSet::new();
+        let mut repeats = 0;
+        let mut run = |tc: TestCase| {
+            let r = execute(&test, tc);
+            repeats += usize::from(!seen.insert(r.choices.0.iter().map(|c| c.value).collect::<Vec<_>>()));
+            r
+        };
+        let budget = ShrinkBudget { max_steps: 2000, max_time: Duration::from_secs(5) };
+        let (best, stats) = Shrinker::new(&mut run, first, budget, 12).shrink();
+        // The empty vector and `true`: a "no more" choice and the flag.
+        assert_eq!(best.choices.0.iter().map(|c| c.value).collect::<Vec<_>>(), vec![0, 1], "seed {seed}");
+        assert!(stats.steps <= 6, "seed {seed}: {} runs to drop an irrelevant vector", stats.steps);
+        assert_eq!(repeats, 0, "seed {seed}: a case was generated twice");
+        checked += 1;
+    }
+    assert!(checked >= 20, "only {checked} long failing vectors");
+}

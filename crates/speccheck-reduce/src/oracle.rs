@@ -112,6 +112,12 @@ impl<'c, 'a> Oracle<'c, 'a> {
         self.ctx.config
     }
 
+    /// True when the caller replays the reported case after the
+    /// explanation (see [`ExplainContext::final_replay`]).
+    pub fn final_replay(&self) -> bool {
+        self.ctx.final_replay
+    }
+
     /// Runs one test case.
     pub fn run(&mut self, tc: TestCase) -> CaseResult {
         self.tests += 1;

@@ -10,8 +10,9 @@
 //! it could lose (down to the least its type allows, see
 //! [`View::min_size_of`]), at most `max_reduce` (fewer still after the
 //! choice-sequence shrinker, which already tried the simplest replacement of
-//! every sub-value). Every step lowers the case's constructor count, so it
-//! terminates.
+//! every sub-value, and none then for a struct that can only get smaller
+//! through one of its fields, see [`View::sole_reducible_field`]). Every
+//! step lowers the case's constructor count, so it terminates.
 //!
 //! Replacement sizes follow SmartCheck's schedule: the size parameter is
 //! drawn from `0..=m`, `m` starting at 0 and doubling after each try, and
@@ -111,16 +112,11 @@ pub fn reduce(oracle: &mut Oracle<'_, '_>, start: CaseResult, origin: &Origin, c
             // Random replacements with fewer constructors: between the
             // smallest value the type allows and one less than the bound.
             let bound = view.size_of(p.ordinal).min(config.max_size);
-            let could_lose = bound.saturating_sub(view.min_size_of(p.ordinal).max(1)) as u32;
-            if could_lose == 0 {
+            let tries = random_tries(&view, p.ordinal, config, after_shrink);
+            if tries == 0 {
                 continue;
             }
             let mut max = 0;
-            let tries = if after_shrink {
-                config.max_reduce_after_shrink.min(config.tries_per_constructor_after_shrink.saturating_mul(could_lose))
-            } else {
-                config.max_reduce.min(config.tries_per_constructor.saturating_mul(could_lose))
-            };
             for k in 0..tries {
                 if oracle.exhausted() {
                     break 'walk Stop::Budget;
@@ -158,6 +154,31 @@ pub fn reduce(oracle: &mut Oracle<'_, '_>, start: CaseResult, origin: &Origin, c
         tests: oracle.tests() - tests_before,
         elapsed: started.elapsed(),
         stop,
+    }
+}
+
+/// Constructors the sub-value at `i` could lose: its size (at most
+/// `max_size`) above the least its type allows.
+fn could_lose(view: &View<'_>, i: usize, config: &ReduceConfig) -> u32 {
+    let bound = view.size_of(i).min(config.max_size);
+    bound.saturating_sub(view.min_size_of(i).max(1)) as u32
+}
+
+/// Random replacements tried at `i`: `tries_per_constructor` per
+/// constructor the sub-value could lose, at most `max_reduce`. After the
+/// choice-sequence shrinker, where random replacements only supplement it,
+/// `tries_per_constructor_after_shrink` and `max_reduce_after_shrink`, and
+/// none where a smaller value can only be one field made smaller (see
+/// [`View::sole_reducible_field`]): that field's own tries search the same
+/// shapes, with the rest of the value kept.
+fn random_tries(view: &View<'_>, i: usize, config: &ReduceConfig, after_shrink: bool) -> u32 {
+    let could_lose = could_lose(view, i, config);
+    if !after_shrink {
+        config.max_reduce.min(config.tries_per_constructor.saturating_mul(could_lose))
+    } else if view.sole_reducible_field(i).is_some() {
+        0
+    } else {
+        config.max_reduce_after_shrink.min(config.tries_per_constructor_after_shrink.saturating_mul(could_lose))
     }
 }
 

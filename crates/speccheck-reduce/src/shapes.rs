@@ -67,7 +67,7 @@ impl Shape {
             return false;
         }
         let (ka, kb) = (a.children(Some(x)), b.children(Some(y)));
-        ka.len() == kb.len() && ka.iter().zip(&kb).all(|(&i, &j)| self.node(a, i, b, j))
+        ka.len() == kb.len() && ka.iter().zip(kb).all(|(&i, &j)| self.node(a, i, b, j))
     }
 }
 

@@ -24,17 +24,75 @@ pub struct Position {
     pub level: usize,
 }
 
-/// The tree view of one test case.
+/// The tree view of one test case. Its shape (each node's children, size
+/// and least size) is worked out once, when the view is made: reduction
+/// and generalization ask for it again and again.
 #[derive(Clone, Debug)]
 pub struct View<'a> {
     tree: &'a SpanTree,
     subjects: Vec<usize>,
+    /// Tree-view children of span `i`: `kids[kid_start[i]..kid_start[i + 1]]`;
+    /// the top-level nodes are `kids[kid_start[n]..]`.
+    kid_start: Vec<usize>,
+    kids: Vec<usize>,
+    /// [`size_of`](Self::size_of) per span.
+    sizes: Vec<usize>,
+    /// [`min_size_of`](Self::min_size_of) per span.
+    least: Vec<usize>,
 }
 
 impl<'a> View<'a> {
     /// The view of `tree`.
     pub fn new(tree: &'a SpanTree) -> Self {
-        let mut v = View { tree, subjects: Vec::new() };
+        let n = tree.spans.len();
+        let opaque: Vec<bool> = tree.spans.iter().map(Span::is_opaque_leaf).collect();
+        let is_node = |i: usize| tree.spans[i].kind == SpanKind::Value || opaque[i];
+        // A node's tree-view parent: the nearest node above it, looking
+        // through slots and groups (`n` for the top level).
+        let view_parent = |i: usize| {
+            let mut cur = tree.spans[i].parent;
+            while let Some(c) = cur.map(|c| c as usize) {
+                if is_node(c) {
+                    return c;
+                }
+                cur = tree.spans[c].parent;
+            }
+            n
+        };
+        let parents: Vec<Option<usize>> = (0..n).map(|i| is_node(i).then(|| view_parent(i))).collect();
+        // Buckets `0..=n` (`n`: the top level), laid out one after another.
+        let mut kid_start = vec![0; n + 2];
+        for &p in parents.iter().flatten() {
+            kid_start[p + 1] += 1;
+        }
+        for i in 1..kid_start.len() {
+            kid_start[i] += kid_start[i - 1];
+        }
+        let mut fill = kid_start.clone();
+        let mut kids = vec![0; kid_start[n + 1]];
+        for (i, p) in parents.iter().enumerate() {
+            if let Some(p) = *p {
+                kids[fill[p]] = i;
+                fill[p] += 1;
+            }
+        }
+        // Sizes bottom up (children come after their parents in pre-order).
+        let mut sizes = vec![0; n];
+        for i in (0..n).rev() {
+            let s = &tree.spans[i];
+            if opaque[i] {
+                sizes[i] = 0;
+            } else if s.kind == SpanKind::Value || s.is_element() {
+                sizes[i] += 1;
+            }
+            if let Some(p) = s.parent {
+                sizes[p as usize] += sizes[i];
+            }
+        }
+        let mut v = View { tree, subjects: Vec::new(), kid_start, kids, sizes, least: vec![0; n] };
+        for i in (0..n).rev() {
+            v.least[i] = v.least_size(i);
+        }
         v.subjects = v.find_subjects();
         v
     }
@@ -49,22 +107,13 @@ impl<'a> View<'a> {
         &self.tree.spans[ordinal]
     }
 
-    /// Tree-view children of `i` (the top-level nodes for `None`).
-    pub fn children(&self, i: Option<usize>) -> Vec<usize> {
-        let mut out = Vec::new();
-        self.collect_children(i, &mut out);
-        out
-    }
-
-    fn collect_children(&self, i: Option<usize>, out: &mut Vec<usize>) {
-        for c in self.tree.children(i) {
-            let s = &self.tree.spans[c];
-            if s.kind == SpanKind::Value || s.is_opaque_leaf() {
-                out.push(c);
-            } else {
-                self.collect_children(Some(c), out);
-            }
-        }
+    /// Tree-view children of node `i` (a value span or an opaque leaf; the
+    /// top-level nodes for `None`): the nearest value spans and opaque
+    /// slots below it, looking through slots and groups. A span that is
+    /// not a node has none.
+    pub fn children(&self, i: Option<usize>) -> &[usize] {
+        let k = i.unwrap_or(self.tree.spans.len());
+        &self.kids[self.kid_start[k]..self.kid_start[k + 1]]
     }
 
     /// True for a leaf that reduction and generalization leave alone.
@@ -78,11 +127,10 @@ impl<'a> View<'a> {
     }
 
     fn find_subjects(&self) -> Vec<usize> {
-        let roots = self.children(None);
         let mut out = Vec::new();
-        for r in roots {
+        for &r in self.children(None) {
             if self.is_argument_tuple(r) {
-                out.extend(self.children(Some(r)));
+                out.extend_from_slice(self.children(Some(r)));
             } else {
                 out.push(r);
             }
@@ -109,9 +157,10 @@ impl<'a> View<'a> {
         self.tree.total_constructors()
     }
 
-    /// Constructors of the sub-value at `i`.
+    /// Constructors of the sub-value at `i` (see
+    /// [`SpanTree::constructor_count`]).
     pub fn size_of(&self, i: usize) -> usize {
-        self.tree.constructor_count(i)
+        self.sizes[i]
     }
 
     /// A lower bound on the constructors of any value that can stand at
@@ -126,19 +175,47 @@ impl<'a> View<'a> {
     /// exist (a `Stack { focus, up: [], down: [] }` is as small as a
     /// `Stack` gets).
     pub fn min_size_of(&self, i: usize) -> usize {
+        self.least[i]
+    }
+
+    /// The one field of the sub-value at `i` that is larger than its type
+    /// requires, when `i` has a single constructor, every choice of it was
+    /// made inside its fields, and every other field is as small as its
+    /// type allows: then every smaller value at `i` is that field made
+    /// smaller (a `Screen` whose workspace holds `Some(stack)`, its other
+    /// fields opaque, is smaller only with a smaller workspace). `None`
+    /// otherwise.
+    pub fn sole_reducible_field(&self, i: usize) -> Option<usize> {
+        if !self.fields_make_it(i) {
+            return None;
+        }
+        let mut larger = self.children(Some(i)).iter().filter(|&&c| self.sizes[c] > self.least[c]);
+        let only = *larger.next()?;
+        larger.next().is_none().then_some(only)
+    }
+
+    /// True when the sub-value at `i` has a single constructor and every
+    /// choice it made was made inside one of its fields: its size is then
+    /// one plus theirs, whatever they are.
+    fn fields_make_it(&self, i: usize) -> bool {
         let s = &self.tree.spans[i];
-        if s.is_opaque_leaf() {
-            return 0;
+        if s.is_opaque_leaf() || s.kind != SpanKind::Value || s.type_info().constructors.len() != 1 {
+            return false;
         }
-        if s.kind != SpanKind::Value || s.type_info().constructors.len() != 1 {
-            return 1;
+        let inside: usize = self.children(Some(i)).iter().map(|&c| self.tree.spans[c].len()).sum();
+        inside == s.len()
+    }
+
+    /// [`min_size_of`](Self::min_size_of) from the children's (already
+    /// worked out).
+    fn least_size(&self, i: usize) -> usize {
+        if self.tree.spans[i].is_opaque_leaf() {
+            0
+        } else if self.fields_make_it(i) {
+            1 + self.children(Some(i)).iter().map(|&c| self.least[c]).sum::<usize>()
+        } else {
+            1
         }
-        let fields = self.children(Some(i));
-        let inside: usize = fields.iter().map(|&c| self.tree.spans[c].len()).sum();
-        if inside != s.len() {
-            return 1;
-        }
-        1 + fields.into_iter().map(|c| self.min_size_of(c)).sum::<usize>()
     }
 
     /// Every non-opaque node of every subject, breadth first (SmartCheck's
@@ -155,7 +232,7 @@ impl<'a> View<'a> {
         while k < out.len() {
             let p = out[k];
             if max_depth.is_none_or(|d| p.level < d) {
-                for c in self.children(Some(p.ordinal)) {
+                for &c in self.children(Some(p.ordinal)) {
                     if !self.is_opaque(c) {
                         out.push(Position { ordinal: c, subject: p.subject, level: p.level + 1 });
                     }

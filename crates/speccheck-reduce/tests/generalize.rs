@@ -159,7 +159,7 @@ fn kernels_are_the_context_free_core_of_a_class() {
             .positions(None)
             .iter()
             .filter(|p| view.span(p.ordinal).ctor == 2)
-            .flat_map(|p| view.children(Some(p.ordinal)))
+            .flat_map(|p| view.children(Some(p.ordinal)).iter().copied())
             .collect();
         (r, holes)
     };
@@ -184,7 +184,7 @@ fn kernels_are_the_context_free_core_of_a_class() {
     let view = View::new(&r.spans);
     let root = view.subjects()[0];
     let kids = view.children(Some(root));
-    let mut holes = view.children(Some(kids[0]));
+    let mut holes = view.children(Some(kids[0])).to_vec();
     holes.push(kids[1]);
     assert!(Kernel::of(&r, &holes, origin.clone()).is_none());
 }

@@ -172,6 +172,23 @@ fn a_flaky_property_stops_reduction_and_keeps_the_original() {
 }
 
 #[test]
+fn through_the_runner_a_failure_that_stops_coming_back_is_reported_flaky() {
+    static CALLS: AtomicU64 = AtomicU64::new(0);
+    // Fails on its first two calls (the generated case and the runner's
+    // re-run of it), passes from then on: the shrinker, the reducer and
+    // the runner's final replay see only passes. The explainer does not
+    // re-run the start itself (the final replay checks it).
+    for mode in [ExplainMode::Reduce, ExplainMode::Generalize] {
+        CALLS.store(0, Ordering::SeqCst);
+        let r = Property::with_render(any::<Exp>(), models::render)
+            .config(Config { seed: Some(3), database: None, explain: mode, ..Config::named("turns-flaky") })
+            .explainer(speccheck::reduce::explainer())
+            .run(|_e: Exp| CALLS.fetch_add(1, Ordering::SeqCst) >= 2);
+        assert!(matches!(r.verdict, speccheck::RunVerdict::Flaky(_)), "{mode:?}: {r}");
+    }
+}
+
+#[test]
 fn a_property_that_turns_flaky_mid_reduction_is_caught() {
     static CALLS: AtomicU64 = AtomicU64::new(0);
     // Large inputs fail on odd calls only: a smaller candidate that failed
@@ -325,6 +342,7 @@ fn the_least_size_of_a_position_bounds_every_value_its_type_takes() {
         let _ = speccheck::any::<StackSet>().generate(&mut tc);
         let (_, tree) = tc.finish();
         let view = View::new(&tree);
+        agrees_with_the_span_tree(&view);
         for p in view.positions(None) {
             let info = view.span(p.ordinal).type_info();
             let bound = view.min_size_of(p.ordinal);
@@ -342,4 +360,34 @@ fn the_least_size_of_a_position_bounds_every_value_its_type_takes() {
     // Structs of structs get a real bound: a Screen always holds a
     // Workspace holding a Tag and an Option.
     assert!(bounds.values().any(|&(b, name)| name == "Screen" && b == 4), "{bounds:?}");
+}
+
+/// The view works out its shape once; it must be the span tree's own:
+/// sizes as `SpanTree::constructor_count` counts them, children the
+/// of a node the nearest value spans and opaque leaves below, looking
+/// through the rest.
+fn agrees_with_the_span_tree(view: &View<'_>) {
+    let tree = view.tree();
+    let is_node = |c: usize| tree.spans[c].kind == speccheck::SpanKind::Value || tree.spans[c].is_opaque_leaf();
+    fn nodes_below(
+        tree: &speccheck::SpanTree,
+        i: Option<usize>,
+        is_node: &dyn Fn(usize) -> bool,
+        out: &mut Vec<usize>,
+    ) {
+        for c in tree.children(i) {
+            if is_node(c) { out.push(c) } else { nodes_below(tree, Some(c), is_node, out) }
+        }
+    }
+    let mut top = Vec::new();
+    nodes_below(tree, None, &is_node, &mut top);
+    assert_eq!(view.children(None), top);
+    for i in 0..tree.len() {
+        assert_eq!(view.size_of(i), tree.constructor_count(i), "size of span {i}");
+        if is_node(i) {
+            let mut kids = Vec::new();
+            nodes_below(tree, Some(i), &is_node, &mut kids);
+            assert_eq!(view.children(Some(i)), kids, "children of span {i}");
+        }
+    }
 }

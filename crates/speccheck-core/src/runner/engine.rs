@@ -523,6 +523,7 @@ impl Engine {
         let mut ctx = ExplainContext {
             config: &self.config,
             failing: best,
+            final_replay: true,
             run: &mut run,
             generate: &mut generate,
             describe: &describe,

@@ -22,6 +22,12 @@ pub struct ExplainContext<'a> {
     pub config: &'a Config,
     /// The shrunk failing case (spans recorded).
     pub failing: &'a CaseResult,
+    /// True when the caller replays the case it finally reports, after the
+    /// explanation (the runner always does, and reports a failure that
+    /// does not come back as flaky): the explanation step then need not
+    /// re-run `failing` before it starts. Cases it accepts in place of
+    /// `failing` it still confirms itself.
+    pub final_replay: bool,
     /// Runs any test case on the property (replays, splices).
     pub run: &'a mut dyn FnMut(TestCase) -> CaseResult,
     /// Runs the property on a fresh random input of the given case index

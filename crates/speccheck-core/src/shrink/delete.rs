@@ -3,7 +3,7 @@
 
 use super::{Shrinker, replace_into, replaced};
 use crate::choice::ChoiceKind;
-use crate::span::SpanKind;
+use crate::span::{Span, SpanKind};
 
 /// Deletes spans, last first: collection elements (slots) vanish with
 /// their "more" choice; other spans are tried too. When an element goes,
@@ -19,20 +19,34 @@ pub(crate) fn delete_slots(s: &mut Shrinker<'_>) {
         if span.is_empty() || span.kind == SpanKind::Value && span.len() == s.best().choices.len() {
             continue;
         }
+        // The last element of a collection: first, all its elements at once.
+        if span.is_element() && is_last_element(spans, i) {
+            let preceding = preceding_elements(spans, i, span.parent, span.start as usize);
+            if let Some(&(first, start)) = preceding.last()
+                && s.consider_edit(|best, out| replace_into(best, start..span.end as usize, &[], out))
+            {
+                i = first;
+                continue;
+            }
+        }
         if s.consider_edit(|best, out| replace_into(best, span.range(), &[], out)) && span.is_element() {
             i = delete_preceding_elements(s, i, span.parent, span.start as usize);
         }
     }
 }
 
-/// After the element at span `i` (under `parent`, starting at choice
-/// `end`) was deleted: deletes as many of the elements just before it as
-/// still fail. Returns the span index to continue from.
-fn delete_preceding_elements(s: &mut Shrinker<'_>, i: usize, parent: Option<u32>, end: usize) -> usize {
-    // The preceding siblings, nearest first, while they are contiguous.
-    let mut starts: Vec<(usize, usize)> = Vec::new();
+/// True when no element of the same collection follows element span `i`.
+fn is_last_element(spans: &[Span], i: usize) -> bool {
+    let span = &spans[i];
+    !spans[i + 1..].iter().any(|sp| sp.parent == span.parent && sp.is_element() && sp.start == span.end)
+}
+
+/// The elements under `parent` among the first `upto` spans that end
+/// contiguously at choice `end`, nearest first: (span index, start).
+fn preceding_elements(spans: &[Span], upto: usize, parent: Option<u32>, end: usize) -> Vec<(usize, usize)> {
+    let mut starts = Vec::new();
     let mut boundary = end;
-    for (j, sp) in s.best().spans.spans[..i.min(s.best().spans.len())].iter().enumerate().rev() {
+    for (j, sp) in spans[..upto.min(spans.len())].iter().enumerate().rev() {
         if sp.parent == parent && sp.is_element() {
             if sp.end as usize != boundary {
                 break;
@@ -41,6 +55,15 @@ fn delete_preceding_elements(s: &mut Shrinker<'_>, i: usize, parent: Option<u32>
             starts.push((j, boundary));
         }
     }
+    starts
+}
+
+/// After the element at span `i` (under `parent`, starting at choice
+/// `end`) was deleted: deletes as many of the elements just before it as
+/// still fail. Returns the span index to continue from.
+fn delete_preceding_elements(s: &mut Shrinker<'_>, i: usize, parent: Option<u32>, end: usize) -> usize {
+    // The spans before `i` are as they were before the deletion.
+    let starts = preceding_elements(&s.best().spans.spans, i, parent, end);
     let base = s.best_choices();
     let try_k = |s: &mut Shrinker<'_>, k: usize| s.consider(&replaced(&base, starts[k - 1].1..end, &[]));
     // Grow k while deleting k elements still fails, then bisect.

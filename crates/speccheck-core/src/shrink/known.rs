@@ -68,7 +68,10 @@ pub(crate) struct KnownReplays {
 impl Default for KnownReplays {
     fn default() -> Self {
         let root = Entry { node: Node::Unknown, value: 0, first_child: NONE, next_sibling: NONE };
-        KnownReplays { nodes: vec![root], consistent: true, scratch: Vec::new() }
+        // Room for a typical shrink's replays without growing.
+        let mut nodes = Vec::with_capacity(256);
+        nodes.push(root);
+        KnownReplays { nodes, consistent: true, scratch: Vec::new() }
     }
 }
 

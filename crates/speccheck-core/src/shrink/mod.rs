@@ -31,6 +31,9 @@ use crate::runner::verdict::{FailureKind, Outcome};
 use crate::test_case::{Fresh, Seen, Tail, TestCase};
 use known::KnownReplays;
 
+/// Number of passes [`Shrinker::shrink`] runs in turn.
+const PASSES: usize = 9;
+
 /// Limits on one shrink.
 #[derive(Clone, Copy, Debug)]
 pub struct ShrinkBudget {
@@ -97,13 +100,17 @@ impl<'a> Shrinker<'a> {
         };
         let seen = Seen::new();
         seen.insert(&failing.choices.0);
+        // A replay of the failing case's own choices makes that case again:
+        // a candidate that could only do so is known before it runs.
+        let mut known = KnownReplays::default();
+        known.insert(&failing.choices.0, &failing.spans.spans);
         Shrinker {
             run,
             seen,
             best: failing,
             origin,
             tried: FingerprintSet::default(),
-            known: KnownReplays::default(),
+            known,
             scratch: Vec::new(),
             budget,
             started: Instant::now(),
@@ -132,12 +139,21 @@ impl<'a> Shrinker<'a> {
 
     /// Runs every pass until none improves the case or the budget is spent.
     pub fn shrink(mut self) -> (CaseResult, ShrinkStats) {
+        // A pass is a function of the best case: one that went through it
+        // without improving it would only propose the same candidates
+        // again, so it is skipped until the best case changes. The value
+        // is `improvements` when the pass last went through clean.
+        let mut clean_at: [Option<u32>; PASSES] = [None; PASSES];
         let stop = loop {
             let before = self.improvements;
-            for pass in 0..9 {
+            for (pass, clean) in clean_at.iter_mut().enumerate() {
                 if self.exhausted() {
                     break;
                 }
+                if *clean == Some(self.improvements) {
+                    continue;
+                }
+                let at_start = self.improvements;
                 match pass {
                     0 => delete::delete_slots(&mut self),
                     1 => promote::promote_descendants(&mut self),
@@ -148,6 +164,9 @@ impl<'a> Shrinker<'a> {
                     6 => reorder::sort_siblings(&mut self),
                     7 => delete::lower_and_delete(&mut self),
                     _ => redistribute::redistribute_pairs(&mut self),
+                }
+                if self.improvements == at_start && !self.exhausted() {
+                    *clean = Some(at_start);
                 }
             }
             if self.steps >= self.budget.max_steps {

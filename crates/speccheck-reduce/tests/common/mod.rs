@@ -98,6 +98,7 @@ impl Harness {
         let mut ctx = ExplainContext {
             config: &self.config,
             failing,
+            final_replay: false,
             run: &mut run,
             generate: &mut generate,
             describe: &describe,
