@@ -250,6 +250,24 @@ impl SpanTree {
         count
     }
 
+    /// [`constructor_count`](Self::constructor_count) of every span, in one
+    /// pass (children follow their parents in pre-order, so counting from
+    /// the last span up adds each one to its parent once it is complete).
+    pub fn constructor_counts(&self) -> Vec<usize> {
+        let mut counts = vec![0; self.spans.len()];
+        for (i, s) in self.spans.iter().enumerate().rev() {
+            if s.is_opaque_leaf() {
+                counts[i] = 0;
+            } else if s.kind == SpanKind::Value || s.is_element() {
+                counts[i] += 1;
+            }
+            if let Some(p) = s.parent {
+                counts[p as usize] += counts[i];
+            }
+        }
+        counts
+    }
+
     /// Size of the whole test case in constructors: the sum of
     /// [`constructor_count`](Self::constructor_count) over the top-level
     /// spans.
@@ -334,6 +352,8 @@ mod tests {
         assert_eq!(tree.subtree_end(0), 5);
         assert_eq!(tree.subtree_end(5), 8);
         assert_eq!(tree.total_constructors(), 3);
+        let each: Vec<usize> = (0..tree.len()).map(|i| tree.constructor_count(i)).collect();
+        assert_eq!(tree.constructor_counts(), each);
     }
 
     #[test]

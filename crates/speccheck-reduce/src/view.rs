@@ -45,50 +45,8 @@ impl<'a> View<'a> {
     /// The view of `tree`.
     pub fn new(tree: &'a SpanTree) -> Self {
         let n = tree.spans.len();
-        let opaque: Vec<bool> = tree.spans.iter().map(Span::is_opaque_leaf).collect();
-        let is_node = |i: usize| tree.spans[i].kind == SpanKind::Value || opaque[i];
-        // A node's tree-view parent: the nearest node above it, looking
-        // through slots and groups (`n` for the top level).
-        let view_parent = |i: usize| {
-            let mut cur = tree.spans[i].parent;
-            while let Some(c) = cur.map(|c| c as usize) {
-                if is_node(c) {
-                    return c;
-                }
-                cur = tree.spans[c].parent;
-            }
-            n
-        };
-        let parents: Vec<Option<usize>> = (0..n).map(|i| is_node(i).then(|| view_parent(i))).collect();
-        // Buckets `0..=n` (`n`: the top level), laid out one after another.
-        let mut kid_start = vec![0; n + 2];
-        for &p in parents.iter().flatten() {
-            kid_start[p + 1] += 1;
-        }
-        for i in 1..kid_start.len() {
-            kid_start[i] += kid_start[i - 1];
-        }
-        let mut fill = kid_start.clone();
-        let mut kids = vec![0; kid_start[n + 1]];
-        for (i, p) in parents.iter().enumerate() {
-            if let Some(p) = *p {
-                kids[fill[p]] = i;
-                fill[p] += 1;
-            }
-        }
-        // Sizes bottom up (children come after their parents in pre-order).
-        let mut sizes = vec![0; n];
-        for i in (0..n).rev() {
-            let s = &tree.spans[i];
-            if opaque[i] {
-                sizes[i] = 0;
-            } else if s.kind == SpanKind::Value || s.is_element() {
-                sizes[i] += 1;
-            }
-            if let Some(p) = s.parent {
-                sizes[p as usize] += sizes[i];
-            }
-        }
+        let (kid_start, kids) = children_index(tree);
+        let sizes = tree.constructor_counts();
         let mut v = View { tree, subjects: Vec::new(), kid_start, kids, sizes, least: vec![0; n] };
         for i in (0..n).rev() {
             v.least[i] = v.least_size(i);
@@ -154,7 +112,7 @@ impl<'a> View<'a> {
 
     /// Constructors of the whole case (SmartCheck's size).
     pub fn size(&self) -> usize {
-        self.tree.total_constructors()
+        self.tree.spans.iter().zip(&self.sizes).filter(|(s, _)| s.parent.is_none()).map(|(_, &c)| c).sum()
     }
 
     /// Constructors of the sub-value at `i` (see
@@ -322,4 +280,42 @@ impl<'a> View<'a> {
             _ => format!(".{k}"),
         }
     }
+}
+
+/// The tree-view children of every span, as one list per parent laid out
+/// one after another: node `i`'s are `kids[kid_start[i]..kid_start[i + 1]]`,
+/// the top level's (parent `n`, the number of spans) come last. A node is a
+/// value span or an opaque leaf; its parent in the view is the nearest node
+/// above it, looking through slots and groups.
+fn children_index(tree: &SpanTree) -> (Vec<usize>, Vec<usize>) {
+    let n = tree.spans.len();
+    let opaque: Vec<bool> = tree.spans.iter().map(Span::is_opaque_leaf).collect();
+    let is_node = |i: usize| tree.spans[i].kind == SpanKind::Value || opaque[i];
+    let view_parent = |i: usize| {
+        let mut cur = tree.spans[i].parent;
+        while let Some(c) = cur.map(|c| c as usize) {
+            if is_node(c) {
+                return c;
+            }
+            cur = tree.spans[c].parent;
+        }
+        n
+    };
+    let parents: Vec<Option<usize>> = (0..n).map(|i| is_node(i).then(|| view_parent(i))).collect();
+    let mut kid_start = vec![0; n + 2];
+    for &p in parents.iter().flatten() {
+        kid_start[p + 1] += 1;
+    }
+    for i in 1..kid_start.len() {
+        kid_start[i] += kid_start[i - 1];
+    }
+    let mut fill = kid_start.clone();
+    let mut kids = vec![0; kid_start[n + 1]];
+    for (i, p) in parents.iter().enumerate() {
+        if let Some(p) = *p {
+            kids[fill[p]] = i;
+            fill[p] += 1;
+        }
+    }
+    (kid_start, kids)
 }

@@ -382,6 +382,7 @@ fn agrees_with_the_span_tree(view: &View<'_>) {
     let mut top = Vec::new();
     nodes_below(tree, None, &is_node, &mut top);
     assert_eq!(view.children(None), top);
+    assert_eq!(view.size(), tree.total_constructors());
     for i in 0..tree.len() {
         assert_eq!(view.size_of(i), tree.constructor_count(i), "size of span {i}");
         if is_node(i) {
