@@ -10,9 +10,10 @@
 //! it could lose (down to the least its type allows, see
 //! [`View::min_size_of`]), at most `max_reduce` (fewer still after the
 //! choice-sequence shrinker, which already tried the simplest replacement of
-//! every sub-value, and none then for a struct that can only get smaller
-//! through one of its fields, see [`View::sole_reducible_field`]). Every
-//! step lowers the case's constructor count, so it terminates.
+//! every sub-value: then none for a struct that can only get smaller
+//! through one of its fields, see [`View::sole_reducible_field`], and one
+//! for a sub-value whose own sub-values are all minimal). Every step lowers
+//! the case's constructor count, so it terminates.
 //!
 //! Replacement sizes follow SmartCheck's schedule: the size parameter is
 //! drawn from `0..=m`, `m` starting at 0 and doubling after each try, and
@@ -167,10 +168,11 @@ fn could_lose(view: &View<'_>, i: usize, config: &ReduceConfig) -> u32 {
 /// Random replacements tried at `i`: `tries_per_constructor` per
 /// constructor the sub-value could lose, at most `max_reduce`. After the
 /// choice-sequence shrinker, where random replacements only supplement it,
-/// `tries_per_constructor_after_shrink` and `max_reduce_after_shrink`, and
-/// none where a smaller value can only be one field made smaller (see
+/// `tries_per_constructor_after_shrink` and `max_reduce_after_shrink`; none
+/// where a smaller value can only be one field made smaller (see
 /// [`View::sole_reducible_field`]): that field's own tries search the same
-/// shapes, with the rest of the value kept.
+/// shapes, with the rest of the value kept; and one constructor's worth
+/// where only the constructor here can change.
 fn random_tries(view: &View<'_>, i: usize, config: &ReduceConfig, after_shrink: bool) -> u32 {
     let could_lose = could_lose(view, i, config);
     if !after_shrink {
@@ -178,7 +180,12 @@ fn random_tries(view: &View<'_>, i: usize, config: &ReduceConfig, after_shrink: 
     } else if view.sole_reducible_field(i).is_some() {
         0
     } else {
-        config.max_reduce_after_shrink.min(config.tries_per_constructor_after_shrink.saturating_mul(could_lose))
+        // With every sub-value as small as its type allows, only another
+        // constructor here can be smaller: that is one change, however many
+        // constructors it would drop.
+        let minimal_below = view.children(Some(i)).iter().all(|&c| view.size_of(c) <= view.min_size_of(c));
+        let changes = if minimal_below { could_lose.min(1) } else { could_lose };
+        config.max_reduce_after_shrink.min(config.tries_per_constructor_after_shrink.saturating_mul(changes))
     }
 }
 

@@ -5,6 +5,13 @@
 //! per run costs tens of microseconds — more than a whole small property
 //! run — so finished workers wait here for the next run. A worker whose
 //! job hangs never comes back; it is abandoned, as before.
+//!
+//! Waking a sleeping thread takes tens of microseconds here, as long as a
+//! small run, and a run takes two such wake-ups (the worker's, then the
+//! caller's). So both sides poll for a moment before they sleep: a worker
+//! for its next job ([`WORKER_SPIN`]: runs often follow each other), the
+//! caller for the report ([`SPIN`]). Polling yields the processor, and
+//! both are bounded.
 
 use std::sync::mpsc::{self, Sender};
 use std::sync::{Condvar, Mutex, OnceLock};
@@ -28,7 +35,7 @@ fn spawn_worker() -> std::io::Result<Sender<Job>> {
     let (tx, rx) = mpsc::channel::<Job>();
     let me = tx.clone();
     std::thread::Builder::new().name("speccheck-worker".into()).stack_size(WORKER_STACK).spawn(move || {
-        while let Ok(job) = rx.recv() {
+        while let Ok(job) = next_job(&rx) {
             // The job catches its own panics (it reports them).
             job();
             let mut idle = idle().lock().unwrap_or_else(|e| e.into_inner());
@@ -39,6 +46,22 @@ fn spawn_worker() -> std::io::Result<Sender<Job>> {
         }
     })?;
     Ok(tx)
+}
+
+/// How long an idle worker polls for its next job before it sleeps.
+const WORKER_SPIN: Duration = Duration::from_micros(100);
+
+/// The next job, polled for [`WORKER_SPIN`], then waited for.
+fn next_job(rx: &mpsc::Receiver<Job>) -> Result<Job, mpsc::RecvError> {
+    let start = Instant::now();
+    while start.elapsed() < WORKER_SPIN {
+        match rx.try_recv() {
+            Ok(job) => return Ok(job),
+            Err(mpsc::TryRecvError::Disconnected) => return Err(mpsc::RecvError),
+            Err(mpsc::TryRecvError::Empty) => std::thread::yield_now(),
+        }
+    }
+    rx.recv()
 }
 
 /// Runs `job` on an idle worker, or a new one. Fails only when no thread
@@ -69,7 +92,7 @@ pub(crate) struct Handoff<T> {
 }
 
 /// How long a receiver spins before it sleeps.
-const SPIN: Duration = Duration::from_micros(30);
+const SPIN: Duration = Duration::from_micros(200);
 
 impl<T> Handoff<T> {
     pub(crate) fn new() -> Self {
