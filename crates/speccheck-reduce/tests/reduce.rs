@@ -328,6 +328,35 @@ fn opacity_can_be_conditional() {
 }
 
 #[test]
+fn after_shrinking_tries_go_only_where_a_smaller_value_can_hide() {
+    use speccheck_examples::smartcheck::stackset::{StackSet, prop_delete};
+    // The shrunk XMonad counterexample: `Screen { workspace: Workspace {
+    // stack: Some(Stack { focus, up: [], down: [] }), .. }, .. }`, every
+    // list empty. The `Screen` and the `Workspace` can only get smaller
+    // through their one oversized field (no tries of their own), and the
+    // `Option` only by changing its constructor (one try): one test in all,
+    // and the counterexample stays as it is.
+    let h = Harness::new(
+        any::<StackSet>(),
+        |s| vec![("s".into(), speccheck::Term::debug(s))],
+        |s: StackSet| prop_delete(&s, true),
+    );
+    let config = ReduceConfig::default();
+    let mut checked = 0;
+    for seed in 0..20 {
+        let Some(found) = h.find(seed, 500) else { continue };
+        let start = h.shrink(found);
+        let origin = Origin::of_case(&start).unwrap();
+        let red =
+            h.with_context(&start, seed, |ctx| reduce(&mut Oracle::new(ctx, &config), start.clone(), &origin, &config));
+        assert_eq!(red.to, red.from, "seed {seed}: the shrunk case is already minimal");
+        assert_eq!(red.tests, 1, "seed {seed}: {} tests", red.tests);
+        checked += 1;
+    }
+    assert!(checked >= 15, "only {checked} counterexamples");
+}
+
+#[test]
 fn the_least_size_of_a_position_bounds_every_value_its_type_takes() {
     use speccheck_examples::smartcheck::stackset::StackSet;
     use std::any::TypeId;
