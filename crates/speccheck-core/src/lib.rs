@@ -3,7 +3,7 @@
 //! The engine every speccheck technique stands on.
 //!
 //! * A test case is a sequence of **choices** ([`choice`]); generators
-//!   ([`gen`], [`Arbitrary`]) only ever draw choices from a [`TestCase`],
+//!   ([`gens`], [`Arbitrary`]) only ever draw choices from a [`TestCase`],
 //!   so replay, persistence, shrinking and exhaustive enumeration work for
 //!   every generator (the Hypothesis/minithesis design).
 //! * Generators mark **spans** ([`span`]): the choices that built one

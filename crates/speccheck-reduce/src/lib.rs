@@ -24,7 +24,7 @@
 //! | §5.3 shape matching (Fig. 7) | [`shapes`] |
 //! | §5.3 precondition strengthening, several bugs in one run | [`multi`] |
 //! | §6 printing (Rust syntax, tree format), §9 sharing as `where` bindings | [`display`] |
-//! | the runner's explanation step | [`explainer`] ([`SmartCheck`]) |
+//! | the runner's explanation step | [`mod@explainer`] ([`SmartCheck`]) |
 //!
 //! The step runs after the choice-sequence shrinker and alternates with
 //! it ([`explainer::reduce_and_shrink`]), so its result is never worse

@@ -28,7 +28,7 @@
 //! This crate is the front door: it re-exports the engine
 //! ([`speccheck_core`]), the macros ([`macro@property`],
 //! [`derive@Arbitrary`], [`interface!`]), the techniques ([`reduce`],
-//! [`interface`], [`dual`]) and installs the default explanation step.
+//! [`mod@interface`], [`dual`]) and installs the default explanation step.
 
 #![warn(missing_docs)]
 

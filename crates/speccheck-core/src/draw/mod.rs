@@ -1,6 +1,6 @@
 //! Typed draws: how integers, floats, characters, booleans and collection
 //! lengths map to choices, each with its `write_*` twin on
-//! [`Encoder`](crate::Encoder) so that encoding mirrors generation exactly.
+//! [`Encoder`] so that encoding mirrors generation exactly.
 
 pub mod char;
 pub mod float;

@@ -5,7 +5,7 @@ use crate::encode::{EncodeError, Encoder};
 use crate::span::{SpanKind, TypeInfo};
 use crate::test_case::TestCase;
 
-/// See [`array`].
+/// See [`array()`].
 #[derive(Clone, Debug)]
 pub struct Array<G, const N: usize>(G);
 

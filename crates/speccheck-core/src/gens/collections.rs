@@ -223,7 +223,7 @@ fn elem_info<T: 'static>() -> TypeInfo {
 }
 
 /// Sequences and sets of `elem` values: `Vec`, `VecDeque`, `BTreeSet`,
-/// `HashSet` (see [`vec`], [`vec_deque`], [`btree_set`], [`hash_set`]).
+/// `HashSet` (see [`vec()`], [`vec_deque`], [`btree_set`], [`hash_set`]).
 pub struct SeqGen<G, C> {
     elem: G,
     len: SizeRange,
@@ -242,7 +242,7 @@ impl<G: fmt::Debug, C> fmt::Debug for SeqGen<G, C> {
     }
 }
 
-/// `Vec`s; see [`vec`].
+/// `Vec`s; see [`vec()`].
 pub type VecGen<G> = SeqGen<G, Vec<<G as Generator>::Value>>;
 /// `VecDeque`s; see [`vec_deque`].
 pub type VecDequeGen<G> = SeqGen<G, VecDeque<<G as Generator>::Value>>;

@@ -1,6 +1,6 @@
 //! Shrinking on the choice sequence.
 //!
-//! A failing case is a [`ChoiceSequence`]; the shrinker tries smaller
+//! A failing case is a [`ChoiceSequence`](crate::ChoiceSequence); the shrinker tries smaller
 //! sequences (shortlex: fewer choices, then smaller values) and keeps one
 //! only if it *still fails the same way* (same failure kind and location)
 //! and the choices it actually made are strictly smaller than the current
