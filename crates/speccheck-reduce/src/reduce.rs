@@ -113,7 +113,7 @@ pub fn reduce(oracle: &mut Oracle<'_, '_>, start: CaseResult, origin: &Origin, c
             // Random replacements with fewer constructors: between the
             // smallest value the type allows and one less than the bound.
             let bound = view.size_of(p.ordinal).min(config.max_size);
-            let tries = random_tries(&view, p.ordinal, config, after_shrink);
+            let tries = random_tries(&view, p.ordinal, bound, config, after_shrink);
             if tries == 0 {
                 continue;
             }
@@ -158,23 +158,18 @@ pub fn reduce(oracle: &mut Oracle<'_, '_>, start: CaseResult, origin: &Origin, c
     }
 }
 
-/// Constructors the sub-value at `i` could lose: its size (at most
-/// `max_size`) above the least its type allows.
-fn could_lose(view: &View<'_>, i: usize, config: &ReduceConfig) -> u32 {
-    let bound = view.size_of(i).min(config.max_size);
-    bound.saturating_sub(view.min_size_of(i).max(1)) as u32
-}
-
-/// Random replacements tried at `i`: `tries_per_constructor` per
-/// constructor the sub-value could lose, at most `max_reduce`. After the
+/// Random replacements tried at `i`, whose replacements have fewer than
+/// `bound` constructors: `tries_per_constructor` per constructor the
+/// sub-value could lose (down to the least its type allows), at most
+/// `max_reduce`. After the
 /// choice-sequence shrinker, where random replacements only supplement it,
 /// `tries_per_constructor_after_shrink` and `max_reduce_after_shrink`; none
 /// where a smaller value can only be one field made smaller (see
 /// [`View::sole_reducible_field`]): that field's own tries search the same
 /// shapes, with the rest of the value kept; and one constructor's worth
 /// where only the constructor here can change.
-fn random_tries(view: &View<'_>, i: usize, config: &ReduceConfig, after_shrink: bool) -> u32 {
-    let could_lose = could_lose(view, i, config);
+fn random_tries(view: &View<'_>, i: usize, bound: usize, config: &ReduceConfig, after_shrink: bool) -> u32 {
+    let could_lose = bound.saturating_sub(view.min_size_of(i).max(1)) as u32;
     if !after_shrink {
         config.max_reduce.min(config.tries_per_constructor.saturating_mul(could_lose))
     } else if view.sole_reducible_field(i).is_some() {

@@ -1,7 +1,7 @@
 //! Deletion passes: remove whole sub-values, runs of choices, or lower a
 //! choice and drop what followed it.
 
-use super::{Shrinker, replace_into, replaced};
+use super::{Shrinker, replace_into};
 use crate::choice::ChoiceKind;
 use crate::span::{Span, SpanKind};
 
@@ -64,8 +64,10 @@ fn preceding_elements(spans: &[Span], upto: usize, parent: Option<u32>, end: usi
 fn delete_preceding_elements(s: &mut Shrinker<'_>, i: usize, parent: Option<u32>, end: usize) -> usize {
     // The spans before `i` are as they were before the deletion.
     let starts = preceding_elements(&s.best().spans.spans, i, parent, end);
+    // Every count is deleted from the case as it was before this search.
     let base = s.best_choices();
-    let try_k = |s: &mut Shrinker<'_>, k: usize| s.consider(&replaced(&base, starts[k - 1].1..end, &[]));
+    let try_k =
+        |s: &mut Shrinker<'_>, k: usize| s.consider_edit(|_, out| replace_into(&base, starts[k - 1].1..end, &[], out));
     // Grow k while deleting k elements still fails, then bisect.
     let (mut good, mut bad) = (0usize, starts.len() + 1);
     let mut k = 1;

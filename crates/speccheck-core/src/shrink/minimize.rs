@@ -57,19 +57,13 @@ pub(crate) fn minimize_choices(s: &mut Shrinker<'_>) {
 const SMALL_PROBES_UP_TO: u64 = 15;
 
 fn minimize_one(s: &mut Shrinker<'_>, i: usize) {
-    let with = |s: &Shrinker<'_>, v: u64| -> Option<Vec<Choice>> {
-        let mut c = s.best_choices();
-        let slot = c.get_mut(i)?;
-        slot.value = v;
-        Some(c)
-    };
     let Some(current) = s.best().choices.0.get(i).map(|c| c.value) else { return };
     if current == 0 {
         return;
     }
-    if let Some(c) = with(s, 0)
-        && s.consider(&c)
-    {
+    // Every candidate below is the best case with slot `i` changed: the
+    // search stops as soon as the best case no longer has it where it was.
+    if s.consider_values(&[(i, 0)]) {
         return;
     }
     // Invariant: `lo` did not fail, `hi` does.
@@ -79,8 +73,7 @@ fn minimize_one(s: &mut Shrinker<'_>, i: usize) {
     // a few tests instead of the bit length of where it started.
     let mut probe = 1;
     while probe <= SMALL_PROBES_UP_TO && probe < hi && !s.exhausted() {
-        let Some(c) = with(s, probe) else { return };
-        if s.consider(&c) {
+        if s.consider_values(&[(i, probe)]) {
             hi = probe;
             if s.best().choices.0.get(i).map(|c| c.value) != Some(probe) {
                 return;
@@ -92,8 +85,7 @@ fn minimize_one(s: &mut Shrinker<'_>, i: usize) {
     }
     while lo + 1 < hi && !s.exhausted() {
         let mid = lo + (hi - lo) / 2;
-        let Some(c) = with(s, mid) else { return };
-        if s.consider(&c) {
+        if s.consider_values(&[(i, mid)]) {
             hi = mid;
             // The structure may have changed: stop if the slot moved.
             if s.best().choices.0.get(i).map(|c| c.value) != Some(mid) {

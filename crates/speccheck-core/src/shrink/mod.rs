@@ -209,6 +209,20 @@ impl<'a> Shrinker<'a> {
         improved
     }
 
+    /// Tries the best choices with the values at some positions changed
+    /// (`(position, value)`; positions past the end are left out). Returns
+    /// true if it became the new best.
+    pub(crate) fn consider_values(&mut self, changes: &[(usize, u64)]) -> bool {
+        self.consider_edit(|best, out| {
+            out.extend_from_slice(best);
+            for &(i, v) in changes {
+                if let Some(c) = out.get_mut(i) {
+                    c.value = v;
+                }
+            }
+        })
+    }
+
     /// Tries the best case with span `ordinal` drawn afresh from `fresh`
     /// (see [`TestCase::splice`]). Returns true if it became the new best.
     pub fn consider_splice(&mut self, ordinal: usize, fresh: Fresh) -> bool {
@@ -273,13 +287,6 @@ impl<'a> Shrinker<'a> {
             false
         }
     }
-}
-
-/// `choices` with `range` replaced by `with`.
-pub(crate) fn replaced(choices: &[Choice], range: std::ops::Range<usize>, with: &[Choice]) -> Vec<Choice> {
-    let mut out = Vec::with_capacity(choices.len() - range.len() + with.len());
-    replace_into(choices, range, with, &mut out);
-    out
 }
 
 /// Appends `choices` with `range` replaced by `with` to `out`.

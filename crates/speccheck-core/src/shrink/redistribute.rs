@@ -17,13 +17,10 @@ pub(crate) fn redistribute_pairs(s: &mut Shrinker<'_>) {
         while j < s.best().choices.len().min(i + 1 + WINDOW) && !s.exhausted() {
             let (a, b) = (s.best().choices.0[i], s.best().choices.0[j]);
             if a.kind == ChoiceKind::Integer && b.kind == ChoiceKind::Integer && a.value > 0 && b.max > b.value {
-                let choices = s.best_choices();
                 let mut amount = a.value.min(b.max - b.value);
+                // The best case stays as it is until a candidate succeeds.
                 while amount > 0 && !s.exhausted() {
-                    let mut c = choices.clone();
-                    c[i].value -= amount;
-                    c[j].value += amount;
-                    if s.consider(&c) {
+                    if s.consider_values(&[(i, a.value - amount), (j, b.value + amount)]) {
                         break;
                     }
                     amount /= 2;

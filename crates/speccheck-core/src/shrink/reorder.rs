@@ -2,7 +2,7 @@
 //! simplest come first (`[5, 0]` becomes `[0, 5]` when order does not
 //! matter to the failure).
 
-use super::{Shrinker, replaced};
+use super::{Shrinker, replace_into};
 use crate::span::SpanKind;
 
 /// Sorts each maximal run of adjacent same-type sibling spans.
@@ -49,8 +49,7 @@ pub(crate) fn sort_siblings(s: &mut Shrinker<'_>) {
                 if parts != original {
                     let whole = tree.spans[run[0]].start as usize..tree.spans[run[run.len() - 1]].end as usize;
                     let joined: Vec<_> = parts.concat();
-                    let candidate = replaced(choices, whole, &joined);
-                    if s.consider(&candidate) {
+                    if s.consider_edit(|best, out| replace_into(best, whole, &joined, out)) {
                         // The tree changed; the next round sees the new one.
                         return;
                     }
