@@ -88,6 +88,39 @@ pub fn enumerating_case(prefix: Vec<u64>, depth: u32) -> TestCase {
     TestCase::enumerate(prefix, depth).with_max_depth(depth.max(1))
 }
 
+/// Estimates how many inputs an exhaustive run to `depth` visits: the
+/// number of leaves of the enumeration tree, by Knuth's estimator (walk
+/// `probes` random root-to-leaf paths, taking each draw's option uniformly;
+/// the product of the widths met on a path is an unbiased estimate of the
+/// leaf count, and the mean over paths converges to it). `draw` generates
+/// one input from the test case. Costs `probes` generations, whatever the
+/// size of the tree.
+pub fn estimate_count(draw: &dyn Fn(&mut TestCase), depth: u32, probes: u32, seed: u64) -> f64 {
+    let probes = probes.max(1);
+    let mut total = 0.0;
+    for i in 0..probes {
+        let seed = crate::runner::config::case_seed(seed, u64::from(i));
+        let mut tc = TestCase::enumeration_probe(seed, depth).with_max_depth(depth.max(1));
+        // A panicking generator still visited its path; its leaf counts.
+        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| catch_invalid(&mut tc, |tc| draw(tc))));
+        total += take_widths(&mut tc).iter().fold(1.0f64, |p, &w| p * w as f64);
+    }
+    total / f64::from(probes)
+}
+
+/// [`estimate_count`] for a generator: about how many values
+/// [`enumerate`]`(generator, depth)` visits.
+pub fn estimate<G: Generator>(generator: &G, depth: u32, probes: u32) -> f64 {
+    estimate_count(
+        &|tc: &mut TestCase| {
+            generator.generate(tc);
+        },
+        depth,
+        probes,
+        0x6b6e_7574_68,
+    )
+}
+
 /// The option counts of an enumerating case's draws.
 pub fn take_widths(tc: &mut TestCase) -> Vec<u64> {
     tc.take_enumeration().map(|e| e.widths).unwrap_or_default()
@@ -120,6 +153,17 @@ mod tests {
         // Lengths 0..=2 at depth 2 (elements have budget left): 1 + 2 + 4.
         assert!(vals.iter().all(|v| v.len() <= 2));
         assert_eq!(vals.len(), 7, "{vals:?}");
+    }
+
+    #[test]
+    fn knuths_estimate_is_exact_on_uniform_trees_and_close_on_others() {
+        // Every path of a pair of bools has width 2 × 2: exact.
+        assert_eq!(estimate(&gens::any::<(bool, bool)>(), 3, 10), 4.0);
+        for depth in 1..=4 {
+            let exact = enumerate(&gens::any::<Vec<Option<u8>>>(), depth).count() as f64;
+            let est = estimate(&gens::any::<Vec<Option<u8>>>(), depth, 4000);
+            assert!((est / exact - 1.0).abs() < 0.25, "depth {depth}: estimated {est}, exact {exact}");
+        }
     }
 
     #[test]

@@ -150,6 +150,11 @@ struct Splice {
 pub(crate) struct EnumState {
     pub(crate) budget: u32,
     pub(crate) widths: Vec<u64>,
+    /// A random walk down the enumeration tree instead of the odometer's
+    /// prefix: each draw takes a uniform option among its width (Knuth's
+    /// estimator of a search tree's size, see
+    /// [`crate::enumerate::estimate_count`]).
+    pub(crate) probe: Option<SmallRng>,
 }
 
 /// One test case: the choices it makes and the spans that group them.
@@ -304,8 +309,33 @@ impl TestCase {
     pub(crate) fn enumerate(prefix: Vec<u64>, budget: u32) -> Self {
         let mut tc = Self::blank(Mode::Enumerate, 0, budget as usize);
         tc.prefix = prefix.into_iter().map(|v| Choice::new(v, v, ChoiceKind::Index)).collect();
-        tc.enumeration = Some(EnumState { budget, widths: Vec::new() });
+        tc.enumeration = Some(EnumState { budget, widths: Vec::new(), probe: None });
         tc
+    }
+
+    /// An enumerating case that walks one random path of the enumeration
+    /// tree within `budget` (see [`crate::enumerate::estimate_count`]).
+    pub(crate) fn enumeration_probe(seed: u64, budget: u32) -> Self {
+        let mut tc = Self::blank(Mode::Enumerate, 0, budget as usize);
+        tc.enumeration = Some(EnumState { budget, widths: Vec::new(), probe: Some(SmallRng::seed_from_u64(seed)) });
+        tc
+    }
+
+    /// Runs `f` with one more level of enumeration depth and recursion
+    /// depth: the value `f` generates is a list of arguments, not a
+    /// constructor, so it must not cost a level (a property's arguments
+    /// each get the whole depth, as SmallCheck's do).
+    pub(crate) fn free_level<R>(&mut self, f: impl FnOnce(&mut TestCase) -> R) -> R {
+        if let Some(e) = self.enumeration.as_mut() {
+            e.budget += 1;
+        }
+        self.max_depth = self.max_depth.saturating_add(1);
+        let r = f(self);
+        if let Some(e) = self.enumeration.as_mut() {
+            e.budget -= 1;
+        }
+        self.max_depth = self.max_depth.saturating_sub(1);
+        r
     }
 
     /// Reuses this test case's buffers for a fresh random case.
@@ -600,11 +630,13 @@ impl TestCase {
         if self.mode == Mode::Enumerate {
             let budget = self.enumeration_budget().unwrap_or(0);
             let w = width(budget).clamp(1, max.saturating_add(1).max(1));
-            let v = self.prefix.get(self.pos).map_or(0, |c| c.value).min(w - 1);
+            let e = self.enumeration.as_mut().expect("an enumerating case has its state");
+            let v = match e.probe.as_mut() {
+                Some(rng) => rand::Rng::random_range(rng, 0..w),
+                None => self.prefix.get(self.pos).map_or(0, |c| c.value).min(w - 1),
+            };
             self.pos += 1;
-            if let Some(e) = self.enumeration.as_mut() {
-                e.widths.push(w);
-            }
+            e.widths.push(w);
             return v;
         }
         if let Some(s) = self.splice.as_mut()

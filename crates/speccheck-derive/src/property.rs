@@ -54,7 +54,8 @@ pub fn expand(args: TokenStream, mut item: ItemFn) -> syn::Result<TokenStream> {
         let v = &s.value;
         let field = s.name.to_string();
         config.push(match field.as_str() {
-            "cases" | "max_size" | "max_depth" | "shrink_steps" | "threads" | "max_discard_ratio" => {
+            "cases" | "max_size" | "max_depth" | "shrink_steps" | "threads" | "max_discard_ratio" | "max_enumerated"
+            | "allow_partial" => {
                 let f = &s.name;
                 quote!(__c.#f = #v;)
             }
@@ -71,8 +72,8 @@ pub fn expand(args: TokenStream, mut item: ItemFn) -> syn::Result<TokenStream> {
                     &s.name,
                     format!(
                         "unknown property setting `{other}` (expected cases, seed, max_size, max_depth, timeout_ms, \
-                         time_budget_ms, shrink, shrink_steps, shrink_time_ms, threads, max_discard_ratio, explain, exhaustive \
-                         or config)"
+                         time_budget_ms, shrink, shrink_steps, shrink_time_ms, threads, max_discard_ratio, explain, exhaustive, \
+                         max_enumerated, allow_partial or config)"
                     ),
                 ));
             }
@@ -178,7 +179,7 @@ pub fn expand(args: TokenStream, mut item: ItemFn) -> syn::Result<TokenStream> {
             #item
             #[allow(unused_imports)]
             use ::speccheck::__private::{ViaDebug as _, ViaTree as _};
-            let __gen = (#(#gens,)*);
+            let __gen = ::speccheck::gens::arguments((#(#gens,)*));
             ::speccheck::Property::with_render(__gen, |__v| ::std::vec![#(#renders),*])
                 .configure(|__c| {
                     __c.name = ::std::string::String::from(::core::concat!(::core::module_path!(), "::", #name_str));

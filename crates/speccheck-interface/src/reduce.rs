@@ -755,7 +755,7 @@ pub(crate) fn replay_and_shrink(api: &Arc<Api>, cfg: &Config, seed: u64, name: &
             ),
             report: Some(report.clone()),
         },
-        RunVerdict::GaveUp { reason } | RunVerdict::Error(reason) => Reduced {
+        RunVerdict::GaveUp { reason } | RunVerdict::Incomplete { reason } | RunVerdict::Error(reason) => Reduced {
             program: None,
             failure: None,
             replay: None,

@@ -10,6 +10,7 @@
 //! choices that rebuild it, so that values from elsewhere (an SMT model, an
 //! enumeration, an API call sequence) can be shrunk and replayed too.
 
+mod arguments;
 mod array;
 pub(crate) mod collections;
 mod filter;
@@ -28,6 +29,7 @@ use std::fmt;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
+pub use arguments::{Arguments, arguments};
 pub use array::{Array, array};
 pub use collections::{
     BTreeMapGen, BTreeSetGen, HashMapGen, HashSetGen, MapGen, SeqGen, SizeRange, VecDequeGen, VecGen, btree_map,

@@ -86,8 +86,13 @@ pub struct Config {
     /// Test every input up to this depth instead of random ones
     /// (SmallCheck-style exhaustive testing).
     pub exhaustive: Option<u32>,
-    /// Most inputs an exhaustive run tries before it stops (and says so).
+    /// Most inputs an exhaustive run tries before it stops. A run stopped
+    /// by it (or by the time budget) is incomplete, not a pass, unless
+    /// `allow_partial` is set.
     pub max_enumerated: u64,
+    /// Accept an exhaustive run that stopped before covering its depth
+    /// as a pass (the summary still says it was partial).
+    pub allow_partial: bool,
     /// The `cargo test` invocation that reruns this property, for the
     /// report's replay line.
     pub rerun_command: Option<String>,
@@ -147,6 +152,7 @@ impl Config {
             replay: None,
             exhaustive: None,
             max_enumerated: 1_000_000,
+            allow_partial: false,
             rerun_command: None,
         }
     }
@@ -266,6 +272,12 @@ impl Config {
         if let Some(v) = var("SPECCHECK_EXHAUSTIVE") {
             let d: u32 = parse(&v, "SPECCHECK_EXHAUSTIVE", "a depth (0 turns it off)")?;
             self.exhaustive = (d > 0).then_some(d);
+        }
+        if let Some(v) = var("SPECCHECK_MAX_ENUMERATED") {
+            self.max_enumerated = parse(&v, "SPECCHECK_MAX_ENUMERATED", "a number of inputs")?;
+        }
+        if let Some(v) = var("SPECCHECK_ALLOW_PARTIAL") {
+            self.allow_partial = parse_bool(&v).ok_or_else(|| err("SPECCHECK_ALLOW_PARTIAL", &v, "0 or 1"))?;
         }
         if let Some(v) = var("SPECCHECK_REPLAY") {
             self.replay = Some(v);

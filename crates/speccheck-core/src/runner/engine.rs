@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use super::case::{CaseResult, SharedTest, execute, run_in_place};
 use super::config::{Config, case_seed, case_size};
 use super::explain::{ExplainContext, Explainer};
-use super::report::{Counterexample, RunReport, RunStats, RunVerdict, Section};
+use super::report::{Counterexample, ExhaustiveStats, RunReport, RunStats, RunVerdict, Section, approx};
 use super::verdict::{FailureInfo, FailureKind, Outcome};
 use super::watch::{Hang, Phase, Watch};
 use crate::choice::{ChoiceSequence, shortlex};
@@ -21,6 +21,18 @@ use crate::test_case::{Invalid, Tail, TestCase, catch_invalid};
 
 /// Generates and renders inputs without running the property.
 pub(crate) type Describe = Arc<dyn Fn(&mut TestCase) -> Vec<(String, Term)> + Send + Sync>;
+/// Generates an input and drops it (to measure the input space).
+pub(crate) type Draw = Arc<dyn Fn(&mut TestCase) + Send + Sync>;
+
+/// How the engine makes inputs without running the property.
+pub(crate) struct Inputs {
+    pub(crate) describe: Describe,
+    pub(crate) draw: Draw,
+}
+
+/// Random paths walked to estimate the size of an exhaustive run that
+/// could not finish (Knuth's estimator, see [`crate::enumerate::estimate_count`]).
+const ESTIMATE_PROBES: u32 = 400;
 
 /// Seed salt for the cases the explanation step generates, so they differ
 /// from the generation phase's.
@@ -29,6 +41,7 @@ const EXPLAIN_SALT: u64 = 0x5eed_e8b1_a100;
 pub(crate) struct Engine {
     pub(crate) test: SharedTest,
     pub(crate) describe: Describe,
+    pub(crate) draw: Draw,
     pub(crate) config: Config,
     pub(crate) seed: u64,
     pub(crate) db: Option<FailureDatabase>,
@@ -51,6 +64,8 @@ enum Generated {
     /// Case `index` failed in the parallel phase (not yet re-run).
     FailedAt(u64, FailureInfo),
     GaveUp(String),
+    /// The run stopped before doing what its settings say.
+    Incomplete(String),
     Abandoned,
 }
 
@@ -103,6 +118,11 @@ impl Engine {
                 }
                 Generated::GaveUp(reason) => {
                     return self.report(RunVerdict::GaveUp { reason }, stats, warnings, started);
+                }
+                Generated::Incomplete(reason) => {
+                    let mut r = self.report(RunVerdict::Incomplete { reason }, stats, warnings, started);
+                    r.notes = notes;
+                    return r;
                 }
                 Generated::Failed(f) => found = Some(*f),
                 Generated::Abandoned | Generated::FailedAt(..) => {
@@ -214,22 +234,29 @@ impl Engine {
 
     /// The exhaustive phase: every input up to `depth`, by a depth-first
     /// walk over choice sequences (see [`crate::enumerate`]), bounded by
-    /// `max_enumerated` and the time budget.
+    /// `max_enumerated` and the time budget. A run stopped by either did
+    /// not do what `exhaustive = depth` says: it is incomplete (not a pass)
+    /// unless the settings allow a partial run.
     fn exhaust(&self, depth: u32, stats: &mut RunStats, notes: &mut Vec<String>, started: Instant) -> Generated {
         let mut prefix = Some(Vec::new());
         let mut tried = 0u64;
         while let Some(p) = prefix.take() {
-            if tried >= self.config.max_enumerated
-                || self.config.time_budget.is_some_and(|b| started.elapsed() > b)
-                || self.watch.is_abandoned()
-            {
-                stats.time_budget_hit = self.config.time_budget.is_some_and(|b| started.elapsed() > b);
-                notes.push(format!(
-                    "exhaustive run stopped after {tried} inputs (limit {} inputs{}): depth {depth} was not covered",
-                    self.config.max_enumerated,
-                    self.config.time_budget.map_or(String::new(), |b| format!(" or {}", super::report::human(b)))
-                ));
-                return self.exhausted_verdict(stats, depth);
+            let over_time = self.config.time_budget.is_some_and(|b| started.elapsed() > b);
+            if tried >= self.config.max_enumerated || over_time {
+                if self.watch.is_abandoned() {
+                    return Generated::Abandoned;
+                }
+                stats.time_budget_hit = over_time;
+                let stop = self.partial_coverage(depth, tried, over_time);
+                stats.exhaustive = Some(ExhaustiveStats { depth, tried, complete: false });
+                if self.config.allow_partial {
+                    notes.push(format!("{stop} (a partial run, as `allow_partial` allows)"));
+                    return self.exhausted_verdict(stats, depth);
+                }
+                return Generated::Incomplete(stop);
+            }
+            if self.watch.is_abandoned() {
+                return Generated::Abandoned;
             }
             let mut tc = crate::enumerate::enumerating_case(p, depth);
             self.watch.begin(0, Phase::Generate, tried);
@@ -248,8 +275,33 @@ impl Engine {
                 return Generated::Failed(Box::new(Found { case, found_after: tried, source: Some("FLAKY".into()) }));
             }
         }
+        stats.exhaustive = Some(ExhaustiveStats { depth, tried, complete: true });
         notes.push(format!("exhaustive: every input up to depth {depth} was tried ({tried} inputs)"));
         self.exhausted_verdict(stats, depth)
+    }
+
+    /// What an exhaustive run that stopped early covered, how many inputs
+    /// the depth has (estimated), and the deepest depth that fits the limit.
+    fn partial_coverage(&self, depth: u32, tried: u64, over_time: bool) -> String {
+        let limit = self.config.max_enumerated;
+        let estimate = |d: u32| crate::enumerate::estimate_count(&*self.draw, d, ESTIMATE_PROBES, self.seed);
+        let total = estimate(depth);
+        let why = if over_time {
+            format!("the time budget of {} ran out", super::report::human(self.config.time_budget.unwrap_or_default()))
+        } else {
+            format!("it reached the limit of {limit} inputs (`max_enumerated`)")
+        };
+        let fits = (1..depth).rev().map(|d| (d, estimate(d))).find(|&(_, n)| n <= limit as f64);
+        let advice = match fits {
+            Some((d, n)) => format!("depth {d} has about {} inputs", approx(n)),
+            None => "even depth 1 is larger than the limit".to_string(),
+        };
+        format!(
+            "exhaustive run to depth {depth} stopped after {tried} inputs because {why}: depth {depth} was not covered \
+             (it has about {} inputs, estimated from {ESTIMATE_PROBES} random paths; {advice}). Lower `exhaustive`, \
+             raise `max_enumerated`, or set `allow_partial = true` to accept a partial run",
+            approx(total)
+        )
     }
 
     fn exhausted_verdict(&self, stats: &RunStats, depth: u32) -> Generated {

@@ -30,7 +30,7 @@ use crate::database::FailureDatabase;
 use crate::gens::Generator;
 use crate::term::Term;
 use crate::test_case::TestCase;
-use engine::{Describe, Engine};
+use engine::{Describe, Draw, Engine, Inputs};
 
 type Render<T> = Arc<dyn Fn(&T) -> Vec<(String, Term)> + Send + Sync>;
 
@@ -155,7 +155,11 @@ where
             let value = generator.generate(tc);
             render(&value)
         });
-        run_engine(config, test, describe, self.explainer, started)
+        let generator = self.generator.clone();
+        let draw: Draw = Arc::new(move |tc: &mut TestCase| {
+            generator.generate(tc);
+        });
+        run_engine(config, test, Inputs { describe, draw }, self.explainer, started)
     }
 
     /// Runs the property and panics with the report if it does not pass
@@ -201,7 +205,7 @@ fn error_report(name: &str, message: String) -> RunReport {
 pub(crate) fn run_engine(
     config: Config,
     test: SharedTest,
-    describe: Describe,
+    inputs: Inputs,
     explainer: Option<Arc<dyn Explainer>>,
     started: Instant,
 ) -> RunReport {
@@ -211,7 +215,8 @@ pub(crate) fn run_engine(
     let watch = Arc::new(watch::Watch::new(config.threads.max(1), timeout.is_some()));
     let engine = Arc::new(Engine {
         test,
-        describe,
+        describe: inputs.describe,
+        draw: inputs.draw,
         config,
         seed,
         db,

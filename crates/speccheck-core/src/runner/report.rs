@@ -98,8 +98,25 @@ pub enum RunVerdict {
         /// Which precondition or filter rejected most, and how often.
         reason: String,
     },
+    /// The run stopped before doing what its settings say (an exhaustive
+    /// run that hit its input limit or time budget): not a pass.
+    Incomplete {
+        /// What was covered, what was not, and what to change.
+        reason: String,
+    },
     /// The run could not start or the framework hit a problem.
     Error(String),
+}
+
+/// What an exhaustive run covered.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ExhaustiveStats {
+    /// The depth asked for.
+    pub depth: u32,
+    /// Inputs tried.
+    pub tried: u64,
+    /// True when every input up to the depth was tried.
+    pub complete: bool,
 }
 
 /// Counts and timings of a run.
@@ -123,6 +140,8 @@ pub struct RunStats {
     pub time_budget_hit: bool,
     /// Threads used to generate.
     pub threads: usize,
+    /// Coverage of an exhaustive run.
+    pub exhaustive: Option<ExhaustiveStats>,
 }
 
 /// Everything a run produced.
@@ -161,9 +180,16 @@ impl RunReport {
         let s = &self.stats;
         match &self.verdict {
             RunVerdict::Passed => format!(
-                "speccheck: `{}` passed {} cases{}{} in {}",
+                "speccheck: `{}` passed {} cases{}{}{} in {}",
                 self.name,
                 s.passed,
+                match s.exhaustive {
+                    Some(e) if e.complete => {
+                        format!(" (every input up to depth {}: {} inputs)", e.depth, e.tried)
+                    }
+                    Some(e) => format!(" (PARTIAL: depth {} not covered, {} inputs tried)", e.depth, e.tried),
+                    None => String::new(),
+                },
                 if s.discarded + s.invalid > 0 {
                     format!(" ({} discarded)", s.discarded + s.invalid)
                 } else {
@@ -193,6 +219,9 @@ impl RunReport {
                 s.discarded + s.invalid,
                 reason
             ),
+            RunVerdict::Incomplete { reason } => {
+                format!("speccheck: `{}` is INCOMPLETE, not a pass: {reason}", self.name)
+            }
             RunVerdict::Error(e) => format!("speccheck: `{}` could not run: {e}", self.name),
         }
     }
@@ -214,6 +243,11 @@ fn shrink_line(c: &Counterexample) -> String {
             }
         ),
     }
+}
+
+/// A count for people: `1234`, `about 3.4e14`.
+pub fn approx(n: f64) -> String {
+    if n < 1e6 { format!("{}", n.round() as u64) } else { format!("{n:.1e}") }
 }
 
 /// `1.23 s`, `45.6 ms`, `789 µs`.
@@ -321,7 +355,7 @@ impl fmt::Display for RunReport {
                 }
                 writeln!(f, "  Make the generator produce valid inputs directly, or loosen the precondition.")?;
             }
-            RunVerdict::Error(_) => {}
+            RunVerdict::Incomplete { .. } | RunVerdict::Error(_) => {}
         }
         Ok(())
     }
