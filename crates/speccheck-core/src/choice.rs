@@ -111,10 +111,28 @@ impl ChoiceSequence {
         shortlex(&self.0, &other.0)
     }
 
-    /// A compact, copy-pasteable form (`SPECCHECK_REPLAY=...`).
+    /// A compact, copy-pasteable form (`SPECCHECK_REPLAY=...`), with no
+    /// property tag (see [`to_tagged_replay_string`](Self::to_tagged_replay_string)).
     pub fn to_replay_string(&self) -> String {
-        let mut bytes = Vec::with_capacity(self.0.len() * 3 + 1);
-        bytes.push(1u8); // format version
+        self.encode_replay(None)
+    }
+
+    /// The replay string of these choices as inputs of the property
+    /// `tag` identifies: replaying it on another property is refused.
+    pub fn to_tagged_replay_string(&self, tag: ReplayTag) -> String {
+        self.encode_replay(Some(tag))
+    }
+
+    fn encode_replay(&self, tag: Option<ReplayTag>) -> String {
+        let mut bytes = Vec::with_capacity(self.0.len() * 3 + 9);
+        match tag {
+            None => bytes.push(1u8), // format version 1: choices only
+            Some(t) => {
+                bytes.push(2u8); // version 2: the property's tag, then choices
+                bytes.extend_from_slice(&t.property.to_le_bytes());
+                bytes.extend_from_slice(&t.input.to_le_bytes());
+            }
+        }
         for c in &self.0 {
             bytes.push(c.kind.code());
             write_varint(&mut bytes, c.value);
@@ -123,15 +141,31 @@ impl ChoiceSequence {
         base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
     }
 
-    /// Parses [`to_replay_string`](Self::to_replay_string)'s output.
+    /// Parses a replay string, dropping its tag if it has one.
     pub fn from_replay_string(s: &str) -> Result<Self, ReplayParseError> {
+        Self::parse_replay_string(s).map(|(_, seq)| seq)
+    }
+
+    /// Parses a replay string: the tag of the property it was made for
+    /// (absent in untagged strings) and its choices.
+    pub fn parse_replay_string(s: &str) -> Result<(Option<ReplayTag>, Self), ReplayParseError> {
         let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
             .decode(s.trim())
             .map_err(|_| ReplayParseError("not base64url".into()))?;
         let (&version, mut rest) = bytes.split_first().ok_or_else(|| ReplayParseError("empty".into()))?;
-        if version != 1 {
-            return Err(ReplayParseError(format!("unknown format version {version}")));
-        }
+        let tag = match version {
+            1 => None,
+            2 => {
+                if rest.len() < 8 {
+                    return Err(ReplayParseError("truncated property tag".into()));
+                }
+                let word = |b: &[u8]| u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+                let tag = ReplayTag { property: word(&rest[..4]), input: word(&rest[4..8]) };
+                rest = &rest[8..];
+                Some(tag)
+            }
+            _ => return Err(ReplayParseError(format!("unknown format version {version}"))),
+        };
         let mut out = Vec::new();
         while let Some((&code, tail)) = rest.split_first() {
             let kind =
@@ -144,7 +178,30 @@ impl ChoiceSequence {
             out.push(Choice { value, max, kind });
             rest = tail;
         }
-        Ok(ChoiceSequence(out))
+        Ok((tag, ChoiceSequence(out)))
+    }
+}
+
+/// What a replay string carries to tell which property it belongs to: a
+/// hash of the property's name and one of its input type, so a string
+/// given to another property (or to one whose generator changed type) is
+/// refused instead of silently replaying something else.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ReplayTag {
+    /// Hash of the property's name.
+    pub property: u32,
+    /// Hash of the type of its inputs.
+    pub input: u32,
+}
+
+impl ReplayTag {
+    /// The tag of the property `name` whose inputs have type `input_type`.
+    pub fn new(name: &str, input_type: &str) -> Self {
+        let fold = |h: u64| (h ^ (h >> 32)) as u32;
+        ReplayTag {
+            property: fold(crate::runner::config::fnv1a(name.as_bytes())),
+            input: fold(crate::runner::config::fnv1a(input_type.as_bytes())),
+        }
     }
 }
 
@@ -258,6 +315,16 @@ mod tests {
         ]);
         let s = seq.to_replay_string();
         assert_eq!(ChoiceSequence::from_replay_string(&s).unwrap(), seq);
+    }
+
+    #[test]
+    fn tagged_replay_strings_carry_their_property() {
+        let seq = ChoiceSequence(vec![Choice::new(7, 9, ChoiceKind::Integer)]);
+        let tag = ReplayTag::new("tests::p", "(u8,)");
+        let s = seq.to_tagged_replay_string(tag);
+        assert_eq!(ChoiceSequence::parse_replay_string(&s).unwrap(), (Some(tag), seq.clone()));
+        assert_eq!(ChoiceSequence::parse_replay_string(&seq.to_replay_string()).unwrap(), (None, seq));
+        assert_ne!(tag, ReplayTag::new("tests::q", "(u8,)"));
     }
 
     #[test]

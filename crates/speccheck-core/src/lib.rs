@@ -37,7 +37,7 @@ pub mod test_case;
 pub mod tree;
 
 pub use arbitrary::{Arbitrary, decode_value, encode_value};
-pub use choice::{Choice, ChoiceKind, ChoiceSequence, shortlex, shortlex_le};
+pub use choice::{Choice, ChoiceKind, ChoiceSequence, ReplayTag, shortlex, shortlex_le};
 pub use draw::char::CharClass;
 pub use draw::float::FloatSpec;
 pub use encode::{EncodeError, Encoder};

@@ -164,7 +164,7 @@ fn a_shrunk_script_keeps_its_meaning_in_a_new_execution() {
     let c = failure(&r);
     let shown: String = c.inputs.iter().map(|(_, t)| t.to_line()).collect();
     assert!(shown.contains(".(this@\"tag\")"), "the If-Match is a reference into the trace: {shown}");
-    let replay = Config { replay: Some(c.replay_string()), shrink: false, ..config("meaning::replay", 1) };
+    let replay = Config { replay: Some(c.replay_string()), shrink: false, ..config("meaning", 1) };
     let again = Tester::new(Kv::new(), target).config(replay).run();
     assert!(matches!(again.run.verdict, RunVerdict::Failed(_)), "{again}");
 }

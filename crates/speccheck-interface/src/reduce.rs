@@ -708,13 +708,19 @@ pub(crate) struct Reduced {
     pub(crate) report: Option<RunReport>,
 }
 
-/// Replays the program given by `replay` (a choice sequence) on the
-/// core runner, shrinking it if it fails; `name` names the run.
-pub(crate) fn replay_and_shrink(api: &Arc<Api>, cfg: &Config, seed: u64, name: &str, replay: String) -> Reduced {
+/// Replays the program given by `replay` (its choices) on the core runner,
+/// shrinking it if it fails and `cfg.reduce` is on; `name` names the run.
+pub(crate) fn replay_and_shrink(
+    api: &Arc<Api>,
+    cfg: &Config,
+    seed: u64,
+    name: &str,
+    replay: ChoiceSequence,
+) -> Reduced {
     let core = speccheck_core::Config {
         name: name.to_string(),
         seed: Some(seed),
-        replay: Some(replay),
+        start_from: Some(replay),
         shrink: cfg.reduce,
         shrink_steps: cfg.shrink_steps,
         shrink_time: cfg.shrink_time,

@@ -4,9 +4,9 @@
 use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
-use speccheck_core::FailureKind;
 use speccheck_core::runner::FailureInfo;
 use speccheck_core::runner::report::human;
+use speccheck_core::{ChoiceSequence, FailureKind};
 
 use crate::config::Config;
 use crate::engine::{Engine, Finding, Found, InFlight, Output, Shared, hang};
@@ -235,9 +235,8 @@ fn counterexample(
             return (cx, None);
         }
     };
-    let replay = encoded.to_replay_string();
-    cx.replay = Some(replay.clone());
-    let red = reduce::replay_and_shrink(api, cfg, seed, name, replay);
+    cx.replay = Some(encoded.to_replay_string());
+    let red = reduce::replay_and_shrink(api, cfg, seed, name, encoded);
     cx.reduction_note = red.note;
     let report = red.report;
     let (Some(best), Some(failure)) = (red.program, red.failure) else { return (cx, report) };
@@ -251,7 +250,18 @@ fn counterexample(
 
 fn replay_only(api: &Arc<Api>, cfg: &Config, seed: u64, name: &str, replay: String) -> InterfaceReport {
     let started = Instant::now();
-    let red = reduce::replay_and_shrink(api, cfg, seed, name, replay);
+    let choices = match ChoiceSequence::from_replay_string(&replay) {
+        Ok(c) => c,
+        Err(e) => {
+            let stats = empty_stats(api, cfg, seed, StopReason::Replay);
+            let verdict = Verdict::Error(format!("SPECCHECK_REPLAY is not a replay string: {e}"));
+            return InterfaceReport { name: api.name.clone(), verdict, stats, reduction: None };
+        }
+    };
+    // A replayed program is shown as given: replaying a reported
+    // counterexample shows that counterexample.
+    let as_given = Config { reduce: false, ..cfg.clone() };
+    let red = reduce::replay_and_shrink(api, &as_given, seed, name, choices);
     let mut stats = empty_stats(api, cfg, seed, StopReason::Replay);
     stats.reduce_time = started.elapsed();
     let verdict = match (red.program, red.failure) {

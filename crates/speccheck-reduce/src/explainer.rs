@@ -223,8 +223,8 @@ fn class_sections(oracle: &Oracle<'_, '_>, search: &Search, config: &ReduceConfi
         let at = failure.location.as_deref().map(|l| format!(" at {l}")).unwrap_or_default();
         let first_line = failure.message.lines().next().unwrap_or("");
         let replay = match &oracle.run_config().rerun_command {
-            Some(cmd) => format!("SPECCHECK_REPLAY={} {cmd}", class.replay()),
-            None => format!("SPECCHECK_REPLAY={}", class.replay()),
+            Some(cmd) => format!("SPECCHECK_REPLAY={} {cmd}", class.replay(oracle.replay_tag())),
+            None => format!("SPECCHECK_REPLAY={}", class.replay(oracle.replay_tag())),
         };
         let body = format!(
             "{}{at}: {first_line}\nreduced from {} to {} constructors\n{}\nreplay: {replay}",

@@ -60,9 +60,9 @@ impl Class {
         Some(Class { case, failure, generalization, shape, kernel, found_size })
     }
 
-    /// The replay string of its counterexample.
-    pub fn replay(&self) -> String {
-        self.case.choices.to_replay_string()
+    /// The replay string of its counterexample, tagged with its property.
+    pub fn replay(&self, tag: speccheck_core::ReplayTag) -> String {
+        self.case.choices.to_tagged_replay_string(tag)
     }
 
     /// Its choices.

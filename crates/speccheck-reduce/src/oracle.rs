@@ -112,6 +112,11 @@ impl<'c, 'a> Oracle<'c, 'a> {
         self.ctx.config
     }
 
+    /// The tag of the property's replay strings.
+    pub fn replay_tag(&self) -> speccheck_core::ReplayTag {
+        self.ctx.replay_tag
+    }
+
     /// True when the caller replays the reported case after the
     /// explanation (see [`ExplainContext::final_replay`]).
     pub fn final_replay(&self) -> bool {

@@ -70,3 +70,49 @@ fn exhaustive_attribute_fails_when_the_depth_is_not_covered(_b: Big) {}
 fn exhaustive_attribute_covers_the_same_depth_as_enumerate(xs: Vec<bool>) {
     assert!(xs.len() <= 2);
 }
+
+fn failing_report(name: &str, shrink: bool) -> speccheck::RunReport {
+    let config = Config { shrink, explain: speccheck::ExplainMode::Off, ..quiet(name) };
+    Property::new(one_argument::<Vec<u8>>()).config(config).run(|(xs,): (Vec<u8>,)| xs.iter().all(|&x| x < 200))
+}
+
+#[test]
+fn a_replay_string_given_to_another_property_is_refused() {
+    let r = failing_report("honesty::first", true);
+    let replay = r.counterexample().expect("a failure").replay_string();
+    let config = Config { replay: Some(replay.clone()), ..quiet("honesty::second") };
+    let other = Property::new(one_argument::<Vec<u8>>()).config(config).run(|_: (Vec<u8>,)| true);
+    let RunVerdict::Error(e) = &other.verdict else { panic!("expected a refusal, got {other}") };
+    assert!(e.contains("made for another property") && e.contains("honesty::second"), "{e}");
+    // Same name, other argument types: the string no longer describes an input.
+    let config = Config { replay: Some(replay), ..quiet("honesty::first") };
+    let changed = Property::new(one_argument::<Vec<u16>>()).config(config).run(|_: (Vec<u16>,)| true);
+    let RunVerdict::Error(e) = &changed.verdict else { panic!("expected a refusal, got {changed}") };
+    assert!(e.contains("inputs had another type"), "{e}");
+}
+
+#[test]
+fn an_untagged_replay_string_that_does_not_fit_is_refused() {
+    let seq = speccheck::ChoiceSequence(vec![speccheck::Choice::new(1, 1, speccheck::ChoiceKind::More); 3]);
+    let config = Config { replay: Some(seq.to_replay_string()), ..quiet("honesty::untagged") };
+    let r = Property::new(one_argument::<bool>()).config(config).run(|_: (bool,)| true);
+    assert!(matches!(r.verdict, RunVerdict::Error(ref e) if e.contains("does not")), "{r}");
+}
+
+#[test]
+fn replaying_a_reported_counterexample_shows_that_counterexample() {
+    // An unshrunk failure: replaying it must not shrink it to another value.
+    let r = failing_report("honesty::as-given", false);
+    let cx = r.counterexample().expect("a failure");
+    let config = Config { replay: Some(cx.replay_string()), ..quiet("honesty::as-given") };
+    let again =
+        Property::new(one_argument::<Vec<u8>>()).config(config).run(|(xs,): (Vec<u8>,)| xs.iter().all(|&x| x < 200));
+    let shown = again.counterexample().expect("the replay fails again");
+    assert_eq!(shown.choices, cx.choices, "{again}");
+    assert_eq!(shown.inputs[0].1.to_line(), cx.inputs[0].1.to_line());
+    assert!(again.summary().contains("SPECCHECK_REPLAY"), "{}", again.summary());
+    // A replayed input that passes says that only it was run.
+    let config = Config { replay: Some(cx.replay_string()), ..quiet("honesty::as-given") };
+    let fixed = Property::new(one_argument::<Vec<u8>>()).config(config).run(|_: (Vec<u8>,)| true);
+    assert!(fixed.passed() && fixed.summary().contains("one replayed input"), "{fixed}");
+}

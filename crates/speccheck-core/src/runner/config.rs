@@ -83,6 +83,11 @@ pub struct Config {
     /// A choice sequence to replay instead of searching
     /// (`SPECCHECK_REPLAY`).
     pub replay: Option<String>,
+    /// A failing input to start from instead of searching, shrunk and
+    /// explained like a found one (for engines that find failures their own
+    /// way and hand them to the runner, e.g. interface fuzzing). Unlike
+    /// `replay`, which shows its input as given.
+    pub start_from: Option<crate::choice::ChoiceSequence>,
     /// Test every input up to this depth instead of random ones
     /// (SmallCheck-style exhaustive testing).
     pub exhaustive: Option<u32>,
@@ -150,6 +155,7 @@ impl Config {
             profile: Profile::Default,
             explain: ExplainMode::Generalize,
             replay: None,
+            start_from: None,
             exhaustive: None,
             max_enumerated: 1_000_000,
             allow_partial: false,

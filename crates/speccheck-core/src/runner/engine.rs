@@ -13,7 +13,7 @@ use super::explain::{ExplainContext, Explainer};
 use super::report::{Counterexample, ExhaustiveStats, RunReport, RunStats, RunVerdict, Section, approx};
 use super::verdict::{FailureInfo, FailureKind, Outcome};
 use super::watch::{Hang, Phase, Watch};
-use crate::choice::{ChoiceSequence, shortlex};
+use crate::choice::{ChoiceSequence, ReplayTag, shortlex};
 use crate::database::{FailureDatabase, StoredFailure};
 use crate::shrink::{ShrinkBudget, ShrinkStats, Shrinker};
 use crate::term::Term;
@@ -28,6 +28,8 @@ pub(crate) type Draw = Arc<dyn Fn(&mut TestCase) + Send + Sync>;
 pub(crate) struct Inputs {
     pub(crate) describe: Describe,
     pub(crate) draw: Draw,
+    /// The type of the inputs (for the replay tag).
+    pub(crate) input_type: &'static str,
 }
 
 /// Random paths walked to estimate the size of an exhaustive run that
@@ -42,6 +44,8 @@ pub(crate) struct Engine {
     pub(crate) test: SharedTest,
     pub(crate) describe: Describe,
     pub(crate) draw: Draw,
+    /// What this property's replay strings carry (see [`ReplayTag`]).
+    pub(crate) tag: ReplayTag,
     pub(crate) config: Config,
     pub(crate) seed: u64,
     pub(crate) db: Option<FailureDatabase>,
@@ -50,6 +54,11 @@ pub(crate) struct Engine {
     /// The smallest failure so far, for a report if a later phase hangs.
     pub(crate) failing: Mutex<Option<(ChoiceSequence, FailureInfo)>>,
 }
+
+/// The source of a failure replayed from `SPECCHECK_REPLAY`: it is shown
+/// as given, neither shrunk nor reduced (replaying a reported
+/// counterexample must show that counterexample).
+const FROM_REPLAY: &str = "the input given by SPECCHECK_REPLAY (shown as given, not shrunk)";
 
 /// Where a failing case came from.
 struct Found {
@@ -97,9 +106,21 @@ impl Engine {
             Err(e) => return self.report(RunVerdict::Error(e), stats, warnings, started),
         };
         if found.is_none() && self.config.replay.is_some() {
+            stats.passed = 1;
+            stats.replayed = true;
             let mut r = self.report(RunVerdict::Passed, stats, warnings, started);
-            r.notes.push("the input given by SPECCHECK_REPLAY passes".into());
+            r.notes.push("only the input given by SPECCHECK_REPLAY was run, and it passed".into());
             return r;
+        }
+        if found.is_none()
+            && let Some(start) = &self.config.start_from
+        {
+            let r = self.watched(Phase::Replay, self.replay_case(start, Tail::Simplest));
+            if !r.outcome.is_fail() {
+                stats.replayed = true;
+                return self.report(RunVerdict::Passed, stats, warnings, started);
+            }
+            found = Some(Found { case: r, found_after: 0, source: Some("the input the run started from".into()) });
         }
         if found.is_none() {
             found = self.replay_database(&mut warnings);
@@ -148,13 +169,47 @@ impl Engine {
 
     // ----- phase: replay ---------------------------------------------------
 
+    /// Runs the input of `SPECCHECK_REPLAY`, after checking that the string
+    /// was made for this property and fits its generator.
     fn replay_explicit(&self) -> Result<Option<Found>, String> {
         let Some(text) = &self.config.replay else { return Ok(None) };
-        let seq = ChoiceSequence::from_replay_string(text).map_err(|e| format!("SPECCHECK_REPLAY: {e}"))?;
+        let (tag, seq) = ChoiceSequence::parse_replay_string(text)
+            .map_err(|e| format!("SPECCHECK_REPLAY is not a replay string: {e}"))?;
+        if let Some(tag) = tag {
+            if tag.property != self.tag.property {
+                return Err(format!(
+                    "SPECCHECK_REPLAY was made for another property (its tag names property {:08x}; `{}` is {:08x}): \
+                     run it with the test that printed it, or unset SPECCHECK_REPLAY",
+                    tag.property, self.config.name, self.tag.property
+                ));
+            }
+            if tag.input != self.tag.input {
+                return Err(format!(
+                    "SPECCHECK_REPLAY was made for `{}` when its inputs had another type (tag {:08x}, now {:08x}): \
+                     the property's arguments changed since, so the string no longer describes an input",
+                    self.config.name, tag.input, self.tag.input
+                ));
+            }
+        }
         self.watch.begin_replay(0, Phase::Replay, &seq.0);
-        let r = execute(&*self.test, self.replay_case(&seq, Tail::Simplest));
+        let r = execute(&*self.test, self.replay_case(&seq, Tail::Stop).with_final(true));
         self.watch.end(0);
-        Ok(r.outcome.is_fail().then(|| Found { case: r, found_after: 0, source: Some("SPECCHECK_REPLAY".into()) }))
+        if let Outcome::Invalid(why) = &r.outcome {
+            return Err(format!(
+                "SPECCHECK_REPLAY does not describe an input of `{}`: {}",
+                self.config.name,
+                describe_invalid(why)
+            ));
+        }
+        if r.misaligned > 0 || r.prefix_unused {
+            return Err(format!(
+                "SPECCHECK_REPLAY does not fit the generator of `{}` ({}): it was made for another property or \
+                 before the generator changed",
+                self.config.name,
+                if r.prefix_unused { "choices were left over" } else { "some choices are out of their bounds" }
+            ));
+        }
+        Ok(r.outcome.is_fail().then(|| Found { case: r, found_after: 0, source: Some(FROM_REPLAY.into()) }))
     }
 
     fn replay_database(&self, warnings: &mut Vec<String>) -> Option<Found> {
@@ -428,9 +483,10 @@ impl Engine {
             )));
         }
 
+        let as_given = source.as_deref() == Some(FROM_REPLAY);
         let mut best = first;
         let mut shrink_stats: Option<ShrinkStats> = None;
-        if self.config.shrink && first_info.kind != FailureKind::Timeout {
+        if self.config.shrink && first_info.kind != FailureKind::Timeout && !as_given {
             let (shrunk, st) = self.shrink(best);
             best = shrunk;
             shrink_stats = Some(st);
@@ -440,6 +496,7 @@ impl Engine {
         if let Some(explainer) = &self.explainer
             && self.config.explain != super::config::ExplainMode::Off
             && first_info.kind != FailureKind::Timeout
+            && !as_given
         {
             let (better, secs) = self.explain(explainer.as_ref(), &best);
             if let Some(b) = better {
@@ -506,6 +563,7 @@ impl Engine {
             explanation,
             saved_to: None,
             source,
+            tag: Some(self.tag),
         }
     }
 
@@ -576,6 +634,7 @@ impl Engine {
             config: &self.config,
             failing: best,
             final_replay: true,
+            replay_tag: self.tag,
             run: &mut run,
             generate: &mut generate,
             describe: &describe,
@@ -672,6 +731,7 @@ impl Engine {
                         explanation: Vec::new(),
                         saved_to: None,
                         source: None,
+                        tag: Some(self.tag),
                     };
                     let stats = self.new_stats();
                     return self.report(RunVerdict::Failed(Box::new(cx)), stats, warnings, started);

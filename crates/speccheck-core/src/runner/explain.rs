@@ -28,6 +28,9 @@ pub struct ExplainContext<'a> {
     /// re-run `failing` before it starts. Cases it accepts in place of
     /// `failing` it still confirms itself.
     pub final_replay: bool,
+    /// The tag this property's replay strings carry (for the replay
+    /// strings of further counterexamples).
+    pub replay_tag: crate::choice::ReplayTag,
     /// Runs any test case on the property (replays, splices).
     pub run: &'a mut dyn FnMut(TestCase) -> CaseResult,
     /// Runs the property on a fresh random input of the given case index

@@ -159,7 +159,13 @@ where
         let draw: Draw = Arc::new(move |tc: &mut TestCase| {
             generator.generate(tc);
         });
-        run_engine(config, test, Inputs { describe, draw }, self.explainer, started)
+        run_engine(
+            config,
+            test,
+            Inputs { describe, draw, input_type: std::any::type_name::<G::Value>() },
+            self.explainer,
+            started,
+        )
     }
 
     /// Runs the property and panics with the report if it does not pass
@@ -217,6 +223,7 @@ pub(crate) fn run_engine(
         test,
         describe: inputs.describe,
         draw: inputs.draw,
+        tag: crate::choice::ReplayTag::new(&config.name, inputs.input_type),
         config,
         seed,
         db,

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use super::verdict::{FailureInfo, FailureKind};
-use crate::choice::ChoiceSequence;
+use crate::choice::{ChoiceSequence, ReplayTag};
 use crate::shrink::{ShrinkStats, ShrinkStop};
 use crate::term::Term;
 
@@ -68,12 +68,18 @@ pub struct Counterexample {
     pub saved_to: Option<PathBuf>,
     /// Where it came from, when not from generation.
     pub source: Option<String>,
+    /// The property it belongs to, carried by its replay string.
+    pub tag: Option<ReplayTag>,
 }
 
 impl Counterexample {
-    /// The replay string for `SPECCHECK_REPLAY`.
+    /// The replay string for `SPECCHECK_REPLAY` (tagged with its property
+    /// when known, so another property refuses it).
     pub fn replay_string(&self) -> String {
-        self.choices.to_replay_string()
+        match self.tag {
+            Some(tag) => self.choices.to_tagged_replay_string(tag),
+            None => self.choices.to_replay_string(),
+        }
     }
 
     /// Every failing input the run reports, one per failure class: this
@@ -142,6 +148,8 @@ pub struct RunStats {
     pub threads: usize,
     /// Coverage of an exhaustive run.
     pub exhaustive: Option<ExhaustiveStats>,
+    /// No search ran: one given input was replayed (`SPECCHECK_REPLAY`).
+    pub replayed: bool,
 }
 
 /// Everything a run produced.
@@ -179,6 +187,11 @@ impl RunReport {
     pub fn summary(&self) -> String {
         let s = &self.stats;
         match &self.verdict {
+            RunVerdict::Passed if s.replayed => format!(
+                "speccheck: `{}` passed the one replayed input (no other input was tried) in {}",
+                self.name,
+                human(s.elapsed)
+            ),
             RunVerdict::Passed => format!(
                 "speccheck: `{}` passed {} cases{}{}{} in {}",
                 self.name,

@@ -99,6 +99,7 @@ impl Harness {
             config: &self.config,
             failing,
             final_replay: false,
+            replay_tag: speccheck_core::ReplayTag::new(&self.config.name, "harness"),
             run: &mut run,
             generate: &mut generate,
             describe: &describe,
