@@ -117,7 +117,7 @@ pub fn estimate<G: Generator>(generator: &G, depth: u32, probes: u32) -> f64 {
         },
         depth,
         probes,
-        0x6b6e_7574_68,
+        0x006b_6e75_7468,
     )
 }
 
