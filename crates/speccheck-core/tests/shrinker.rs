@@ -121,3 +121,16 @@ fn an_irrelevant_collection_goes_whole_and_nothing_runs_twice() {
     }
     assert!(checked >= 20, "only {checked} long failing vectors");
 }
+
+#[test]
+fn values_that_must_stay_equal_shrink_together() {
+    // An index used twice: lowering either copy alone loses the failure.
+    for seed in 0..5 {
+        let config = Config { cases: 5_000, seed: Some(seed), database: None, ..Config::named("duplicates") };
+        let r = Property::new(gens::vec(gens::ints(0..=255u8), 2..=6))
+            .config(config)
+            .run(|xs: Vec<u8>| !(xs[0] == xs[xs.len() - 1] && xs[0] >= 5));
+        let c = r.counterexample().unwrap_or_else(|| panic!("seed {seed}: expected a failure: {r}"));
+        assert_eq!(c.inputs[0].1.to_line(), "[5, 5]", "seed {seed}: {r}");
+    }
+}

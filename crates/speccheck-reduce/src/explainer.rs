@@ -238,8 +238,8 @@ fn class_sections(oracle: &Oracle<'_, '_>, search: &Search, config: &ReduceConfi
     }
     let variants = match search.variants {
         0 => String::new(),
-        1 => ", 1 the same bug in another context (it holds a known class's kernel)".to_string(),
-        n => format!(", {n} the same bug in another context (they hold a known class's kernel)"),
+        1 => ", 1 the same bug in another context (once reduced, it holds a known class)".to_string(),
+        n => format!(", {n} the same bug in another context (once reduced, they hold a known class)"),
     };
     let summary = format!(
         "{} more inputs tested with \"matches no known shape\" as a precondition: {} failed, {} of them with a known \

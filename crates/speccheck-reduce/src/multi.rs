@@ -38,6 +38,9 @@ pub struct Class {
     pub generalization: Generalization,
     /// Its shape.
     pub shape: Shape,
+    /// Its shape with every generalized position (`∀` and `∃`) a hole: a
+    /// reduced failure that holds an instance of it is the same bug.
+    pub instance: Shape,
     /// Its context-free core, if it has one.
     pub kernel: Option<Kernel>,
     /// Constructors of the counterexample before reduction.
@@ -55,9 +58,10 @@ impl Class {
         // `∃` position matches only its own shape.
         let origin = Origin::of(&failure);
         let forall = generalization.forall_holes();
-        let kernel = Kernel::of(&case, &forall, origin.clone());
+        let kernel = Kernel::of(&case, &generalization.holes(), origin.clone());
+        let instance = Shape::new(&case, generalization.holes(), origin.clone());
         let shape = Shape::new(&case, forall, origin);
-        Some(Class { case, failure, generalization, shape, kernel, found_size })
+        Some(Class { case, failure, generalization, shape, instance, kernel, found_size })
     }
 
     /// The replay string of its counterexample, tagged with its property.
@@ -85,7 +89,8 @@ pub struct Search {
     pub matched: u64,
     /// Failing inputs that turned out flaky.
     pub flaky: u64,
-    /// New shapes that, once reduced, held a known class's kernel: the
+    /// New shapes that, once reduced, held a known class (its kernel or an
+    /// instance of its formula): the
     /// same bug in another context.
     pub variants: u64,
 }
@@ -125,9 +130,13 @@ pub fn search(oracle: &mut Oracle<'_, '_>, known: &[Class], config: &ReduceConfi
         let g = generalize(oracle, &reduced.case, &origin, config);
         oracle.avoid(Vec::new());
         let Some(class) = Class::new(reduced.case, g, found_size) else { continue };
-        let known_kernel =
-            known.iter().chain(&out.classes).filter_map(|k| k.kernel.as_ref()).any(|k| k.occurs_in(&class.case));
-        if known_kernel {
+        // The same bug, when the reduced failure holds a known class (its
+        // kernel, or an instance of its formula, perhaps among extra
+        // elements the strengthened precondition kept it from dropping).
+        let same_bug = known.iter().chain(&out.classes).any(|k| {
+            k.kernel.as_ref().is_some_and(|kernel| kernel.occurs_in(&class.case)) || k.instance.occurs_in(&class.case)
+        });
+        if same_bug {
             out.variants += 1;
             variant_shapes.push(class.shape);
         } else {

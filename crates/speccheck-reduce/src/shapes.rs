@@ -52,6 +52,51 @@ impl Shape {
             && a.subjects().iter().zip(b.subjects()).all(|(&x, &y)| self.node(&a, x, &b, y))
     }
 
+    /// True when `case` fails the same way and holds an *instance* of this
+    /// shape: some sub-value of each input (of the input's type) that has
+    /// the shape once elements of its collections are dropped (a known
+    /// failure with irrelevant extra elements, or in another context, is
+    /// the same bug). Used with every generalized position as a hole.
+    pub fn occurs_in(&self, case: &CaseResult) -> bool {
+        if Origin::of_case(case).as_ref() != Some(&self.origin) {
+            return false;
+        }
+        let (a, b) = (View::new(&case.spans), View::new(&self.tree));
+        let positions = a.positions(None);
+        a.subjects().len() == b.subjects().len()
+            && a.subjects().iter().zip(b.subjects()).enumerate().all(|(k, (&x, &y))| {
+                std::iter::once(x)
+                    .chain(positions.iter().filter(|p| p.subject == k).map(|p| p.ordinal))
+                    .any(|x| self.embeds(&a, x, &b, y))
+            })
+    }
+
+    /// [`node`](Self::node), except that a collection (a value with no
+    /// constructor names) matches when the shape's elements match a
+    /// subsequence of its elements, in order.
+    fn embeds(&self, a: &View<'_>, x: usize, b: &View<'_>, y: usize) -> bool {
+        if self.holes.contains(&y) {
+            return true;
+        }
+        let (sa, sb) = (a.span(x), b.span(y));
+        if sa.type_info().type_id != sb.type_info().type_id {
+            return false;
+        }
+        if a.is_opaque(x) || b.is_opaque(y) {
+            return true;
+        }
+        if sa.ctor != sb.ctor {
+            return false;
+        }
+        let (ka, kb) = (a.children(Some(x)), b.children(Some(y)));
+        if sb.type_info().constructors.is_empty() {
+            // Greedy leftmost matching decides whether a subsequence fits.
+            let mut rest = ka.iter();
+            return kb.iter().all(|&j| rest.any(|&i| self.embeds(a, i, b, j)));
+        }
+        ka.len() == kb.len() && ka.iter().zip(kb).all(|(&i, &j)| self.embeds(a, i, b, j))
+    }
+
     fn node(&self, a: &View<'_>, x: usize, b: &View<'_>, y: usize) -> bool {
         if self.holes.contains(&y) {
             return true;
@@ -72,8 +117,9 @@ impl Shape {
 }
 
 /// The context-free core of a failure class (see the module docs): one
-/// node of its reduced counterexample, with every field a `∀` hole or
-/// opaque, at least one `∀` hole, and of a type with
+/// node of its reduced counterexample, with every field a generalized
+/// position (`∀`, or `∃`: every constructor fails there) or opaque, at
+/// least one generalized, and of a type with
 /// several constructors (so the constructor is what the bug needs); and
 /// every node above it is only context — of a one-constructor type, or
 /// with nothing but opaque values beside the path down (in
@@ -86,8 +132,8 @@ pub struct Kernel {
 }
 
 impl Kernel {
-    /// The kernel of `case` (failing with `origin`) with `forall` holes, if
-    /// it has one.
+    /// The kernel of `case` (failing with `origin`) with generalized
+    /// positions `forall` (every hole: `∀` and `∃`), if it has one.
     pub fn of(case: &CaseResult, forall: &[usize], origin: Origin) -> Option<Kernel> {
         let view = View::new(&case.spans);
         let qualifies = |p: &Position| {

@@ -96,3 +96,48 @@ fn minimize_one(s: &mut Shrinker<'_>, i: usize) {
         }
     }
 }
+
+/// Most groups of equal values [`lower_duplicates`] tries per pass.
+const MAX_DUPLICATE_GROUPS: usize = 32;
+
+/// Lowers integer choices that hold the same value *together* (Hypothesis's
+/// `minimize_duplicated_choices`): values that must stay equal — an index
+/// used in several places, a key inserted then looked up — cannot shrink
+/// one at a time, each alone would break the failure. 0 first, then a
+/// binary search on the common value.
+pub(crate) fn lower_duplicates(s: &mut Shrinker<'_>) {
+    let mut tried = Vec::new();
+    while tried.len() < MAX_DUPLICATE_GROUPS && !s.exhausted() {
+        let Some((value, positions)) = next_duplicate_group(s.best().choices.0.as_slice(), &tried) else { return };
+        tried.push(value);
+        let set = |v: u64| positions.iter().map(|&i| (i, v)).collect::<Vec<_>>();
+        if s.consider_values(&set(0)) {
+            continue;
+        }
+        let (mut lo, mut hi) = (0u64, value);
+        while lo + 1 < hi && !s.exhausted() {
+            let mid = lo + (hi - lo) / 2;
+            if s.consider_values(&set(mid)) {
+                hi = mid;
+                // The structure may have changed: the group is gone.
+                if positions.iter().any(|&i| s.best().choices.0.get(i).map(|c| c.value) != Some(mid)) {
+                    break;
+                }
+            } else {
+                lo = mid;
+            }
+        }
+    }
+}
+
+/// The largest group of integer choices (at least two) sharing a non-zero
+/// value not yet in `tried`: its value and positions.
+fn next_duplicate_group(choices: &[Choice], tried: &[u64]) -> Option<(u64, Vec<usize>)> {
+    let mut groups: std::collections::BTreeMap<u64, Vec<usize>> = std::collections::BTreeMap::new();
+    for (i, c) in choices.iter().enumerate() {
+        if c.kind == ChoiceKind::Integer && c.value > 0 && !tried.contains(&c.value) {
+            groups.entry(c.value).or_default().push(i);
+        }
+    }
+    groups.into_iter().filter(|(_, p)| p.len() >= 2).max_by_key(|(v, p)| (p.len(), *v))
+}

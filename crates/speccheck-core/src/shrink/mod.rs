@@ -32,7 +32,7 @@ use crate::test_case::{Fresh, Seen, Tail, TestCase};
 use known::KnownReplays;
 
 /// Number of passes [`Shrinker::shrink`] runs in turn.
-const PASSES: usize = 9;
+const PASSES: usize = 10;
 
 /// Limits on one shrink.
 #[derive(Clone, Copy, Debug)]
@@ -161,8 +161,9 @@ impl<'a> Shrinker<'a> {
                     3 => delete::delete_chunks(&mut self),
                     4 => minimize::lower_constructors(&mut self),
                     5 => minimize::minimize_choices(&mut self),
-                    6 => reorder::sort_siblings(&mut self),
-                    7 => delete::lower_and_delete(&mut self),
+                    6 => minimize::lower_duplicates(&mut self),
+                    7 => reorder::sort_siblings(&mut self),
+                    8 => delete::lower_and_delete(&mut self),
                     _ => redistribute::redistribute_pairs(&mut self),
                 }
                 if self.improvements == at_start && !self.exhausted() {
