@@ -90,8 +90,7 @@ pub struct Search {
     /// Failing inputs that turned out flaky.
     pub flaky: u64,
     /// New shapes that, once reduced, held a known class (its kernel or an
-    /// instance of its formula): the
-    /// same bug in another context.
+    /// instance of its formula): the same bug in another context.
     pub variants: u64,
 }
 
