@@ -12,7 +12,7 @@
 
 use std::collections::HashMap;
 
-use speccheck_core::{Fields, Term};
+use speccheck_core::{Fields, SpanKind, Term};
 
 use crate::config::{Format, ReduceConfig};
 use crate::view::View;
@@ -40,7 +40,11 @@ pub struct Hole {
 }
 
 /// The sub-term of `inputs` at the span `ordinal`, when the spans and the
-/// terms line up: `(input index, child path)`.
+/// terms line up: `(input index, child path)`. Every node on the way must
+/// look like its term; the node itself may not, when it is the whole
+/// content of a slot (a collection element, an argument, a field) whose
+/// generator was `map`ped: the term there is the mapped value, and it
+/// stands exactly where the span does.
 pub fn term_position(view: &View<'_>, inputs: &[(String, Term)], ordinal: usize) -> Option<(usize, Vec<usize>)> {
     let subjects = view.subjects();
     if subjects.len() != inputs.len() {
@@ -49,10 +53,13 @@ pub fn term_position(view: &View<'_>, inputs: &[(String, Term)], ordinal: usize)
     let k = subjects.iter().position(|&s| view.is_within(ordinal, s))?;
     let path = view.path(k, ordinal)?;
     let (mut node, mut term) = (subjects[k], &inputs[k].1);
-    if !compatible(view, node, term) {
+    let fits = |node: usize, term: &Term, last: bool| {
+        compatible(view, node, term) || (last && !matches!(term, Term::Hole(_)) && fills_a_slot(view, node))
+    };
+    if !fits(node, term, path.is_empty()) {
         return None;
     }
-    for &step in &path {
+    for (depth, &step) in path.iter().enumerate() {
         let kids = view.children(Some(node));
         let terms = term.children();
         if kids.len() != terms.len() {
@@ -60,11 +67,23 @@ pub fn term_position(view: &View<'_>, inputs: &[(String, Term)], ordinal: usize)
         }
         node = kids[step];
         term = terms[step];
-        if !compatible(view, node, term) {
+        if !fits(node, term, depth + 1 == path.len()) {
             return None;
         }
     }
     Some((k, path))
+}
+
+/// True when the value span `node` is all its enclosing slot holds.
+fn fills_a_slot(view: &View<'_>, node: usize) -> bool {
+    let span = view.span(node);
+    span.kind == SpanKind::Value
+        && span.parent.map(|p| view.span(p as usize)).is_some_and(|p| {
+            p.kind == SpanKind::Slot
+                && p.start <= span.start
+                && p.end >= span.end
+                && p.end - p.start <= span.end - span.start + 1
+        })
 }
 
 /// The sub-term at `ordinal` (see [`term_position`]).
@@ -95,33 +114,50 @@ fn compatible(view: &View<'_>, node: usize, term: &Term) -> bool {
 }
 
 /// Renders the inputs with `holes` marked: the generalized formula, then
-/// one line per hole saying how it was tested.
+/// one line per hole saying how it was tested. Every hole the formula
+/// names stands where it is in the printed value; a hole with no term
+/// position (a value printed with `Debug`, a hand-written generator) is not
+/// named but described by its place, and a hole inside another is left
+/// out (the outer one already says any value fails there).
 pub fn formula(view: &View<'_>, inputs: &[(String, Term)], holes: &[Hole], config: &ReduceConfig) -> String {
-    // Holes are numbered in reading order.
-    let mut holes: Vec<Hole> = holes.to_vec();
-    let key = |h: &Hole| term_position(view, inputs, h.ordinal).unwrap_or((usize::MAX, Vec::new()));
-    holes.sort_by_key(|h| (!h.universal, key(h)));
+    let mut placed: Vec<(Hole, (usize, Vec<usize>))> = Vec::new();
+    let mut unplaced: Vec<Hole> = Vec::new();
+    for h in holes {
+        match term_position(view, inputs, h.ordinal) {
+            Some(pos) => placed.push((h.clone(), pos)),
+            None => unplaced.push(h.clone()),
+        }
+    }
+    // Outer holes first, so that inner ones can be seen to be covered.
+    placed.sort_by_key(|(_, (k, path))| (*k, path.len()));
+    let mut terms: Vec<(String, Term)> = inputs.to_vec();
+    let mut shown: Vec<(Hole, (usize, Vec<usize>))> = Vec::new();
+    for (h, (k, path)) in placed {
+        if shown.iter().any(|(_, (k2, p2))| *k2 == k && path.starts_with(p2)) {
+            continue;
+        }
+        match terms[k].1.at_path_mut(&path) {
+            Some(t) => *t = Term::Hole(String::new()),
+            None => {
+                unplaced.push(h);
+                continue;
+            }
+        }
+        shown.push((h, (k, path)));
+    }
+    // Named in reading order, `∀` holes first.
+    shown.sort_by(|a, b| (!a.0.universal, &a.1).cmp(&(!b.0.universal, &b.1)));
     let (mut x, mut c) = (0, 0);
-    for h in &mut holes {
+    for (h, (k, path)) in &mut shown {
         let counter = if h.universal { &mut x } else { &mut c };
         h.name = format!("{}{}", if h.universal { "x" } else { "c" }, *counter);
         *counter += 1;
-    }
-    let holes = &holes[..];
-    let mut terms: Vec<(String, Term)> = inputs.to_vec();
-    let mut unplaced = Vec::new();
-    for h in holes {
-        match term_position(view, inputs, h.ordinal) {
-            Some((k, path)) => {
-                if let Some(t) = terms[k].1.at_path_mut(&path) {
-                    *t = Term::Hole(h.name.clone());
-                }
-            }
-            None => unplaced.push(h),
+        if let Some(t) = terms[*k].1.at_path_mut(path) {
+            *t = Term::Hole(h.name.clone());
         }
     }
-    let foralls: Vec<&str> = holes.iter().filter(|h| h.universal).map(|h| h.name.as_str()).collect();
-    let exists: Vec<&str> = holes.iter().filter(|h| !h.universal).map(|h| h.name.as_str()).collect();
+    let foralls: Vec<&str> = shown.iter().filter(|(h, _)| h.universal).map(|(h, _)| h.name.as_str()).collect();
+    let exists: Vec<&str> = shown.iter().filter(|(h, _)| !h.universal).map(|(h, _)| h.name.as_str()).collect();
     let mut head = Vec::new();
     if !foralls.is_empty() {
         head.push(format!("forall {}", foralls.join(" ")));
@@ -135,16 +171,16 @@ pub fn formula(view: &View<'_>, inputs: &[(String, Term)], holes: &[Hole], confi
         out.push(':');
     }
     out.push_str(&value(&terms, config, !head.is_empty()));
-    for h in holes {
+    for (h, _) in &shown {
         let ty = view.span(h.ordinal).type_info().name();
-        if unplaced.iter().any(|u| u.ordinal == h.ordinal) {
-            // No term position to mark: name the hole by its place.
-            let names: Vec<String> = inputs.iter().map(|(n, _)| n.clone()).collect();
-            let place = view.label(h.ordinal, Some(&names));
-            out.push_str(&format!("\n  {} = the value at {place} — {}", h.name, h.note));
-        } else {
-            out.push_str(&format!("\n  {}: {ty} — {}", h.name, h.note));
-        }
+        out.push_str(&format!("\n  {}: {ty} — {}", h.name, h.note));
+    }
+    let names: Vec<String> = inputs.iter().map(|(n, _)| n.clone()).collect();
+    for h in &unplaced {
+        // No term position to mark: the hole is described by its place.
+        let place = view.label(h.ordinal, Some(&names));
+        let what = if h.universal { "any value" } else { "any constructor" };
+        out.push_str(&format!("\n  and {what} at {place} — {}", h.note));
     }
     out
 }
