@@ -53,16 +53,21 @@ impl Explainer for SmartCheck {
         if red.stop == Stop::Flaky {
             return Explanation { reduced: None, sections: vec![flaky_section()] };
         }
-        let mut sections = vec![reduction_section(&red)];
+        // Only sections that tell the user something, unless asked for all.
+        let verbose = ctx_verbose(&oracle);
+        let mut sections: Vec<Section> = reduction_section(&red, verbose).into_iter().collect();
         let best = red.case.clone();
         if mode == ExplainMode::Generalize {
             let g = generalize(&mut oracle, &best, &origin, config);
-            sections.push(Section::new("generalized (SmartCheck §5)", generalization_text(&oracle, &best, &g, config)));
+            if verbose || !g.is_empty() {
+                let text = generalization_text(&oracle, &best, &g, config);
+                sections.push(Section::new("generalized (SmartCheck §5)", text));
+            }
             if config.multi
                 && let Some(first) = Class::new(best.clone(), g, red.from)
             {
                 let search = multi::search(&mut oracle, std::slice::from_ref(&first), config);
-                sections.extend(class_sections(&oracle, &search, config));
+                sections.extend(class_sections(&oracle, &search, config, verbose));
             }
         }
         let reduced = (best.choices != failing.choices).then(|| best.choices.clone());
@@ -84,7 +89,7 @@ pub fn reduce_and_shrink(
 ) -> Reduction {
     let started = Instant::now();
     let tests = oracle.tests();
-    let from = start.spans.total_constructors();
+    let from = crate::view::inputs_size(&start.spans);
     let mut best = start.clone();
     // A case straight from generation is shrunk first (the runner's own
     // counterexample already is: `shrunk`).
@@ -118,7 +123,7 @@ pub fn reduce_and_shrink(
         }
     }
     Reduction {
-        to: best.spans.total_constructors(),
+        to: crate::view::inputs_size(&best.spans),
         case: best,
         from,
         improvements,
@@ -136,7 +141,19 @@ fn flaky_section() -> Section {
     )
 }
 
-fn reduction_section(red: &Reduction) -> Section {
+/// True when the run asked for every detail.
+fn ctx_verbose(oracle: &Oracle<'_, '_>) -> bool {
+    oracle.run_config().verbosity >= speccheck_core::Verbosity::Verbose
+}
+
+/// The reduction section: only when reduction made the value smaller or
+/// stopped on its budget (or everything is asked for): "nothing to reduce"
+/// tells the user nothing.
+fn reduction_section(red: &Reduction, verbose: bool) -> Option<Section> {
+    let informative = red.to < red.from || red.stop == Stop::Budget;
+    if !informative && !verbose {
+        return None;
+    }
     let budget = if red.stop == Stop::Budget { " (budget reached)" } else { "" };
     let body = match red.stop {
         Stop::NothingToReduce => format!(
@@ -159,7 +176,7 @@ fn reduction_section(red: &Reduction) -> Section {
             human(red.elapsed)
         ),
     };
-    Section::new("reduced (SmartCheck §4)", body)
+    Some(Section::new("reduced (SmartCheck §4)", body))
 }
 
 /// The formula of a generalized counterexample, with a line per hole.
@@ -215,7 +232,7 @@ fn short(s: &str, n: usize) -> String {
     if s.chars().count() <= n { s.to_string() } else { format!("{}…", s.chars().take(n).collect::<String>()) }
 }
 
-fn class_sections(oracle: &Oracle<'_, '_>, search: &Search, config: &ReduceConfig) -> Vec<Section> {
+fn class_sections(oracle: &Oracle<'_, '_>, search: &Search, config: &ReduceConfig, verbose: bool) -> Vec<Section> {
     let total = search.classes.len() + 1;
     let mut out = Vec::new();
     for (k, class) in search.classes.iter().enumerate() {
@@ -230,7 +247,7 @@ fn class_sections(oracle: &Oracle<'_, '_>, search: &Search, config: &ReduceConfi
             "{}{at}: {first_line}\nreduced from {} to {} constructors\n{}\nreplay: {replay}",
             failure.kind,
             class.found_size,
-            class.case.spans.total_constructors(),
+            crate::view::inputs_size(&class.case.spans),
             generalization_text(oracle, &class.case, &class.generalization, config)
         );
         let title = format!("failure class {} of {total} (matches no shape above)", k + 2);
@@ -251,6 +268,9 @@ fn class_sections(oracle: &Oracle<'_, '_>, search: &Search, config: &ReduceConfi
         total,
         if total == 1 { "" } else { "es" }
     );
-    out.push(Section::new("other failure classes (SmartCheck §5.3)", summary));
+    // A search that found nothing new is only worth a line when asked.
+    if verbose || !search.classes.is_empty() || search.variants > 0 || search.flaky > 0 {
+        out.push(Section::new("other failure classes (SmartCheck §5.3)", summary));
+    }
     out
 }

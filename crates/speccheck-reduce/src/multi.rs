@@ -118,7 +118,7 @@ pub fn search(oracle: &mut Oracle<'_, '_>, known: &[Class], config: &ReduceConfi
         }
         // Reduce and generalize under the strengthened precondition, so the
         // reduction cannot wander into a known class.
-        let found_size = r.spans.total_constructors();
+        let found_size = crate::view::inputs_size(&r.spans);
         oracle.avoid(shapes);
         let reduced = crate::explainer::reduce_and_shrink(oracle, r, &origin, config, false);
         if reduced.stop == Stop::Flaky {

@@ -67,7 +67,7 @@ pub struct Reduction {
 pub fn reduce(oracle: &mut Oracle<'_, '_>, start: CaseResult, origin: &Origin, config: &ReduceConfig) -> Reduction {
     let started = Instant::now();
     let tests_before = oracle.tests();
-    let from = start.spans.total_constructors();
+    let from = crate::view::inputs_size(&start.spans);
     let gen_max = oracle.run_config().max_size.max(1);
     let mut best = start.clone();
     let mut improvements = 0;
@@ -148,7 +148,7 @@ pub fn reduce(oracle: &mut Oracle<'_, '_>, start: CaseResult, origin: &Origin, c
     };
     let case = if stop == Stop::Flaky { start } else { best };
     Reduction {
-        to: case.spans.total_constructors(),
+        to: crate::view::inputs_size(&case.spans),
         case,
         from,
         improvements,

@@ -10,6 +10,12 @@
 
 use speccheck_core::{Span, SpanKind, SpanTree};
 
+/// Constructors of the inputs of a case, as its report shows them (see
+/// [`View::inputs_size`]).
+pub fn inputs_size(tree: &SpanTree) -> usize {
+    View::new(tree).inputs_size()
+}
+
 /// The one constructor name tuples carry.
 const TUPLE: &[&str] = &["(..)"];
 
@@ -108,6 +114,12 @@ impl<'a> View<'a> {
                 let k = &self.tree.spans[c];
                 k.kind == SpanKind::Slot && !k.name.is_empty()
             })
+    }
+
+    /// Constructors of the inputs being explained (what a report shows:
+    /// the argument tuple `#[property]` builds is not counted).
+    pub fn inputs_size(&self) -> usize {
+        self.subjects.iter().map(|&s| self.sizes[s]).sum()
     }
 
     /// Constructors of the whole case (SmartCheck's size).

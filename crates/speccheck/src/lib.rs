@@ -69,6 +69,7 @@ pub mod prelude {
 
 /// Checks `body` on values of `generator` with the default settings and
 /// explanation step, panicking with the report if it fails.
+#[track_caller]
 pub fn check<G, V>(generator: G, body: impl Fn(G::Value) -> V + Send + Sync + 'static)
 where
     G: Generator + 'static,

@@ -116,3 +116,21 @@ fn replaying_a_reported_counterexample_shows_that_counterexample() {
     let fixed = Property::new(one_argument::<Vec<u8>>()).config(config).run(|_: (Vec<u8>,)| true);
     assert!(fixed.passed() && fixed.summary().contains("one replayed input"), "{fixed}");
 }
+
+#[test]
+fn the_final_replay_runs_on_a_thread_of_the_callers_own() {
+    // Pooled workers were started by whichever test came first: what the
+    // property prints on its final run must go to this test's output, so
+    // the final run happens on a thread this test started.
+    let finals = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let seen = finals.clone();
+    let config = Config { timeout: Some(std::time::Duration::from_secs(5)), ..quiet("honesty::final-thread") };
+    let r = Property::new(one_argument::<u8>()).config(config).run_with_case(move |tc, (x,): (u8,)| {
+        if tc.is_final() {
+            seen.lock().unwrap().push(std::thread::current().name().map(str::to_string));
+        }
+        x < 100
+    });
+    assert!(r.counterexample().is_some(), "{r}");
+    assert_eq!(*finals.lock().unwrap(), vec![Some("speccheck-final".to_string())]);
+}

@@ -22,6 +22,8 @@ pub(crate) struct PanicRecord {
 
 thread_local! {
     static CAPTURING: Cell<bool> = const { Cell::new(false) };
+    /// Set while a finished run's report is raised as the test's panic.
+    static REPORTING: Cell<bool> = const { Cell::new(false) };
     static WANT_BACKTRACE: Cell<bool> = const { Cell::new(false) };
     static LAST_PANIC: RefCell<Option<PanicRecord>> = const { RefCell::new(None) };
     static LABELS: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
@@ -35,7 +37,20 @@ pub(crate) fn install_panic_hook() {
     HOOK.call_once(|| {
         let previous = panic::take_hook();
         panic::set_hook(Box::new(move |info| {
-            if CAPTURING.with(Cell::get) {
+            if REPORTING.with(Cell::get) {
+                // The report is the whole message: where the property is,
+                // then what happened. No backtrace: it would only show
+                // speccheck's own frames (the failure's frames are in the
+                // report).
+                let thread = std::thread::current();
+                let name = thread.name().unwrap_or("<unnamed>");
+                let at = info.location().map(|l| format!(" at {}:{}:{}", l.file(), l.line(), l.column()));
+                eprintln!(
+                    "\nthread '{name}' panicked{}:\n{}",
+                    at.unwrap_or_default(),
+                    info.payload_as_str().unwrap_or("")
+                );
+            } else if CAPTURING.with(Cell::get) {
                 let message = info
                     .payload_as_str()
                     .map(str::to_string)
@@ -52,6 +67,24 @@ pub(crate) fn install_panic_hook() {
             }
         }));
     });
+}
+
+/// Raises `message` (a failed run's report) as a panic located at the
+/// caller — the property — printed by the hook without a backtrace.
+#[track_caller]
+pub(crate) fn raise_report(message: String) -> ! {
+    install_panic_hook();
+    REPORTING.with(|r| r.set(true));
+    // Reset the flag however the panic ends (it is caught in the test
+    // harness, or by a caller's `catch_unwind`).
+    struct Reset;
+    impl Drop for Reset {
+        fn drop(&mut self) {
+            REPORTING.with(|r| r.set(false));
+        }
+    }
+    let _reset = Reset;
+    panic!("{message}")
 }
 
 /// Marks the current thread as running a case (panics are captured).

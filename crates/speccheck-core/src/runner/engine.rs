@@ -67,6 +67,37 @@ struct Found {
     source: Option<String>,
 }
 
+/// Where a run stands after the search: done, or a counterexample left
+/// to replay one last time (see [`Engine::search`]).
+pub(crate) enum Ran {
+    Done(Box<RunReport>),
+    Final(Box<Pending>),
+}
+
+/// A run waiting for the final replay of its counterexample.
+pub(crate) struct Pending {
+    last: LastStep,
+    stats: RunStats,
+    warnings: Vec<String>,
+    started: Instant,
+}
+
+/// A shrunk and explained counterexample, before its final replay.
+struct LastStep {
+    best: CaseResult,
+    first_info: FailureInfo,
+    found_after: u64,
+    original_choices: usize,
+    shrink_stats: Option<ShrinkStats>,
+    sections: Vec<Section>,
+    source: Option<String>,
+}
+
+enum Explained {
+    Verdict(RunVerdict),
+    Final(Box<LastStep>),
+}
+
 enum Generated {
     Passed,
     Failed(Box<Found>),
@@ -95,22 +126,33 @@ impl Engine {
         RunStats { seed: self.seed, threads: self.config.threads.max(1), ..RunStats::default() }
     }
 
-    /// Runs every phase.
+    /// Runs every phase on this thread.
     pub(crate) fn run(&self) -> RunReport {
+        match self.search() {
+            Ran::Done(report) => *report,
+            Ran::Final(pending) => self.finish(*pending),
+        }
+    }
+
+    /// Runs every phase up to the final replay of a counterexample, which
+    /// is left to [`finish`](Self::finish): the caller may run it on a
+    /// thread of its own (so that what the property prints on its final
+    /// run shows in the caller's test output).
+    pub(crate) fn search(&self) -> Ran {
         let started = Instant::now();
         let mut stats = self.new_stats();
         let mut warnings = Vec::new();
 
         let mut found = match self.replay_explicit() {
             Ok(f) => f,
-            Err(e) => return self.report(RunVerdict::Error(e), stats, warnings, started),
+            Err(e) => return Ran::Done(Box::new(self.report(RunVerdict::Error(e), stats, warnings, started))),
         };
         if found.is_none() && self.config.replay.is_some() {
             stats.passed = 1;
             stats.replayed = true;
             let mut r = self.report(RunVerdict::Passed, stats, warnings, started);
             r.notes.push("only the input given by SPECCHECK_REPLAY was run, and it passed".into());
-            return r;
+            return Ran::Done(Box::new(r));
         }
         if found.is_none()
             && let Some(start) = &self.config.start_from
@@ -118,7 +160,7 @@ impl Engine {
             let r = self.watched(Phase::Replay, self.replay_case(start, Tail::Simplest));
             if !r.outcome.is_fail() {
                 stats.replayed = true;
-                return self.report(RunVerdict::Passed, stats, warnings, started);
+                return Ran::Done(Box::new(self.report(RunVerdict::Passed, stats, warnings, started)));
             }
             found = Some(Found { case: r, found_after: 0, source: Some("the input the run started from".into()) });
         }
@@ -135,24 +177,38 @@ impl Engine {
                 Generated::Passed => {
                     let mut r = self.report(RunVerdict::Passed, stats, warnings, started);
                     r.notes = notes;
-                    return r;
+                    return Ran::Done(Box::new(r));
                 }
                 Generated::GaveUp(reason) => {
-                    return self.report(RunVerdict::GaveUp { reason }, stats, warnings, started);
+                    return Ran::Done(Box::new(self.report(RunVerdict::GaveUp { reason }, stats, warnings, started)));
                 }
                 Generated::Incomplete(reason) => {
                     let mut r = self.report(RunVerdict::Incomplete { reason }, stats, warnings, started);
                     r.notes = notes;
-                    return r;
+                    return Ran::Done(Box::new(r));
                 }
                 Generated::Failed(f) => found = Some(*f),
                 Generated::Abandoned | Generated::FailedAt(..) => {
-                    return self.report(RunVerdict::Error("abandoned".into()), stats, warnings, started);
+                    return Ran::Done(Box::new(self.report(
+                        RunVerdict::Error("abandoned".into()),
+                        stats,
+                        warnings,
+                        started,
+                    )));
                 }
             }
         }
         let found = found.expect("a failure to explain");
-        let verdict = self.explain_failure(found, &mut warnings);
+        match self.explain_failure(found) {
+            Explained::Verdict(verdict) => Ran::Done(Box::new(self.report(verdict, stats, warnings, started))),
+            Explained::Final(last) => Ran::Final(Box::new(Pending { last: *last, stats, warnings, started })),
+        }
+    }
+
+    /// The final replay of a counterexample, then the report.
+    pub(crate) fn finish(&self, pending: Pending) -> RunReport {
+        let Pending { last, stats, mut warnings, started } = pending;
+        let verdict = self.final_replay(last, &mut warnings);
         self.report(verdict, stats, warnings, started)
     }
 
@@ -464,7 +520,7 @@ impl Engine {
         }
     }
 
-    fn explain_failure(&self, found: Found, warnings: &mut Vec<String>) -> RunVerdict {
+    fn explain_failure(&self, found: Found) -> Explained {
         let flaky_from_start = found.source.as_deref() == Some("FLAKY");
         let Found { case: first, found_after, source } = found;
         let source = if flaky_from_start { None } else { source };
@@ -472,7 +528,7 @@ impl Engine {
         self.publish(&first);
         let original_choices = first.choices.len();
         if flaky_from_start {
-            return RunVerdict::Flaky(Box::new(self.counterexample(
+            return Explained::Verdict(RunVerdict::Flaky(Box::new(self.counterexample(
                 &first,
                 first_info,
                 found_after,
@@ -480,7 +536,7 @@ impl Engine {
                 None,
                 Vec::new(),
                 None,
-            )));
+            ))));
         }
 
         let as_given = source.as_deref() == Some(FROM_REPLAY);
@@ -505,8 +561,21 @@ impl Engine {
             sections = secs;
         }
 
-        // The final replay shows the inputs and checks that the failure is
-        // real: one that does not come back is flaky, never a pass.
+        Explained::Final(Box::new(LastStep {
+            best,
+            first_info,
+            found_after,
+            original_choices,
+            shrink_stats,
+            sections,
+            source,
+        }))
+    }
+
+    /// The final replay shows the inputs and checks that the failure is
+    /// real: one that does not come back is flaky, never a pass.
+    fn final_replay(&self, last: LastStep, warnings: &mut Vec<String>) -> RunVerdict {
+        let LastStep { best, first_info, found_after, original_choices, shrink_stats, sections, source } = last;
         let final_case = self.watched(Phase::Shrink, self.replay_case(&best.choices, Tail::Stop).with_final(true));
         match &final_case.outcome {
             Outcome::Fail(info) => {

@@ -30,7 +30,7 @@ use crate::database::FailureDatabase;
 use crate::gens::Generator;
 use crate::term::Term;
 use crate::test_case::TestCase;
-use engine::{Describe, Draw, Engine, Inputs};
+use engine::{Describe, Draw, Engine, Inputs, Ran};
 
 type Render<T> = Arc<dyn Fn(&T) -> Vec<(String, Term)> + Send + Sync>;
 
@@ -169,19 +169,23 @@ where
     }
 
     /// Runs the property and panics with the report if it does not pass
-    /// (the form `#[test]` functions use). Prints statistics when it passes
-    /// (visible with `--nocapture`).
+    /// (the form `#[test]` functions use), at the caller's location. Prints
+    /// statistics when it passes (visible with `--nocapture`).
+    #[track_caller]
     pub fn check<V: Verdict>(self, body: impl Fn(G::Value) -> V + Send + Sync + 'static) {
         finish(self.run(body));
     }
 
     /// [`check`](Self::check) with the test case passed to the body.
+    #[track_caller]
     pub fn check_with_case<V: Verdict>(self, body: impl Fn(&mut TestCase, G::Value) -> V + Send + Sync + 'static) {
         finish(self.run_with_case(body));
     }
 }
 
-/// Prints a passing report's statistics or panics with a failing one.
+/// Prints a passing report's statistics or panics with a failing one, at
+/// the caller's location (the property), without speccheck's own stack.
+#[track_caller]
 pub fn finish(report: RunReport) {
     let verbosity = Config::base().apply_env().map(|c| c.verbosity).unwrap_or(Verbosity::Normal);
     if report.passed() {
@@ -192,7 +196,7 @@ pub fn finish(report: RunReport) {
             eprintln!("speccheck warning: {w}");
         }
     } else {
-        panic!("\n{report}");
+        context::raise_report(format!("\n{report}"));
     }
 }
 
@@ -242,26 +246,62 @@ pub(crate) fn run_engine(
     let tx = handoff.clone();
     let worker = engine.clone();
     let spawned = pool::execute(move || {
-        let report = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| worker.run())) {
-            Ok(report) => report,
-            Err(payload) => error_report(&worker.config.name, format!("internal error: {}", panic_text(&*payload))),
+        let ran = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| worker.search())) {
+            Ok(ran) => ran,
+            Err(payload) => Ran::Done(Box::new(error_report(
+                &worker.config.name,
+                format!("internal error: {}", panic_text(&*payload)),
+            ))),
         };
-        tx.put(report);
+        tx.put(ran);
     });
     if spawned.is_err() {
         // No thread to be had: run here, without hang detection.
         return engine.run();
     }
+    let pending = match watch_for(&handoff, &engine, started) {
+        Ran::Done(report) => return *report,
+        Ran::Final(pending) => pending,
+    };
+    // The final replay runs on a thread of the caller's own: a pooled
+    // worker was started by some earlier test, and what the property prints
+    // there would land in that test's output, not this one's.
+    let handoff = Arc::new(pool::Handoff::new());
+    let tx = handoff.clone();
+    let worker = engine.clone();
+    let last = std::sync::Mutex::new(Some(pending));
+    let spawned =
+        std::thread::Builder::new().name("speccheck-final".into()).stack_size(pool::WORKER_STACK).spawn(move || {
+            let pending = last.lock().unwrap_or_else(|e| e.into_inner()).take().expect("one final replay");
+            let report = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| worker.finish(*pending))) {
+                Ok(report) => report,
+                Err(payload) => error_report(&worker.config.name, format!("internal error: {}", panic_text(&*payload))),
+            };
+            tx.put(Ran::Done(Box::new(report)));
+        });
+    if let Err(e) = spawned {
+        return error_report(&engine.config.name, format!("could not start a thread for the final replay: {e}"));
+    }
+    match watch_for(&handoff, &engine, started) {
+        Ran::Done(report) => *report,
+        Ran::Final(_) => unreachable!("the final replay reports"),
+    }
+}
+
+/// Waits for a worker's result, reporting a hang as a timeout.
+/// A hang ends in the timeout report.
+fn watch_for(handoff: &pool::Handoff<Ran>, engine: &Engine, started: Instant) -> Ran {
+    let timeout = engine.config.timeout;
     let tick = timeout.map(|t| (t / 4).clamp(Duration::from_millis(1), Duration::from_millis(50)));
     loop {
-        if let Some(report) = handoff.wait(tick) {
-            return report;
+        if let Some(ran) = handoff.wait(tick) {
+            return ran;
         }
         if let Some(t) = timeout
-            && let Some(hang) = watch.hung(t)
+            && let Some(hang) = engine.watch.hung(t)
         {
-            watch.abandon();
-            return engine.timeout_report(hang, t, started);
+            engine.watch.abandon();
+            return Ran::Done(Box::new(engine.timeout_report(hang, t, started)));
         }
     }
 }
@@ -277,6 +317,7 @@ fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
 
 /// Checks `body` on values of `generator` with default settings (named after the
 /// current test), panicking with the report on failure.
+#[track_caller]
 pub fn check<G, V>(generator: G, body: impl Fn(G::Value) -> V + Send + Sync + 'static)
 where
     G: Generator + 'static,

@@ -339,7 +339,7 @@ impl fmt::Display for RunReport {
                         writeln!(f, "    {l}")?;
                     }
                 }
-                if let Some(bt) = &c.backtrace {
+                if let Some(bt) = c.backtrace.as_deref().filter(|bt| !bt.trim().is_empty()) {
                     writeln!(f, "\n  backtrace:\n{bt}")?;
                 }
                 writeln!(f)?;

@@ -1,0 +1,48 @@
+//! What a failing property prints, as `cargo test` shows it: the test
+//! binary runs its own ignored failing properties in a child process and
+//! reads their output.
+
+use std::process::Command;
+
+use speccheck::prelude::*;
+
+#[property]
+#[ignore = "fails on purpose: run in a child process by the tests below"]
+fn a_u8_property_that_fails(x: u8) {
+    assert!(x < 100, "x is too large");
+}
+
+/// The output of this test binary running one ignored test.
+fn run_child(test: &str) -> String {
+    let out = Command::new(std::env::current_exe().expect("the test binary"))
+        .args([test, "--exact", "--ignored", "--test-threads", "1"])
+        .env("RUST_BACKTRACE", "1")
+        .env("SPECCHECK_DATABASE", "off")
+        .env("SPECCHECK_SEED", "7")
+        .output()
+        .expect("the child runs");
+    assert!(!out.status.success(), "the child test should fail");
+    String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr)
+}
+
+#[test]
+fn a_failure_points_at_the_property_without_speccheck_s_stack() {
+    let text = run_child("a_u8_property_that_fails");
+    // The panic cargo shows is located at the property, not in speccheck.
+    assert!(text.contains("panicked at crates/speccheck/tests/output.rs:9:1"), "{text}");
+    assert!(!text.contains("speccheck-core/src/runner"), "{text}");
+    assert!(!text.contains("speccheck_core::runner"), "{text}");
+    assert!(!text.contains("stack backtrace:"), "{text}");
+    // The property's own failure, its input and its replay line are there.
+    assert!(text.contains("x = 100"), "{text}");
+    assert!(text.contains("x is too large"), "{text}");
+    assert!(text.contains("replay: SPECCHECK_REPLAY="), "{text}");
+}
+
+#[test]
+fn a_failure_prints_only_what_tells_the_user_something() {
+    let text = run_child("a_u8_property_that_fails");
+    for noise in ["nothing to reduce", "no position generalizes", "more inputs tested", "backtrace:\n\n"] {
+        assert!(!text.contains(noise), "`{noise}` in:\n{text}");
+    }
+}
