@@ -75,8 +75,9 @@ pub fn field_attrs(attrs: &[Attribute]) -> syn::Result<FieldAttrs> {
             if meta.path.is_ident("with") {
                 out.with = Some(meta.value()?.parse()?);
             } else if meta.path.is_ident("range") {
-                // A range is itself a generator (integers, floats, chars).
-                out.with = Some(meta.value()?.parse()?);
+                // A range of integers, floats or characters.
+                let range: Expr = meta.value()?.parse()?;
+                out.with = Some(syn::parse_quote!(::speccheck::gens::range(#range)));
             } else if meta.path.is_ident("opaque") {
                 out.opaque = true;
             } else if meta.path.is_ident("default") {

@@ -54,7 +54,7 @@ pub fn expand(args: TokenStream, mut item: ItemFn) -> syn::Result<TokenStream> {
         let v = &s.value;
         let field = s.name.to_string();
         config.push(match field.as_str() {
-            "cases" | "max_size" | "max_depth" | "shrink_steps" | "threads" | "max_discard_ratio" | "max_enumerated"
+            "cases" | "max_size" | "size_ramp" | "max_depth" | "shrink_steps" | "threads" | "max_discard_ratio" | "max_enumerated"
             | "allow_partial" => {
                 let f = &s.name;
                 quote!(__c.#f = #v;)
@@ -72,7 +72,7 @@ pub fn expand(args: TokenStream, mut item: ItemFn) -> syn::Result<TokenStream> {
                     &s.name,
                     format!(
                         "unknown property setting `{other}` (expected cases, seed, max_size, max_depth, timeout_ms, \
-                         time_budget_ms, shrink, shrink_steps, shrink_time_ms, threads, max_discard_ratio, explain, exhaustive, \
+                         time_budget_ms, shrink, shrink_steps, shrink_time_ms, threads, max_discard_ratio, explain, exhaustive, size_ramp, \
                          max_enumerated, allow_partial or config)"
                     ),
                 ));
@@ -104,6 +104,15 @@ pub fn expand(args: TokenStream, mut item: ItemFn) -> syn::Result<TokenStream> {
             "an async property needs a runtime: add e.g. `#[tokio::test]` below `#[property]`",
         ));
     }
+
+    // A property expected to fail (`#[should_panic]`) fails on every run by
+    // design: its failure is not saved to the database (it would be
+    // replayed forever), nor searched further for other failure classes.
+    let expected_failure = if outer_attrs.iter().any(|a| a.path().is_ident("should_panic")) {
+        quote!(__c.expected_failure = true;)
+    } else {
+        quote!()
+    };
 
     let mut gen_args = Vec::new();
     let mut tc_position = None;
@@ -189,6 +198,7 @@ pub fn expand(args: TokenStream, mut item: ItemFn) -> syn::Result<TokenStream> {
                         ::core::module_path!(),
                         #name_str,
                     ));
+                    #expected_failure
                     #(#config)*
                 })
                 .explainer(::speccheck::__private::default_explainer())

@@ -46,3 +46,53 @@ fn a_failure_prints_only_what_tells_the_user_something() {
         assert!(!text.contains(noise), "`{noise}` in:\n{text}");
     }
 }
+
+#[property]
+#[ignore = "run in a child process by the tests below"]
+#[should_panic(expected = "x is too large")]
+fn an_expected_failure(x: u8) {
+    println!("case ran");
+    assert!(x < 100, "x is too large");
+}
+
+#[test]
+fn an_expected_failure_is_neither_saved_nor_searched_further() {
+    let db = std::env::temp_dir().join(format!("speccheck-expected-{}", std::process::id()));
+    let out = Command::new(std::env::current_exe().expect("the test binary"))
+        .args(["an_expected_failure", "--exact", "--ignored", "--nocapture", "--test-threads", "1"])
+        .env("SPECCHECK_DATABASE", &db)
+        .env("SPECCHECK_SEED", "7")
+        .output()
+        .expect("the child runs");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "the expected failure happened: {text}");
+    let saved = std::fs::read_dir(&db).map(|d| d.count()).unwrap_or(0);
+    let _ = std::fs::remove_dir_all(&db);
+    assert_eq!(saved, 0, "an expected failure was saved to {}", db.display());
+    // The search, the shrink and the final replay; not a thousand inputs
+    // more looking for other failure classes.
+    let runs = text.matches("case ran").count();
+    assert!(runs < 300, "{runs} cases ran for an expected failure");
+}
+
+#[property(cases = 30)]
+#[ignore = "run in a child process by the tests below"]
+fn a_passing_property_with_labels(x: u8) {
+    speccheck::label(if x.is_multiple_of(2) { "even" } else { "odd" });
+}
+
+#[test]
+fn labels_show_in_a_plain_cargo_test_when_asked_and_overrides_are_said() {
+    let out = Command::new(std::env::current_exe().expect("the test binary"))
+        .args(["a_passing_property_with_labels", "--exact", "--ignored", "--test-threads", "1"])
+        .env("SPECCHECK_VERBOSITY", "stats")
+        .env("SPECCHECK_CASES", "40")
+        .env("SPECCHECK_DATABASE", "off")
+        .output()
+        .expect("the child runs");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("passed 40 cases"), "{text}");
+    assert!(text.contains("labels:") && text.contains("% even") && text.contains("% odd"), "{text}");
+    assert!(text.contains("SPECCHECK_CASES=40 overrides `cases = 30` set in code"), "{text}");
+}

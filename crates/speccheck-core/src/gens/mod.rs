@@ -38,7 +38,7 @@ pub use collections::{
 pub use filter::Filter;
 pub use flat_map::FlatMap;
 pub use map::{Map, MapInv};
-pub use num::{Floats, Ints, floats, floats_f32, ints};
+pub use num::{Floats, Ints, RangeGenerator, floats, floats_f32, ints, range};
 pub use one_of::{OneOf, frequency, one_of};
 pub use option::{OptionGen, ResultGen, option, result};
 pub use recursive::{Recursive, recursive};
@@ -52,6 +52,12 @@ use crate::span::{SpanKind, TypeInfo};
 use crate::test_case::TestCase;
 
 /// Something that draws values of one type from a [`TestCase`].
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a speccheck generator",
+    label = "expected a generator here",
+    note = "a range is not a generator: write `gens::ints(a..b)`, `gens::range(a..b)` (integers, floats, chars) or `any::<T>()`",
+    note = "a closure drawing from the test case becomes one with `gens::from_fn(|tc| ...)`"
+)]
 pub trait Generator: Send + Sync {
     /// The type of value produced.
     type Value;

@@ -97,23 +97,36 @@ impl<T: Integer> Generator for IntsTowards<T> {
     }
 }
 
-impl<T: Integer> Generator for Range<T> {
-    type Value = T;
-    fn generate(&self, tc: &mut TestCase) -> T {
-        ints(self.clone()).generate(tc)
-    }
-    fn encode(&self, value: &T, enc: &mut Encoder) -> Result<(), EncodeError> {
-        ints(self.clone()).encode(value, enc)
+/// A range that stands for a generator of its values: integers, floats
+/// (`f64`) or characters. Ranges are not generators themselves (a range is
+/// an `Iterator`, and `(0..n).map(..)` must keep meaning what it means in
+/// Rust); [`range`] turns one into its generator.
+pub trait RangeGenerator {
+    /// The generator of the range's values.
+    type Generator: Generator;
+    /// That generator.
+    fn generator(self) -> Self::Generator;
+}
+
+/// The generator of the values of `range`: `gens::range(0..10u8)` is
+/// `gens::ints(0..10u8)`, `gens::range(0.0..1.0)` is `gens::floats(0.0..1.0)`,
+/// `gens::range('a'..='z')` draws those characters (what
+/// `#[speccheck(range = a..b)]` uses).
+pub fn range<R: RangeGenerator>(range: R) -> R::Generator {
+    range.generator()
+}
+
+impl<T: Integer> RangeGenerator for Range<T> {
+    type Generator = Ints<T>;
+    fn generator(self) -> Ints<T> {
+        ints(self)
     }
 }
 
-impl<T: Integer> Generator for RangeInclusive<T> {
-    type Value = T;
-    fn generate(&self, tc: &mut TestCase) -> T {
-        ints(self.clone()).generate(tc)
-    }
-    fn encode(&self, value: &T, enc: &mut Encoder) -> Result<(), EncodeError> {
-        ints(self.clone()).encode(value, enc)
+impl<T: Integer> RangeGenerator for RangeInclusive<T> {
+    type Generator = Ints<T>;
+    fn generator(self) -> Ints<T> {
+        ints(self)
     }
 }
 
@@ -190,35 +203,33 @@ impl Generator for Floats {
     }
 }
 
-macro_rules! float_range_gen {
-    ($($r:ty),*) => {$(
-        impl Generator for $r {
-            type Value = f64;
-            fn generate(&self, tc: &mut TestCase) -> f64 {
-                floats(self.clone()).generate(tc)
-            }
-            fn encode(&self, value: &f64, enc: &mut Encoder) -> Result<(), EncodeError> {
-                floats(self.clone()).encode(value, enc)
-            }
-        }
-    )*};
+impl RangeGenerator for Range<f64> {
+    type Generator = Floats;
+    fn generator(self) -> Floats {
+        floats(self)
+    }
 }
-float_range_gen!(Range<f64>, RangeInclusive<f64>);
 
-macro_rules! char_range_gen {
-    ($($r:ty),*) => {$(
-        impl Generator for $r {
-            type Value = char;
-            fn generate(&self, tc: &mut TestCase) -> char {
-                super::chars_in(char_class(self)).generate(tc)
-            }
-            fn encode(&self, value: &char, enc: &mut Encoder) -> Result<(), EncodeError> {
-                super::chars_in(char_class(self)).encode(value, enc)
-            }
-        }
-    )*};
+impl RangeGenerator for RangeInclusive<f64> {
+    type Generator = Floats;
+    fn generator(self) -> Floats {
+        floats(self)
+    }
 }
-char_range_gen!(Range<char>, RangeInclusive<char>);
+
+impl RangeGenerator for Range<char> {
+    type Generator = super::CharsIn;
+    fn generator(self) -> super::CharsIn {
+        super::chars_in(char_class(&self))
+    }
+}
+
+impl RangeGenerator for RangeInclusive<char> {
+    type Generator = super::CharsIn;
+    fn generator(self) -> super::CharsIn {
+        super::chars_in(char_class(&self))
+    }
+}
 
 fn char_class<R: RangeBounds<char>>(r: &R) -> crate::draw::char::CharClass {
     let lo = match r.start_bound() {

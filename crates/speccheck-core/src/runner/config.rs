@@ -13,9 +13,14 @@ use std::time::Duration;
 pub enum Verbosity {
     /// Only failures.
     Quiet,
-    /// Failures and a summary line with statistics for passing runs.
+    /// Failures, and a summary line for passing runs (captured by the test
+    /// harness like any output: seen with `--nocapture`).
     Normal,
-    /// Also every phase as it happens.
+    /// Also the summaries of passing runs with their labels and coverage,
+    /// written past the test harness's capture, so they show in a plain
+    /// `cargo test`.
+    Stats,
+    /// Everything: also the explanation steps that found nothing to say.
     Verbose,
 }
 
@@ -53,6 +58,12 @@ pub struct Config {
     pub seed: Option<u64>,
     /// Largest size parameter.
     pub max_size: usize,
+    /// Cases over which the size parameter grows from 1 to `max_size`
+    /// (small inputs first, as QuickCheck does); later cases all have
+    /// `max_size`. Its own setting, so that raising `cases` adds cases at
+    /// full size instead of stretching the ramp. A run shorter than twice
+    /// the ramp ramps over its first half.
+    pub size_ramp: u32,
     /// Nesting depth after which recursive types take leaves.
     pub max_depth: u32,
     /// Per-case timeout. With `None` nothing watches for hangs, and the
@@ -101,6 +112,13 @@ pub struct Config {
     /// The `cargo test` invocation that reruns this property, for the
     /// report's replay line.
     pub rerun_command: Option<String>,
+    /// The property is expected to fail (`#[should_panic]`): its failure is
+    /// neither saved to nor read from the database, and not searched
+    /// further for other failure classes (it happens on every run).
+    pub expected_failure: bool,
+    /// Settings given in code that `SPECCHECK_*` variables replaced
+    /// (filled by [`apply_env`](Self::apply_env)), for the report.
+    pub overridden: Vec<String>,
 }
 
 impl Default for Config {
@@ -141,6 +159,7 @@ impl Config {
             cases: 100,
             seed: None,
             max_size: 100,
+            size_ramp: 50,
             max_depth: crate::test_case::DEFAULT_MAX_DEPTH,
             timeout: Some(Duration::from_secs(10)),
             time_budget: None,
@@ -160,6 +179,8 @@ impl Config {
             max_enumerated: 1_000_000,
             allow_partial: false,
             rerun_command: None,
+            expected_failure: false,
+            overridden: Vec::new(),
         }
     }
 }
@@ -210,7 +231,60 @@ impl Config {
     }
 
     /// [`apply_env`](Self::apply_env) over any variable source (testable).
-    pub fn apply_vars(mut self, get: impl Fn(&str) -> Option<String>) -> Result<Self, ConfigError> {
+    /// A variable that replaces a value set in code (not a default) is
+    /// listed in [`overridden`](Self::overridden): the environment is the
+    /// operator's last word (a soak run raises every property's cases), and
+    /// the report says what it replaced.
+    pub fn apply_vars(self, get: impl Fn(&str) -> Option<String>) -> Result<Self, ConfigError> {
+        let code = self.clone();
+        let mut c = self.apply_vars_raw(&get)?;
+        let defaults = Config::base().with_profile(code.profile);
+        let mut note = |var: &str, field: &str, set_in_code: bool, changed: bool, was: String| {
+            if set_in_code && changed {
+                let value = get(var).unwrap_or_default();
+                c.overridden.push(format!("{var}={} overrides `{field} = {was}` set in code", value.trim()));
+            }
+        };
+        note("SPECCHECK_CASES", "cases", code.cases != defaults.cases, c.cases != code.cases, code.cases.to_string());
+        note(
+            "SPECCHECK_SEED",
+            "seed",
+            code.seed.is_some(),
+            c.seed != code.seed,
+            code.seed.map_or_else(String::new, |s| format!("{s:#x}")),
+        );
+        note(
+            "SPECCHECK_MAX_SIZE",
+            "max_size",
+            code.max_size != defaults.max_size,
+            c.max_size != code.max_size,
+            code.max_size.to_string(),
+        );
+        note(
+            "SPECCHECK_TIMEOUT_MS",
+            "timeout_ms",
+            code.timeout != defaults.timeout,
+            c.timeout != code.timeout,
+            code.timeout.map_or(0, |t| t.as_millis()).to_string(),
+        );
+        note(
+            "SPECCHECK_EXHAUSTIVE",
+            "exhaustive",
+            code.exhaustive.is_some(),
+            c.exhaustive != code.exhaustive,
+            code.exhaustive.map_or_else(String::new, |d| d.to_string()),
+        );
+        note(
+            "SPECCHECK_THREADS",
+            "threads",
+            code.threads != defaults.threads,
+            c.threads != code.threads,
+            code.threads.to_string(),
+        );
+        Ok(c)
+    }
+
+    fn apply_vars_raw(mut self, get: &impl Fn(&str) -> Option<String>) -> Result<Self, ConfigError> {
         let var = |k: &str| get(k).filter(|v| !v.trim().is_empty());
         if let Some(p) = var("SPECCHECK_PROFILE") {
             match p.trim().to_ascii_lowercase().as_str() {
@@ -227,6 +301,9 @@ impl Config {
         }
         if let Some(v) = var("SPECCHECK_MAX_SIZE") {
             self.max_size = parse(&v, "SPECCHECK_MAX_SIZE", "a size")?;
+        }
+        if let Some(v) = var("SPECCHECK_SIZE_RAMP") {
+            self.size_ramp = parse(&v, "SPECCHECK_SIZE_RAMP", "a number of cases")?;
         }
         if let Some(v) = var("SPECCHECK_MAX_DEPTH") {
             self.max_depth = parse(&v, "SPECCHECK_MAX_DEPTH", "a depth")?;
@@ -252,8 +329,9 @@ impl Config {
             self.verbosity = match v.trim().to_ascii_lowercase().as_str() {
                 "0" | "quiet" => Verbosity::Quiet,
                 "1" | "normal" => Verbosity::Normal,
+                "stats" => Verbosity::Stats,
                 "2" | "verbose" => Verbosity::Verbose,
-                _ => return Err(err("SPECCHECK_VERBOSITY", &v, "quiet, normal or verbose (0, 1, 2)")),
+                _ => return Err(err("SPECCHECK_VERBOSITY", &v, "quiet, normal, stats or verbose (0, 1, 2)")),
             };
         }
         if let Some(v) = var("SPECCHECK_THREADS") {
@@ -338,10 +416,19 @@ pub fn case_seed(run_seed: u64, index: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// The size parameter of case `index`: ramps up over the first half of the
-/// run (small inputs first, as QuickCheck does), then stays at the max.
-pub fn case_size(index: u64, cases: u32, max_size: usize) -> usize {
-    let ramp = (u64::from(cases) / 2).max(1);
+impl Config {
+    /// The size parameter of generated case `index` (see
+    /// [`size_ramp`](Self::size_ramp)).
+    pub fn case_size(&self, index: u64) -> usize {
+        let ramp = self.size_ramp.min(self.cases / 2);
+        case_size(index, ramp, self.max_size)
+    }
+}
+
+/// The size parameter of case `index` when sizes grow from 1 to `max_size`
+/// over the first `ramp` cases, then stay at the max.
+pub fn case_size(index: u64, ramp: u32, max_size: usize) -> usize {
+    let ramp = u64::from(ramp).max(1);
     if index >= ramp {
         max_size
     } else {
@@ -374,6 +461,16 @@ mod tests {
     }
 
     #[test]
+    fn the_environment_says_what_it_replaced() {
+        let c = Config { cases: 7, ..Config::base() }.apply_vars(vars(&[("SPECCHECK_CASES", "1000")])).unwrap();
+        assert_eq!(c.cases, 1000);
+        assert_eq!(c.overridden, vec!["SPECCHECK_CASES=1000 overrides `cases = 7` set in code".to_string()]);
+        // A default replaced is no news.
+        let c = Config::base().apply_vars(vars(&[("SPECCHECK_CASES", "1000")])).unwrap();
+        assert!(c.overridden.is_empty());
+    }
+
+    #[test]
     fn ci_detection() {
         assert!(ci_env(vars(&[("CI", "true")])));
         assert!(!ci_env(vars(&[("CI", "0")])));
@@ -399,9 +496,21 @@ mod tests {
 
     #[test]
     fn sizes_ramp_then_stay() {
-        assert_eq!(case_size(0, 100, 100), 1);
-        assert!(case_size(25, 100, 100) > 40);
-        assert_eq!(case_size(50, 100, 100), 100);
-        assert_eq!(case_size(99, 100, 100), 100);
+        assert_eq!(case_size(0, 50, 100), 1);
+        assert!(case_size(25, 50, 100) > 40);
+        assert_eq!(case_size(50, 50, 100), 100);
+        assert_eq!(case_size(99, 50, 100), 100);
+    }
+
+    #[test]
+    fn raising_cases_adds_cases_at_full_size_without_stretching_the_ramp() {
+        let base = Config::base();
+        let many = Config { cases: 10_000, ..Config::base() };
+        for i in 0..200 {
+            assert_eq!(base.case_size(i), many.case_size(i), "case {i}");
+        }
+        // A short run still reaches the largest size.
+        let short = Config { cases: 10, ..Config::base() };
+        assert_eq!(short.case_size(5), short.max_size);
     }
 }

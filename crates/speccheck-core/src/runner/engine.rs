@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::case::{CaseResult, SharedTest, execute, run_in_place};
-use super::config::{Config, case_seed, case_size};
+use super::config::{Config, case_seed};
 use super::explain::{ExplainContext, Explainer};
 use super::report::{Counterexample, ExhaustiveStats, RunReport, RunStats, RunVerdict, Section, approx};
 use super::verdict::{FailureInfo, FailureKind, Outcome};
@@ -119,6 +119,8 @@ impl Engine {
             warnings,
             notes: Vec::new(),
             rerun_command: self.config.rerun_command.clone(),
+            verbosity: self.config.verbosity,
+            overridden: self.config.overridden.clone(),
         }
     }
 
@@ -269,6 +271,9 @@ impl Engine {
     }
 
     fn replay_database(&self, warnings: &mut Vec<String>) -> Option<Found> {
+        if self.config.expected_failure {
+            return None;
+        }
         let db = self.db.as_ref()?;
         let (entries, warning) = db.load(&self.config.name);
         if let Some(w) = warning {
@@ -332,7 +337,7 @@ impl Engine {
                     return Generated::Abandoned;
                 }
             }
-            tc.reset_random(case_seed(self.seed, i), case_size(i, cases, self.config.max_size));
+            tc.reset_random(case_seed(self.seed, i), self.config.case_size(i));
             self.watch.begin(0, Phase::Generate, i);
             let (outcome, labels, _) = run_in_place(test, &mut tc);
             self.watch.end(0);
@@ -426,10 +431,9 @@ impl Engine {
     /// (the generation phase records neither). A failure that does not come
     /// back is flaky from the start.
     fn confirm(&self, index: u64, first: FailureInfo) -> Generated {
-        let tc =
-            TestCase::random(case_seed(self.seed, index), case_size(index, self.config.cases, self.config.max_size))
-                .with_spans(true)
-                .with_max_depth(self.config.max_depth);
+        let tc = TestCase::random(case_seed(self.seed, index), self.config.case_size(index))
+            .with_spans(true)
+            .with_max_depth(self.config.max_depth);
         let r = self.watched(Phase::Generate, tc);
         let found_after = index + 1;
         if r.outcome.is_fail() {
@@ -471,7 +475,7 @@ impl Engine {
                             return;
                         }
                         let i = next.fetch_add(1, Ordering::AcqRel);
-                        tc.reset_random(case_seed(self.seed, i), case_size(i, cases, self.config.max_size));
+                        tc.reset_random(case_seed(self.seed, i), self.config.case_size(i));
                         self.watch.begin(w, Phase::Generate, i);
                         let (outcome, labels, _) = run_in_place(&*self.test, &mut tc);
                         self.watch.end(w);
@@ -553,6 +557,7 @@ impl Engine {
             && self.config.explain != super::config::ExplainMode::Off
             && first_info.kind != FailureKind::Timeout
             && !as_given
+            && !self.config.expected_failure
         {
             let (better, secs) = self.explain(explainer.as_ref(), &best);
             if let Some(b) = better {
@@ -688,11 +693,9 @@ impl Engine {
 
     fn explain(&self, explainer: &dyn Explainer, best: &CaseResult) -> (Option<CaseResult>, Vec<Section>) {
         let mut run = |tc: TestCase| self.watched(Phase::Explain, tc);
-        let cases = self.config.cases;
-        let max_size = self.config.max_size;
         let max_depth = self.config.max_depth;
         let mut generate = |i: u64| {
-            let tc = TestCase::random(case_seed(self.seed ^ EXPLAIN_SALT, i), case_size(i, cases, max_size))
+            let tc = TestCase::random(case_seed(self.seed ^ EXPLAIN_SALT, i), self.config.case_size(i))
                 .with_spans(true)
                 .with_max_depth(max_depth);
             self.watched(Phase::Explain, tc)
@@ -728,7 +731,7 @@ impl Engine {
 
     fn persist(&self, case: &CaseResult, info: &FailureInfo, warnings: &mut Vec<String>) -> Option<std::path::PathBuf> {
         let db = self.db.as_ref()?;
-        if !self.config.database_writes {
+        if !self.config.database_writes || self.config.expected_failure {
             return None;
         }
         let stored = StoredFailure { choices: case.choices.clone(), message: info.message.clone() };
@@ -755,12 +758,9 @@ impl Engine {
         let failure = FailureInfo { kind: FailureKind::Timeout, message, location: None, in_generator: false };
         let (choices, inputs, found_after, notes) = match hang.phase {
             Phase::Generate => {
-                let mut tc = TestCase::random(
-                    case_seed(self.seed, hang.case),
-                    case_size(hang.case, self.config.cases, self.config.max_size),
-                )
-                .with_final(true)
-                .with_max_depth(self.config.max_depth);
+                let mut tc = TestCase::random(case_seed(self.seed, hang.case), self.config.case_size(hang.case))
+                    .with_final(true)
+                    .with_max_depth(self.config.max_depth);
                 let describe = self.describe.clone();
                 let inputs = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                     catch_invalid(&mut tc, |tc| describe(tc))

@@ -187,13 +187,21 @@ where
 /// the caller's location (the property), without speccheck's own stack.
 #[track_caller]
 pub fn finish(report: RunReport) {
-    let verbosity = Config::base().apply_env().map(|c| c.verbosity).unwrap_or(Verbosity::Normal);
     if report.passed() {
-        if verbosity >= Verbosity::Normal {
+        // Summaries asked for (`stats`) and warnings are written past the
+        // test harness's capture: a passing test's output is never shown.
+        let mut direct = String::new();
+        if report.verbosity >= Verbosity::Stats {
+            direct.push_str(&report.to_string());
+        } else if report.verbosity >= Verbosity::Normal {
             println!("{report}");
         }
         for w in &report.warnings {
-            eprintln!("speccheck warning: {w}");
+            direct.push_str(&format!("speccheck warning ({}): {w}\n", report.name));
+        }
+        if !direct.is_empty() {
+            use std::io::Write as _;
+            let _ = std::io::stderr().lock().write_all(direct.as_bytes());
         }
     } else {
         context::raise_report(format!("\n{report}"));
@@ -208,6 +216,8 @@ fn error_report(name: &str, message: String) -> RunReport {
         warnings: Vec::new(),
         notes: Vec::new(),
         rerun_command: None,
+        verbosity: Verbosity::Normal,
+        overridden: Vec::new(),
     }
 }
 

@@ -167,6 +167,10 @@ pub struct RunReport {
     pub notes: Vec<String>,
     /// The command that reruns the property, when known.
     pub rerun_command: Option<String>,
+    /// How much to print (the run's setting).
+    pub verbosity: super::config::Verbosity,
+    /// Settings in code that environment variables replaced.
+    pub overridden: Vec<String>,
 }
 
 impl RunReport {
@@ -295,6 +299,9 @@ pub fn format_inputs(inputs: &[(String, Term)]) -> String {
 impl fmt::Display for RunReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "{}", self.summary())?;
+        for o in &self.overridden {
+            writeln!(f, "  note: {o}")?;
+        }
         for w in &self.warnings {
             writeln!(f, "  warning: {w}")?;
         }
