@@ -11,6 +11,11 @@ use std::any::Any;
 use crate::term::Term;
 
 /// A value seen as a tree of sub-values.
+#[diagnostic::on_unimplemented(
+    message = "speccheck cannot show `{Self}` as a tree of sub-values: it does not implement `TreeView`",
+    label = "no tree view for `{Self}`",
+    note = "`#[derive(Arbitrary)]` gives a type both `Arbitrary` and `TreeView`; a field that should stay a leaf is marked `#[speccheck(opaque)]`"
+)]
 pub trait TreeView: Any {
     /// The constructor that built this value (`""` for opaque values).
     fn constructor(&self) -> &'static str;
@@ -36,6 +41,14 @@ pub trait TreeView: Any {
 
     /// The value as `Any` (to downcast a child).
     fn as_any(&self) -> &dyn Any;
+
+    /// The value as a tree view (for code that holds it by its type).
+    fn as_tree(&self) -> &dyn TreeView
+    where
+        Self: Sized,
+    {
+        self
+    }
 
     /// Size in constructors: opaque values count 0, others 1 plus their
     /// children's sizes.

@@ -1,7 +1,8 @@
 //! `#[derive(Arbitrary)]`: generation, encoding and the tree view.
 
 use proc_macro2::{Span, TokenStream, TokenTree};
-use quote::{format_ident, quote};
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned as _;
 use syn::{Data, DeriveInput, Fields, Ident, Type, parse_quote};
 
 use crate::attrs::{self, FieldAttrs};
@@ -231,12 +232,18 @@ fn draw_field(core: &TokenStream, f: &Field) -> TokenStream {
             let #local: #ty = #core::Generator::generate(&(#g), tc);
             tc.stop_span(#core::SpanKind::Slot);
         },
-        (None, true) => quote! {
-            tc.start_span(#core::SpanKind::Slot, #info, #fname);
-            let #local: #ty = <#ty as #core::Arbitrary>::generate(tc);
-            tc.stop_span(#core::SpanKind::Slot);
-        },
-        (None, false) => quote! { let #local: #ty = <#ty as #core::Arbitrary>::generate(tc); },
+        (None, true) => {
+            let generate = quote_spanned!(ty.span()=> <#ty as #core::Arbitrary>::generate);
+            quote! {
+                tc.start_span(#core::SpanKind::Slot, #info, #fname);
+                let #local: #ty = #generate(tc);
+                tc.stop_span(#core::SpanKind::Slot);
+            }
+        }
+        (None, false) => {
+            let generate = quote_spanned!(ty.span()=> <#ty as #core::Arbitrary>::generate);
+            quote! { let #local: #ty = #generate(tc); }
+        }
     }
 }
 
@@ -254,7 +261,10 @@ fn encode_field(core: &TokenStream, f: &Field, access: TokenStream) -> TokenStre
     }
     match &f.attrs.with {
         Some(g) => quote! { #core::Generator::encode(&(#g), #value, enc)?; },
-        None => quote! { <#ty as #core::Arbitrary>::encode(#value, enc)?; },
+        None => {
+            let encode = quote_spanned!(ty.span()=> <#ty as #core::Arbitrary>::encode);
+            quote! { #encode(#value, enc)?; }
+        }
     }
 }
 
@@ -263,9 +273,12 @@ fn tree_body(core: &TokenStream, cases: Vec<(TokenStream, String, Fields, Vec<Fi
     let names: Vec<&String> = cases.iter().map(|c| &c.1).collect();
     let ctor_arms = cases.iter().map(|(pat, name, _, _)| quote!(#[allow(unused_variables)] #pat => #name,));
     let child_arms = cases.iter().map(|(pat, _, _, fields)| {
+        // Qualified calls spanned at the field's type: a type without a
+        // tree view is one error, there.
         let kids = fields.iter().filter(|f| f.is_child()).map(|f| {
-            let l = &f.local;
-            quote!(#l as &dyn #core::TreeView)
+            let (l, ty) = (&f.local, &f.ty);
+            let as_tree = quote_spanned!(ty.span()=> <#ty as #core::TreeView>::as_tree);
+            quote!(#as_tree(#l))
         });
         quote!(#[allow(unused_variables)] #pat => ::std::vec![#(#kids),*],)
     });
@@ -279,8 +292,9 @@ fn tree_body(core: &TokenStream, cases: Vec<(TokenStream, String, Fields, Vec<Fi
     });
     let term_arms = cases.iter().map(|(pat, name, shape, fields)| {
         let terms = fields.iter().map(|f| {
-            let l = &f.local;
-            if f.is_child() { quote!(#core::TreeView::to_term(#l)) } else { quote!(#core::Term::debug(#l)) }
+            let (l, ty) = (&f.local, &f.ty);
+            let to_term = quote_spanned!(ty.span()=> <#ty as #core::TreeView>::to_term);
+            if f.is_child() { quote!(#to_term(#l)) } else { quote!(#core::Term::debug(#l)) }
         });
         let body = match shape {
             Fields::Named(_) => {

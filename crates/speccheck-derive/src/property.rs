@@ -1,8 +1,9 @@
 //! `#[property]`: a function with typed arguments becomes a `#[test]`.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::{format_ident, quote, quote_spanned};
 use syn::punctuated::Punctuated;
+use syn::spanned::Spanned as _;
 use syn::{Attribute, Expr, FnArg, ItemFn, Pat, Token, Type, parse_quote};
 
 use crate::attrs::PropertyArg;
@@ -143,6 +144,25 @@ pub fn expand(args: TokenStream, mut item: ItemFn) -> syn::Result<TokenStream> {
             call_args.push(quote!(__tc));
             continue;
         }
+        if from.is_none()
+            && let Type::Reference(r) = &*pt.ty
+        {
+            let owned = match &*r.elem {
+                Type::Path(p) if p.path.is_ident("str") => "String".to_string(),
+                Type::Slice(sl) => {
+                    let e = &sl.elem;
+                    format!("Vec<{}>", quote!(#e))
+                }
+                other => quote!(#other).to_string(),
+            };
+            return Err(syn::Error::new_spanned(
+                &pt.ty,
+                format!(
+                    "a property's arguments are generated values, so they are owned: take `{ident}: {owned}` and \
+                     borrow it in the body (`&{ident}`)"
+                ),
+            ));
+        }
         let local = format_ident!("__a{}", gen_args.len());
         call_args.push(quote!(#local));
         gen_args.push(Arg { ident, ty: (*pt.ty).clone(), from });
@@ -152,15 +172,16 @@ pub fn expand(args: TokenStream, mut item: ItemFn) -> syn::Result<TokenStream> {
         let ty = &a.ty;
         let name = a.ident.to_string();
         match &a.from {
-            Some(g) => quote!(::speccheck::gens::slot(#g, #name)),
-            None => quote!(::speccheck::gens::slot(::speccheck::any::<#ty>(), #name)),
+            Some(g) => quote_spanned!(g.span()=> ::speccheck::gens::argument_from(#g, #name)),
+            // Spanned at the type: a type with no generator is one error there.
+            None => quote_spanned!(ty.span()=> ::speccheck::gens::argument::<#ty>(#name)),
         }
     });
     let locals: Vec<_> = (0..gen_args.len()).map(|i| format_ident!("__a{}", i)).collect();
     let renders = gen_args.iter().enumerate().map(|(i, a)| {
         let name = a.ident.to_string();
         let idx = syn::Index::from(i);
-        quote!((::std::string::String::from(#name), (&::speccheck::__private::Show(&__v.#idx)).term()))
+        quote!((::std::string::String::from(#name), (&&::speccheck::__private::Show(&__v.#idx)).term()))
     });
 
     // The user's function, renamed, stays as written (an async one gets the
@@ -175,6 +196,22 @@ pub fn expand(args: TokenStream, mut item: ItemFn) -> syn::Result<TokenStream> {
         quote!(.check(move |(#(#locals,)*)| #body_ident(#(#call_args),*)))
     };
 
+    // The inputs' generator is built by a function beside the test, not in
+    // it: it is type-checked in every build (a `#[test]` function is only
+    // compiled under `--test`), and its signature checks each `#[from]`
+    // generator's values against the argument's type.
+    let inputs_fn = format_ident!("__speccheck_inputs_{}", name);
+    let arg_types = gen_args.iter().map(|a| &a.ty);
+    let cfgs = outer_attrs.iter().filter(|a| a.path().is_ident("cfg") || a.path().is_ident("cfg_attr"));
+    let inputs_item = quote! {
+        #(#cfgs)*
+        #[doc(hidden)]
+        #[allow(dead_code, non_snake_case)]
+        fn #inputs_fn() -> impl ::speccheck::Generator<Value = (#(#arg_types,)*)> + 'static {
+            ::speccheck::gens::arguments((#(#gens,)*))
+        }
+    };
+
     item.sig.ident = body_ident.clone();
     if let Some(rt) = &runtime {
         item.attrs.push(rt.clone());
@@ -182,13 +219,15 @@ pub fn expand(args: TokenStream, mut item: ItemFn) -> syn::Result<TokenStream> {
     item.attrs.push(parse_quote!(#[allow(clippy::needless_pass_by_value)]));
 
     Ok(quote! {
+        #inputs_item
+
         #(#outer_attrs)*
         #[test]
         fn #name() {
             #item
             #[allow(unused_imports)]
-            use ::speccheck::__private::{ViaDebug as _, ViaTree as _};
-            let __gen = ::speccheck::gens::arguments((#(#gens,)*));
+            use ::speccheck::__private::{ViaDebug as _, ViaName as _, ViaTree as _};
+            let __gen = #inputs_fn();
             ::speccheck::Property::with_render(__gen, |__v| ::std::vec![#(#renders),*])
                 .configure(|__c| {
                     __c.name = ::std::string::String::from(::core::concat!(::core::module_path!(), "::", #name_str));

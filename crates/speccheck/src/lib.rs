@@ -92,7 +92,9 @@ pub mod __private {
     use speccheck_core::{ExplainMode, Term, TreeView};
 
     /// Picks the tree view's printing when the type has one, `Debug`
-    /// otherwise (autoref specialization).
+    /// otherwise, and the type's name for a type with neither (autoref
+    /// specialization: called as `(&&Show(v)).term()`), so an input that
+    /// cannot be printed never stops a property from compiling.
     pub struct Show<'a, T>(pub &'a T);
 
     /// Printing through [`TreeView`].
@@ -101,7 +103,7 @@ pub mod __private {
         fn term(&self) -> Term;
     }
 
-    impl<T: TreeView> ViaTree for Show<'_, T> {
+    impl<T: TreeView> ViaTree for &Show<'_, T> {
         fn term(&self) -> Term {
             self.0.to_term()
         }
@@ -113,9 +115,21 @@ pub mod __private {
         fn term(&self) -> Term;
     }
 
-    impl<T: Debug> ViaDebug for &Show<'_, T> {
+    impl<T: Debug> ViaDebug for &&Show<'_, T> {
         fn term(&self) -> Term {
             Term::debug(self.0)
+        }
+    }
+
+    /// A value that has neither: shown by its type.
+    pub trait ViaName {
+        /// The type's name, as a term.
+        fn term(&self) -> Term;
+    }
+
+    impl<T> ViaName for Show<'_, T> {
+        fn term(&self) -> Term {
+            Term::Atom(format!("<a {} (no Debug)>", std::any::type_name::<T>()))
         }
     }
 

@@ -18,6 +18,11 @@ use crate::test_case::TestCase;
 
 /// A type with a default way to be generated from choices and to be
 /// encoded back into them.
+#[diagnostic::on_unimplemented(
+    message = "speccheck cannot generate `{Self}`: it does not implement `Arbitrary`",
+    label = "no generator for `{Self}`",
+    note = "derive it (`#[derive(Arbitrary)]`), implement `speccheck::Arbitrary` by hand, or give this value a generator (`#[from(generator)]` on a property argument, `#[speccheck(with = generator)]` on a field)"
+)]
 pub trait Arbitrary: Sized + 'static {
     /// Static facts about the type (name, constructors, opacity).
     fn type_info() -> TypeInfo;

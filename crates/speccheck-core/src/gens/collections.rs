@@ -24,19 +24,35 @@ pub struct SizeRange {
 }
 
 impl SizeRange {
+    /// The lengths of `r`; an empty range gives `min > max`, which the
+    /// generator that takes it refuses (see [`checked`](Self::checked)).
     pub(crate) fn from_bounds<R: RangeBounds<usize>>(r: &R) -> Self {
         let min = match r.start_bound() {
             Bound::Included(&v) => v,
-            Bound::Excluded(&v) => v + 1,
+            Bound::Excluded(&v) => v.saturating_add(1),
             Bound::Unbounded => 0,
         };
-        let max = match r.end_bound() {
-            Bound::Included(&v) => v,
-            Bound::Excluded(&v) => v.checked_sub(1).expect("empty length range"),
-            Bound::Unbounded => usize::MAX,
+        let (min, max) = match r.end_bound() {
+            Bound::Included(&v) => (min, v),
+            Bound::Excluded(&0) => (min.max(1), 0),
+            Bound::Excluded(&v) => (min, v - 1),
+            Bound::Unbounded => (min, usize::MAX),
         };
-        assert!(min <= max, "empty length range {min}..={max}");
         SizeRange { min, max }
+    }
+
+    /// The range, or a panic at the caller's `what` naming it when it
+    /// holds no length.
+    #[track_caller]
+    pub(crate) fn checked(self, what: &str) -> Self {
+        if self.min > self.max {
+            panic!(
+                "{what}: the length range is empty (at least {} and at most {} elements); one length is written \
+                 `n..=n` or `n`",
+                self.min, self.max
+            );
+        }
+        self
     }
 }
 
@@ -251,35 +267,40 @@ pub type BTreeSetGen<G> = SeqGen<G, BTreeSet<<G as Generator>::Value>>;
 /// `HashSet`s; see [`hash_set`].
 pub type HashSetGen<G> = SeqGen<G, HashSet<<G as Generator>::Value>>;
 
-fn seq<G: Generator, C>(elem: G, len: impl Into<SizeRange>) -> SeqGen<G, C> {
-    SeqGen { elem, len: len.into(), collection: PhantomData }
+#[track_caller]
+fn seq<G: Generator, C>(elem: G, len: impl Into<SizeRange>, what: &str) -> SeqGen<G, C> {
+    SeqGen { elem, len: len.into().checked(what), collection: PhantomData }
 }
 
 /// `Vec`s with a length in `len` (uniform), elements from `elem`.
+#[track_caller]
 pub fn vec<G: Generator>(elem: G, len: impl Into<SizeRange>) -> VecGen<G> {
-    seq(elem, len)
+    seq(elem, len, "gens::vec")
 }
 
 /// `VecDeque`s with a length in `len`, elements from `elem`.
+#[track_caller]
 pub fn vec_deque<G: Generator>(elem: G, len: impl Into<SizeRange>) -> VecDequeGen<G> {
-    seq(elem, len)
+    seq(elem, len, "gens::vec_deque")
 }
 
 /// `BTreeSet`s with a size in `len` (duplicates are redrawn, within a
 /// bound), elements from `elem`.
+#[track_caller]
 pub fn btree_set<G: Generator>(elem: G, len: impl Into<SizeRange>) -> BTreeSetGen<G>
 where
     G::Value: Ord,
 {
-    seq(elem, len)
+    seq(elem, len, "gens::btree_set")
 }
 
 /// `HashSet`s with a size in `len`, elements from `elem`.
+#[track_caller]
 pub fn hash_set<G: Generator>(elem: G, len: impl Into<SizeRange>) -> HashSetGen<G>
 where
     G::Value: Eq + Hash,
 {
-    seq(elem, len)
+    seq(elem, len, "gens::hash_set")
 }
 
 impl<G, C> Generator for SeqGen<G, C>
@@ -342,19 +363,21 @@ pub type BTreeMapGen<K, V> = MapGen<K, V, BTreeMap<<K as Generator>::Value, <V a
 pub type HashMapGen<K, V> = MapGen<K, V, HashMap<<K as Generator>::Value, <V as Generator>::Value>>;
 
 /// `BTreeMap`s with a size in `len`, keys from `key`, values from `value`.
+#[track_caller]
 pub fn btree_map<K: Generator, V: Generator>(key: K, value: V, len: impl Into<SizeRange>) -> BTreeMapGen<K, V>
 where
     K::Value: Ord,
 {
-    MapGen { key, value, len: len.into(), collection: PhantomData }
+    MapGen { key, value, len: len.into().checked("gens::btree_map"), collection: PhantomData }
 }
 
 /// `HashMap`s with a size in `len`, keys from `key`, values from `value`.
+#[track_caller]
 pub fn hash_map<K: Generator, V: Generator>(key: K, value: V, len: impl Into<SizeRange>) -> HashMapGen<K, V>
 where
     K::Value: Eq + Hash,
 {
-    MapGen { key, value, len: len.into(), collection: PhantomData }
+    MapGen { key, value, len: len.into().checked("gens::hash_map"), collection: PhantomData }
 }
 
 impl<K, V, C> Generator for MapGen<K, V, C>

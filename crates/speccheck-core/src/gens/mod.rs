@@ -29,7 +29,7 @@ use std::fmt;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
-pub use arguments::{Arguments, arguments};
+pub use arguments::{Argument, Arguments, argument, argument_from, arguments};
 pub use array::{Array, array};
 pub use collections::{
     BTreeMapGen, BTreeSetGen, HashMapGen, HashSetGen, MapGen, SeqGen, SizeRange, VecDequeGen, VecGen, btree_map,

@@ -1,5 +1,6 @@
-//! Numbers in ranges: `ints(0..10)`, `floats(0.0..=1.0)`, and plain ranges
-//! (`0..10u8`) used directly as generators.
+//! Numbers in ranges: `ints(0..10)`, `floats(0.0..=1.0)`, and [`range`],
+//! which turns a range of integers, floats or characters into its
+//! generator.
 
 use std::ops::{Bound, Range, RangeBounds, RangeInclusive};
 
@@ -33,31 +34,46 @@ pub struct IntsTowards<T> {
 }
 
 /// Integers in `range` (any range syntax), shrinking toward 0 or the bound
-/// nearest it. Panics on an empty range.
+/// nearest it. Panics, at the caller, on an empty range.
+#[track_caller]
 pub fn ints<T: Integer, R: RangeBounds<T>>(range: R) -> Ints<T> {
-    let (lo, hi) = bounds(&range);
-    assert!(lo <= hi, "ints: empty range");
-    Ints { lo, hi }
+    match bounds(&range) {
+        Some((lo, hi)) => Ints { lo, hi },
+        None => panic!(
+            "gens::ints({}): the range is empty, no integer is in it (a range with one value is written `a..=a`)",
+            show_range(&range)
+        ),
+    }
 }
 
-fn bounds<T: Integer, R: RangeBounds<T>>(range: &R) -> (T, T) {
+/// The inclusive bounds of `range`, `None` when it is empty.
+fn bounds<T: Integer, R: RangeBounds<T>>(range: &R) -> Option<(T, T)> {
     let lo = match range.start_bound() {
         Bound::Included(&v) => v,
-        Bound::Excluded(&v) => {
-            assert!(v < T::MAX, "ints: empty range");
-            T::from_key(v.to_key() + 1)
-        }
+        Bound::Excluded(&v) if v < T::MAX => T::from_key(v.to_key() + 1),
+        Bound::Excluded(_) => return None,
         Bound::Unbounded => T::MIN,
     };
     let hi = match range.end_bound() {
         Bound::Included(&v) => v,
-        Bound::Excluded(&v) => {
-            assert!(v > T::MIN, "ints: empty range");
-            T::from_key(v.to_key() - 1)
-        }
+        Bound::Excluded(&v) if v > T::MIN => T::from_key(v.to_key() - 1),
+        Bound::Excluded(_) => return None,
         Bound::Unbounded => T::MAX,
     };
-    (lo, hi)
+    (lo <= hi).then_some((lo, hi))
+}
+
+/// A range as it was written: `5..5`, `3..=1`, `..10`.
+pub(crate) fn show_range<T: std::fmt::Debug, R: RangeBounds<T>>(range: &R) -> String {
+    let start = match range.start_bound() {
+        Bound::Included(v) | Bound::Excluded(v) => format!("{v:?}"),
+        Bound::Unbounded => String::new(),
+    };
+    match range.end_bound() {
+        Bound::Included(v) => format!("{start}..={v:?}"),
+        Bound::Excluded(v) => format!("{start}..{v:?}"),
+        Bound::Unbounded => format!("{start}.."),
+    }
 }
 
 fn int_info<T: 'static>() -> TypeInfo {
@@ -162,6 +178,7 @@ pub fn floats_f32<R: RangeBounds<f64>>(range: R) -> Floats {
     Floats { spec: float_spec(&range, true) }
 }
 
+#[track_caller]
 fn float_spec<R: RangeBounds<f64>>(range: &R, single: bool) -> FloatSpec {
     let min = match range.start_bound() {
         Bound::Included(&v) | Bound::Excluded(&v) => v,
@@ -175,7 +192,11 @@ fn float_spec<R: RangeBounds<f64>>(range: &R, single: bool) -> FloatSpec {
         }
         Bound::Unbounded => f64::INFINITY,
     };
-    assert!(min <= max, "floats: empty range");
+    assert!(
+        min <= max,
+        "gens::floats({}): the range is empty, no float is in it (a range with one value is written `a..=a`)",
+        show_range(range)
+    );
     FloatSpec { min, max, allow_nan: false, allow_infinity: false, single }
 }
 

@@ -52,9 +52,10 @@ pub struct StringOf {
 }
 
 /// Strings of `len` characters (in chars) from `class`.
+#[track_caller]
 pub fn string_of(class: CharClass, len: impl RangeBounds<usize>) -> StringOf {
     assert!(!class.is_empty(), "string_of: empty class");
-    StringOf { class, len: SizeRange::from_bounds(&len) }
+    StringOf { class, len: SizeRange::from_bounds(&len).checked("gens::string_of") }
 }
 
 impl Generator for StringOf {
