@@ -152,6 +152,21 @@ impl Span {
     }
 }
 
+/// Name of the value span `gens::recursive` opens at each level: it marks
+/// where a value of the recursive type starts (so shrinking can promote a
+/// sub-value into its parent's place), but is not a constructor itself —
+/// the value inside it is.
+pub const RECURSIVE_SPAN: &str = "recursive";
+
+/// Name of the group span `map` opens: it stands for the one constructor
+/// of the mapped value (`(a, b).map(Pair)` is one `Pair`), and the value it
+/// maps (the tuple) is not counted.
+pub const MAP_SPAN: &str = "map";
+
+/// Constructors of the recursive levels `gens::recursive` marks: a leaf or
+/// one more expansion.
+pub const RECURSIVE_CONSTRUCTORS: &[&str] = &["leaf", "expand"];
+
 /// No type: for group spans.
 pub fn no_type() -> TypeInfo {
     TypeInfo::of::<()>(&[], true)
@@ -242,12 +257,31 @@ impl SpanTree {
                 k = self.subtree_end(k);
                 continue;
             }
-            if s.kind == SpanKind::Value || s.is_element() {
-                count += 1;
-            }
+            count += self.own_constructors(k);
             k += 1;
         }
         count
+    }
+
+    /// The constructors span `i` stands for by itself: 1 for a value or a
+    /// collection element, 0 for other spans, with hand-written
+    /// generators' markers: a `map` stands for its value's one constructor
+    /// and the value it maps counts nothing; a `recursive` level counts
+    /// nothing (its value does).
+    fn own_constructors(&self, i: usize) -> usize {
+        let s = &self.spans[i];
+        match s.kind {
+            SpanKind::Value if s.name == RECURSIVE_SPAN => 0,
+            SpanKind::Value => {
+                let mapped = s.parent.is_some_and(|p| {
+                    let p = &self.spans[p as usize];
+                    p.kind == SpanKind::Group && p.name == MAP_SPAN
+                });
+                usize::from(!mapped)
+            }
+            SpanKind::Group => usize::from(s.name == MAP_SPAN),
+            SpanKind::Slot => usize::from(s.is_element()),
+        }
     }
 
     /// [`constructor_count`](Self::constructor_count) of every span, in one
@@ -258,8 +292,8 @@ impl SpanTree {
         for (i, s) in self.spans.iter().enumerate().rev() {
             if s.is_opaque_leaf() {
                 counts[i] = 0;
-            } else if s.kind == SpanKind::Value || s.is_element() {
-                counts[i] += 1;
+            } else {
+                counts[i] += self.own_constructors(i);
             }
             if let Some(p) = s.parent {
                 counts[p as usize] += counts[i];

@@ -74,16 +74,23 @@ pub fn term_position(view: &View<'_>, inputs: &[(String, Term)], ordinal: usize)
     Some((k, path))
 }
 
-/// True when the value span `node` is all its enclosing slot holds.
+/// True when the value span `node` is all its enclosing slot holds (looking
+/// through groups around it, such as a `map`'s).
 fn fills_a_slot(view: &View<'_>, node: usize) -> bool {
     let span = view.span(node);
-    span.kind == SpanKind::Value
-        && span.parent.map(|p| view.span(p as usize)).is_some_and(|p| {
-            p.kind == SpanKind::Slot
-                && p.start <= span.start
-                && p.end >= span.end
-                && p.end - p.start <= span.end - span.start + 1
-        })
+    if span.kind != SpanKind::Value {
+        return false;
+    }
+    let mut up = span.parent;
+    while let Some(p) = up.map(|p| view.span(p as usize)) {
+        let around = p.start <= span.start && p.end >= span.end;
+        match p.kind {
+            SpanKind::Group if around && p.end - p.start == span.end - span.start => up = p.parent,
+            SpanKind::Slot => return around && p.end - p.start <= span.end - span.start + 1,
+            _ => return false,
+        }
+    }
+    false
 }
 
 /// The sub-term at `ordinal` (see [`term_position`]).

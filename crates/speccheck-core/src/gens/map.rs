@@ -4,6 +4,7 @@ use std::fmt;
 
 use super::Generator;
 use crate::encode::{EncodeError, Encoder};
+use crate::span::{MAP_SPAN, SpanKind, no_type};
 use crate::test_case::TestCase;
 
 /// See [`Generator::map`].
@@ -29,7 +30,10 @@ impl<G: Generator, U, F: Fn(G::Value) -> U + Send + Sync> Generator for Map<G, F
     type Value = U;
     #[inline]
     fn generate(&self, tc: &mut TestCase) -> U {
-        (self.f)(self.inner.generate(tc))
+        tc.start_span(SpanKind::Group, no_type, MAP_SPAN);
+        let v = self.inner.generate(tc);
+        tc.stop_span(SpanKind::Group);
+        (self.f)(v)
     }
 }
 
@@ -61,7 +65,10 @@ where
 {
     type Value = U;
     fn generate(&self, tc: &mut TestCase) -> U {
-        (self.f)(self.inner.generate(tc))
+        tc.start_span(SpanKind::Group, no_type, MAP_SPAN);
+        let v = self.inner.generate(tc);
+        tc.stop_span(SpanKind::Group);
+        (self.f)(v)
     }
     fn encode(&self, value: &U, enc: &mut Encoder) -> Result<(), EncodeError> {
         let pre = (self.inv)(value)

@@ -4,6 +4,7 @@
 
 use super::{BoxedGenerator, Generator};
 use crate::encode::{EncodeError, Encoder};
+use crate::span::{RECURSIVE_CONSTRUCTORS, RECURSIVE_SPAN, SpanKind, TypeInfo};
 use crate::test_case::TestCase;
 
 /// See [`recursive`].
@@ -30,7 +31,10 @@ where
     F: Fn(BoxedGenerator<T>) -> BoxedGenerator<T>,
 {
     let leaf = leaf.boxed();
-    let mut level = leaf.clone();
+    // The bottom level too is a level (its branch is the leaf again), so
+    // that every value of `T` starts the same way, and one can take
+    // another's place (sub-value promotion).
+    let mut level = Level { leaf: leaf.clone(), branch: leaf.clone() }.boxed();
     for _ in 0..depth {
         level = Level { leaf: leaf.clone(), branch: expand(level) }.boxed();
     }
@@ -42,10 +46,22 @@ struct Level<T> {
     branch: BoxedGenerator<T>,
 }
 
-impl<T> Generator for Level<T> {
+fn level_info<T: 'static>() -> TypeInfo {
+    TypeInfo::of::<T>(RECURSIVE_CONSTRUCTORS, false)
+}
+
+impl<T: 'static> Generator for Level<T> {
     type Value = T;
     fn generate(&self, tc: &mut TestCase) -> T {
-        if tc.draw_index(2) == 0 { self.leaf.generate(tc) } else { self.branch.generate(tc) }
+        // A value span of `T` around the choice and the value: shrinking
+        // and reduction see the recursion (a level can be replaced by a
+        // level below it), which `map`s alone would hide.
+        tc.start_span(SpanKind::Value, level_info::<T>, RECURSIVE_SPAN);
+        let expand = tc.draw_index(2);
+        tc.set_constructor(expand);
+        let v = if expand == 0 { self.leaf.generate(tc) } else { self.branch.generate(tc) };
+        tc.stop_span(SpanKind::Value);
+        v
     }
     fn encode(&self, value: &T, enc: &mut Encoder) -> Result<(), EncodeError> {
         let mut sub = Encoder::new();
@@ -63,7 +79,7 @@ impl<T> Generator for Level<T> {
     }
 }
 
-impl<T> Generator for Recursive<T> {
+impl<T: 'static> Generator for Recursive<T> {
     type Value = T;
     fn generate(&self, tc: &mut TestCase) -> T {
         self.top.generate(tc)
