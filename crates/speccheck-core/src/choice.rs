@@ -14,12 +14,10 @@ use std::cmp::Ordering;
 use std::fmt;
 
 use base64::Engine as _;
-use serde::{Deserialize, Serialize};
 
 /// What a choice stands for. Shrink passes and exhaustive enumeration use
 /// it to pick sensible moves; replay uses it to detect stale sequences.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ChoiceKind {
     /// An integer, stored as its distance-order index from the shrink target.
     Integer,
@@ -61,7 +59,7 @@ impl ChoiceKind {
 }
 
 /// One recorded choice: `value` in `0..=max`, `0` being the simplest.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Choice {
     /// The option taken.
     pub value: u64,
@@ -80,8 +78,7 @@ impl Choice {
 }
 
 /// A whole test case as the choices it made.
-#[derive(Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(transparent)]
+#[derive(Clone, Default, PartialEq, Eq, Hash)]
 pub struct ChoiceSequence(pub Vec<Choice>);
 
 impl ChoiceSequence {
@@ -274,9 +271,16 @@ impl std::hash::Hasher for PreHashed {
 }
 
 /// A replay string that could not be read.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("invalid replay string: {0}")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReplayParseError(pub String);
+
+impl fmt::Display for ReplayParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "invalid replay string: {}", self.0)
+    }
+}
+
+impl std::error::Error for ReplayParseError {}
 
 fn write_varint(out: &mut Vec<u8>, mut v: u64) {
     loop {

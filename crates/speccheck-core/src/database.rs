@@ -1,6 +1,8 @@
-//! The failure database: one JSON file per test in a directory of the
-//! crate (`.speccheck/failures/` by default), written atomically (a
-//! temporary file renamed into place). It stores *choices*, not seeds:
+//! The failure database: one small text file per test in a directory of
+//! the crate (`.speccheck/failures/` by default), written atomically (a
+//! temporary file renamed into place). Each failure is a line holding its
+//! replay string and, for people, its message. It stores *choices*, not
+//! seeds:
 //! when the generator changes, a stored sequence that no longer fits is
 //! reported stale and dropped instead of silently replaying something
 //! else. Known failures replay first on the next run.
@@ -9,17 +11,15 @@ use std::fs;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
-use serde::{Deserialize, Serialize};
-
 use crate::choice::ChoiceSequence;
 
-/// Format version of the files.
-const FORMAT: u32 = 1;
+/// First line of a file: what it is and its format version.
+const HEADER: &str = "# speccheck failure database, format 2";
 /// Failures kept per test.
 const MAX_ENTRIES: usize = 8;
 
 /// One stored failure.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StoredFailure {
     /// The failing choices.
     pub choices: ChoiceSequence,
@@ -27,18 +27,10 @@ pub struct StoredFailure {
     pub message: String,
 }
 
-#[derive(Debug, Serialize, Deserialize)]
-struct File {
-    format: u32,
-    test: String,
-    failures: Vec<StoredFailure>,
-}
-
 /// Something wrong with a database file; it is ignored, never fatal.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug)]
 pub enum DatabaseWarning {
     /// The file could not be read.
-    #[error("could not read {path}: {source}")]
     Unreadable {
         /// The file.
         path: PathBuf,
@@ -46,13 +38,81 @@ pub enum DatabaseWarning {
         source: std::io::Error,
     },
     /// The file is not a failure database file (or is corrupt).
-    #[error("ignoring corrupt failure database file {path}: {detail}")]
     Corrupt {
         /// The file.
         path: PathBuf,
         /// What is wrong.
         detail: String,
     },
+}
+
+impl std::fmt::Display for DatabaseWarning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DatabaseWarning::Unreadable { path, source } => write!(f, "could not read {}: {source}", path.display()),
+            DatabaseWarning::Corrupt { path, detail } => {
+                write!(f, "ignoring corrupt failure database file {}: {detail}", path.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for DatabaseWarning {}
+
+/// A file's text: the header, the test's name, one line per failure
+/// (`failure <replay string> <message, escaped onto one line>`).
+fn to_text(test: &str, failures: &[StoredFailure]) -> String {
+    let mut out = format!("{HEADER}\ntest {}\n", escape(test));
+    for f in failures {
+        out.push_str(&format!("failure {} {}\n", f.choices.to_replay_string(), escape(&f.message)));
+    }
+    out
+}
+
+/// Reads [`to_text`]'s output.
+fn from_text(text: &str) -> Result<Vec<StoredFailure>, String> {
+    let mut lines = text.lines();
+    match lines.next() {
+        Some(HEADER) => {}
+        Some(other) if other.starts_with("# speccheck failure database") => {
+            return Err(format!("unknown format ({other})"));
+        }
+        _ => return Err("not a speccheck failure database file".into()),
+    }
+    let mut failures = Vec::new();
+    for line in lines {
+        if line.is_empty() || line.starts_with("test ") {
+            continue;
+        }
+        let Some(rest) = line.strip_prefix("failure ") else { return Err(format!("unexpected line {line:?}")) };
+        let (replay, message) = rest.split_once(' ').unwrap_or((rest, ""));
+        let choices = ChoiceSequence::from_replay_string(replay).map_err(|e| e.to_string())?;
+        failures.push(StoredFailure { choices, message: unescape(message) });
+    }
+    Ok(failures)
+}
+
+/// One line: backslashes and line breaks escaped.
+fn escape(s: &str) -> String {
+    s.replace('\\', "\\\\").replace('\n', "\\n").replace('\r', "\\r")
+}
+
+fn unescape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('r') => out.push('\r'),
+            Some(other) => out.push(other),
+            None => out.push('\\'),
+        }
+    }
+    out
 }
 
 /// A directory of failure files.
@@ -80,7 +140,7 @@ impl FailureDatabase {
             name.truncate(100);
         }
         // Different names can sanitize alike; the hash keeps them apart.
-        name.push_str(&format!("-{:08x}.json", crate::runner::config::fnv1a(test.as_bytes()) as u32));
+        name.push_str(&format!("-{:08x}.failures", crate::runner::config::fnv1a(test.as_bytes()) as u32));
         self.dir.join(name)
     }
 
@@ -93,20 +153,11 @@ impl FailureDatabase {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return (Vec::new(), None),
             Err(source) => return (Vec::new(), Some(DatabaseWarning::Unreadable { path, source })),
         };
-        match serde_json::from_str::<File>(&text) {
-            Ok(f) if f.format == FORMAT => {
-                let bad = f.failures.iter().any(|s| s.choices.0.iter().any(|c| c.value > c.max));
-                if bad {
-                    (Vec::new(), Some(DatabaseWarning::Corrupt { path, detail: "a choice exceeds its bound".into() }))
-                } else {
-                    (f.failures, None)
-                }
-            }
-            Ok(f) => (
-                Vec::new(),
-                Some(DatabaseWarning::Corrupt { path, detail: format!("unknown format version {}", f.format) }),
-            ),
-            Err(e) => (Vec::new(), Some(DatabaseWarning::Corrupt { path, detail: e.to_string() })),
+        // Replay strings carry valid choices only: a value above its bound
+        // is a parse error, so a damaged file warns.
+        match from_text(&text) {
+            Ok(failures) => (failures, None),
+            Err(detail) => (Vec::new(), Some(DatabaseWarning::Corrupt { path, detail })),
         }
     }
 
@@ -140,8 +191,7 @@ impl FailureDatabase {
             };
         }
         fs::create_dir_all(&self.dir)?;
-        let file = File { format: FORMAT, test: test.to_string(), failures };
-        let text = serde_json::to_string_pretty(&file).map_err(std::io::Error::other)?;
+        let text = to_text(test, &failures);
         // Write beside the target, then rename: readers never see half a file.
         let tmp = self.dir.join(format!(
             ".{}.{}.tmp",
@@ -198,6 +248,14 @@ mod tests {
         // Saving over a corrupt file replaces it.
         db.save("t", StoredFailure { choices: seq(&[1]), message: String::new() }).unwrap();
         assert_eq!(db.load("t").0.len(), 1);
+    }
+
+    #[test]
+    fn messages_with_line_breaks_survive_the_file() {
+        let db = FailureDatabase::new(temp_dir("lines"));
+        let f = StoredFailure { choices: seq(&[7]), message: "left: 1\nright: 2 \\ done".into() };
+        db.save("m::t", f.clone()).unwrap();
+        assert_eq!(db.load("m::t").0, vec![f]);
     }
 
     #[test]

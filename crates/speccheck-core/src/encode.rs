@@ -10,14 +10,12 @@
 use crate::choice::{Choice, ChoiceKind, ChoiceSequence};
 
 /// Why a value could not be encoded.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum EncodeError {
     /// The generator has no inverse (a `map` without one, a custom closure).
-    #[error("`{0}` cannot turn a value back into choices")]
     Unsupported(&'static str),
     /// The value lies outside what the generator can produce.
-    #[error("value {value} is outside the generator's range {range}")]
     OutOfRange {
         /// The value, printed.
         value: String,
@@ -25,9 +23,22 @@ pub enum EncodeError {
         range: String,
     },
     /// Anything else.
-    #[error("{0}")]
     Other(String),
 }
+
+impl std::fmt::Display for EncodeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EncodeError::Unsupported(what) => write!(f, "`{what}` cannot turn a value back into choices"),
+            EncodeError::OutOfRange { value, range } => {
+                write!(f, "value {value} is outside the generator's range {range}")
+            }
+            EncodeError::Other(s) => f.write_str(s),
+        }
+    }
+}
+
+impl std::error::Error for EncodeError {}
 
 /// Collects the choices that rebuild a value.
 #[derive(Clone, Debug, Default)]

@@ -40,20 +40,27 @@ pub use speccheck_core::{
 };
 pub use speccheck_core::{database, enumerate::enumerate, gens, runner, shrink, term};
 pub use speccheck_derive::{Arbitrary, property};
-/// Testing by dualization: symbolic protocol models test live systems.
+/// Testing by dualization: symbolic protocol models test live systems
+/// (cargo feature `dual`).
+#[cfg(feature = "dual")]
 pub use speccheck_dual as dual;
 /// Interface fuzzing (ArtiCheck, Monolith): black-box testing of an API
-/// by combining its own functions. Describe the API with [`interface!`].
+/// by combining its own functions. Describe the API with [`interface!`]
+/// (cargo feature `interface`).
+#[cfg(feature = "interface")]
 pub use speccheck_interface as interface;
 /// Counterexample reduction and generalization (SmartCheck): the default
-/// explanation step.
+/// explanation step (cargo feature `reduce`, on by default).
+#[cfg(feature = "reduce")]
 pub use speccheck_reduce as reduce;
 
 #[doc(hidden)]
 pub use speccheck_derive::interface as __interface;
 
 /// Describes an API for interface fuzzing; see [`speccheck_interface`] and
-/// the `interface!` macro of `speccheck-derive` for the syntax.
+/// the `interface!` macro of `speccheck-derive` for the syntax (cargo
+/// feature `interface`).
+#[cfg(feature = "interface")]
 #[macro_export]
 macro_rules! interface {
     ($($body:tt)*) => {
@@ -159,8 +166,16 @@ pub mod __private {
     }
 
     /// The explanation step installed by default: SmartCheck reduction
-    /// and generalization (`speccheck_reduce`).
+    /// and generalization (`speccheck_reduce`), when the `reduce` feature
+    /// is on; none otherwise.
     pub fn default_explainer() -> Option<Arc<dyn Explainer>> {
-        Some(speccheck_reduce::explainer())
+        #[cfg(feature = "reduce")]
+        {
+            Some(speccheck_reduce::explainer())
+        }
+        #[cfg(not(feature = "reduce"))]
+        {
+            None
+        }
     }
 }

@@ -186,8 +186,7 @@ impl Config {
 }
 
 /// A malformed `SPECCHECK_*` variable.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("environment variable {var}={value:?} is not valid: {expected}")]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ConfigError {
     /// The variable.
     pub var: String,
@@ -196,6 +195,14 @@ pub struct ConfigError {
     /// What was expected.
     pub expected: &'static str,
 }
+
+impl std::fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "environment variable {}={:?} is not valid: {}", self.var, self.value, self.expected)
+    }
+}
+
+impl std::error::Error for ConfigError {}
 
 impl Config {
     /// Defaults with a name.
