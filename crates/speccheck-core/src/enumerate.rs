@@ -12,6 +12,7 @@
 
 use crate::choice::ChoiceSequence;
 use crate::gens::Generator;
+use crate::test_case::CaseControl as _;
 use crate::test_case::{Invalid, TestCase, catch_invalid};
 
 /// Iterator over every value of a generator up to a depth; see
@@ -51,7 +52,7 @@ impl<G: Generator> Iterator for Enumeration<'_, G> {
             let prefix = self.next.take()?;
             let mut tc = TestCase::enumerate(prefix, self.depth).with_max_depth(self.depth.max(1));
             let result: Result<G::Value, Invalid> = catch_invalid(&mut tc, |tc| self.generator.generate(tc));
-            let widths = tc.take_enumeration().map(|e| e.widths).unwrap_or_default();
+            let widths = tc.take_widths();
             let (choices, _) = tc.finish();
             self.next = next_prefix(&choices, &widths);
             match result {
@@ -123,7 +124,7 @@ pub fn estimate<G: Generator>(generator: &G, depth: u32, probes: u32) -> f64 {
 
 /// The option counts of an enumerating case's draws.
 pub fn take_widths(tc: &mut TestCase) -> Vec<u64> {
-    tc.take_enumeration().map(|e| e.widths).unwrap_or_default()
+    tc.take_widths()
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 //! choices, drawing without recording gives the same values, and encoding a value gives back exactly the choices that built
 //! it (so values from elsewhere shrink and persist like generated ones).
 
+use speccheck_core::test_case::CaseControl as _;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 use std::fmt::Debug;
 use std::rc::Rc;

@@ -3,6 +3,7 @@
 //! input that still fails, in the same way, and is no larger than the one it
 //! started from.
 
+use speccheck_core::test_case::CaseControl as _;
 use std::time::Duration;
 
 use speccheck_core::gens::{self, Generator};

@@ -31,6 +31,7 @@
 //! re-checks the final one, watches every replay for hangs, and produces
 //! the replay string.
 
+use speccheck_core::test_case::CaseControl as _;
 use std::cmp::Ordering;
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::sync::{Arc, Mutex};

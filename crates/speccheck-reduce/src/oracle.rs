@@ -3,6 +3,7 @@
 //! the outcome against the failure being explained. SmartCheck's `pass`
 //! and `fail` (§4.1, §5.1) are [`Verdict`]s here.
 
+use speccheck_core::test_case::CaseControl as _;
 use std::cmp::Ordering;
 use std::time::Instant;
 

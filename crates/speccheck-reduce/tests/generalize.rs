@@ -12,6 +12,7 @@ use speccheck::reduce::explainer::reduce_and_shrink;
 use speccheck::reduce::generalize::generalize;
 use speccheck::reduce::oracle::{Oracle, Origin, Verdict, verdict};
 use speccheck::reduce::{Kernel, ReduceConfig, Shape, SmartCheck, View};
+use speccheck::test_case::CaseControl as _;
 use speccheck::{
     ChoiceSequence, Config, ExplainMode, Fresh, Property, SpanTree, Tail, TestCase, decode_value, encode_value,
 };

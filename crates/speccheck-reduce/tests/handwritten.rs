@@ -3,6 +3,7 @@
 //! recursion, and sizes count the value's constructors.
 
 use speccheck::prelude::*;
+use speccheck::test_case::CaseControl as _;
 use speccheck::{Config, ExplainMode, Property};
 use speccheck_examples::smartcheck::div0::{self, Exp};
 

@@ -4,6 +4,7 @@
 mod common;
 mod models;
 
+use speccheck::test_case::CaseControl as _;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use common::Harness;

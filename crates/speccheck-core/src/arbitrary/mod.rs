@@ -14,6 +14,7 @@ mod tuple;
 
 use crate::encode::{EncodeError, Encoder};
 use crate::span::TypeInfo;
+use crate::test_case::CaseControl as _;
 use crate::test_case::TestCase;
 
 /// A type with a default way to be generated from choices and to be

@@ -9,6 +9,7 @@
 //! `source` never makes, as SmartCheck's reduction of a heap may break the
 //! heap order. Replay, persistence and printing are `structural`'s.
 
+use crate::test_case::CaseControl as _;
 use rand::RngCore;
 
 use super::Generator;

@@ -1,6 +1,7 @@
 //! Running one test case: the property on a test case, with panics,
 //! preconditions and invalid inputs turned into an [`Outcome`].
 
+use crate::test_case::CaseControl as _;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
 

@@ -3,6 +3,7 @@
 //! explain → final replay → persist. Each phase is a method; the run
 //! composes them (Hypothesis's engine keeps its phases apart the same way).
 
+use crate::test_case::CaseControl as _;
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};

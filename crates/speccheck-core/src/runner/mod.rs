@@ -15,6 +15,7 @@ pub mod report;
 pub mod verdict;
 pub mod watch;
 
+use crate::test_case::CaseControl as _;
 use std::fmt::Debug;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};

@@ -240,6 +240,7 @@ fn open_across_gaps(n: usize, spans: &[Span], out: &mut Vec<i32>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_case::CaseControl as _;
     use crate::test_case::{Fresh, Tail, TestCase};
 
     fn int(value: u64, max: u64) -> Choice {

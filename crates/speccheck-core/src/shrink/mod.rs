@@ -23,6 +23,7 @@ mod promote;
 mod redistribute;
 mod reorder;
 
+use crate::test_case::CaseControl as _;
 use std::time::{Duration, Instant};
 
 use crate::choice::{Choice, FingerprintSet, fingerprint, shortlex};

@@ -378,6 +378,7 @@ fn force(tc: &mut TestCase, choices: &[Choice]) {
 mod tests {
     use super::*;
     use serde_json::json;
+    use speccheck_core::test_case::CaseControl as _;
 
     fn grammar() -> Grammar {
         Grammar { conns: 3, funcs: 2 }

@@ -4,6 +4,7 @@
 
 #![allow(dead_code)]
 
+use speccheck::test_case::CaseControl as _;
 use std::sync::Arc;
 use std::time::Duration;
 
