@@ -89,6 +89,8 @@ fn arbitrary_types_round_trip() {
 fn generators_round_trip() {
     round_trip("ints", gens::ints(-50..=1000i64), eq);
     round_trip("towards", gens::ints(0..=1000u32).towards(500), eq);
+    round_trip("uniform", gens::uniform(-50..=1000i64), eq);
+    round_trip("uniform u128", gens::uniform(0..=u128::MAX - 3), eq);
     round_trip("range", gens::range(10u8..20), eq);
     round_trip("floats", gens::floats(-1.0..1.0), |a, b| a.to_bits() == b.to_bits());
     round_trip("float range", gens::range(0.5..=2.5f64), |a, b| a.to_bits() == b.to_bits());
@@ -162,4 +164,23 @@ fn recursive_generators_terminate() {
     let config = Config { cases: 300, seed: Some(3), database: None, ..Config::named("rec") };
     let r = Property::new(trees).config(config).run(|t: Tree| depth(&t) <= 5);
     assert!(r.passed(), "{r}");
+}
+
+#[test]
+fn uniform_integers_spread_where_ints_cluster_and_both_shrink_to_zero() {
+    let near = |g: &dyn Fn(&mut TestCase) -> i32| {
+        (0..4000u64)
+            .filter(|&seed| g(&mut TestCase::random(seed, 100).record_choices(false)).abs() <= 100)
+            .count()
+    };
+    let uniform = gens::uniform(-1_000_000..=1_000_000i32);
+    let biased = gens::ints(-1_000_000..=1_000_000i32);
+    // Uniform: about 201 values in 2,000,001 near 0; biased: about half.
+    assert!(near(&|tc| uniform.generate(tc)) < 40, "uniform draws cluster");
+    assert!(near(&|tc| biased.generate(tc)) > 1000, "ints lost their bias");
+    let r = speccheck_core::Property::new(gens::uniform(-1_000_000..=1_000_000i32))
+        .config(speccheck_core::Config { seed: Some(1), database: None, ..speccheck_core::Config::named("uniform") })
+        .run(|x: i32| x.abs() < 500);
+    let c = r.counterexample().expect("fails");
+    assert!(["500", "-500"].contains(&c.inputs[0].1.to_line().as_str()), "{r}");
 }

@@ -264,6 +264,40 @@ impl TestCase {
         T::from_key(self.draw_key(lo, hi, target(lo, hi, T::zero_key())))
     }
 
+    /// An integer in `lo..=hi` drawn uniformly at random (no bias toward
+    /// small values or the bounds), recorded and shrunk as
+    /// [`draw_int`](Self::draw_int) records and shrinks it.
+    pub fn draw_int_uniform<T: Integer>(&mut self, lo: T, hi: T) -> T {
+        assert!(lo <= hi, "draw_int_uniform: empty range {lo:?}..={hi:?}");
+        let (lo, hi) = (lo.to_key(), hi.to_key());
+        let t = target(lo, hi, T::zero_key());
+        let width = hi - lo;
+        if width == 0 {
+            return T::from_key(lo);
+        }
+        if width <= u64::MAX as u128 {
+            let (w, t) = (width as u64, (t - lo) as u64);
+            let k = self.draw_raw(
+                w,
+                ChoiceKind::Integer,
+                |rng, _| offset_to_index(below(rng, w), w, t),
+                |budget| 2 * u64::from(budget) + 1,
+            );
+            return T::from_key(lo + index_to_offset(k, w, t) as u128);
+        }
+        let sampled = self.pre_sample(|rng, _| key_to_index(uniform(rng, lo, hi), lo, hi, t));
+        let hi_max = (width >> 64) as u64;
+        let high = self.draw_raw(hi_max, ChoiceKind::Integer, |_, _| sampled.map_or(0, |k| (k >> 64) as u64), |_| 1);
+        let lo_max = if high == hi_max { width as u64 } else { u64::MAX };
+        let low = self.draw_raw(
+            lo_max,
+            ChoiceKind::Integer,
+            |_, _| sampled.map_or(0, |k| (k as u64).min(lo_max)),
+            |budget| 2 * u64::from(budget) + 1,
+        );
+        T::from_key(index_to_key(((high as u128) << 64) | low as u128, lo, hi, t))
+    }
+
     /// An integer in `lo..=hi` shrinking toward `towards` (clamped into the
     /// range).
     pub fn draw_int_towards<T: Integer>(&mut self, lo: T, hi: T, towards: T) -> T {

@@ -38,7 +38,7 @@ pub use collections::{
 pub use filter::Filter;
 pub use flat_map::FlatMap;
 pub use map::{Map, MapInv};
-pub use num::{Floats, Ints, RangeGenerator, floats, floats_f32, ints, range};
+pub use num::{Floats, Ints, RangeGenerator, Uniform, floats, floats_f32, ints, range, uniform};
 pub use one_of::{OneOf, frequency, one_of};
 pub use option::{OptionGen, ResultGen, option, result};
 pub use recursive::{Recursive, recursive};

@@ -76,6 +76,42 @@ pub(crate) fn show_range<T: std::fmt::Debug, R: RangeBounds<T>>(range: &R) -> St
     }
 }
 
+/// Integers drawn uniformly from a range; see [`uniform`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Uniform<T> {
+    lo: T,
+    hi: T,
+}
+
+/// Integers in `range` drawn uniformly (as proptest and `rand` draw them),
+/// without [`ints`]'s bias toward 0, ±1 and the bounds; they shrink toward
+/// 0 (or the bound nearest it) like [`ints`]. For bugs that need values
+/// spread over a wide range; `ints` finds boundary bugs sooner.
+#[track_caller]
+pub fn uniform<T: Integer, R: RangeBounds<T>>(range: R) -> Uniform<T> {
+    match bounds(&range) {
+        Some((lo, hi)) => Uniform { lo, hi },
+        None => panic!("gens::uniform({}): the range is empty, no integer is in it", show_range(&range)),
+    }
+}
+
+impl<T: Integer> Generator for Uniform<T> {
+    type Value = T;
+    #[inline]
+    fn generate(&self, tc: &mut TestCase) -> T {
+        if tc.is_plain() {
+            return tc.draw_int_uniform(self.lo, self.hi);
+        }
+        tc.start_span(SpanKind::Value, int_info::<T>, "");
+        let v = tc.draw_int_uniform(self.lo, self.hi);
+        tc.stop_span(SpanKind::Value);
+        v
+    }
+    fn encode(&self, value: &T, enc: &mut Encoder) -> Result<(), EncodeError> {
+        enc.write_int(*value, self.lo, self.hi)
+    }
+}
+
 fn int_info<T: 'static>() -> TypeInfo {
     TypeInfo::primitive::<T>()
 }
