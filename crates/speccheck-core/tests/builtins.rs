@@ -169,9 +169,7 @@ fn recursive_generators_terminate() {
 #[test]
 fn uniform_integers_spread_where_ints_cluster_and_both_shrink_to_zero() {
     let near = |g: &dyn Fn(&mut TestCase) -> i32| {
-        (0..4000u64)
-            .filter(|&seed| g(&mut TestCase::random(seed, 100).record_choices(false)).abs() <= 100)
-            .count()
+        (0..4000u64).filter(|&seed| g(&mut TestCase::random(seed, 100).record_choices(false)).abs() <= 100).count()
     };
     let uniform = gens::uniform(-1_000_000..=1_000_000i32);
     let biased = gens::ints(-1_000_000..=1_000_000i32);

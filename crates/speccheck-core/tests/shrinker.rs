@@ -135,3 +135,60 @@ fn values_that_must_stay_equal_shrink_together() {
         assert_eq!(c.inputs[0].1.to_line(), "[5, 5]", "seed {seed}: {r}");
     }
 }
+
+#[test]
+fn nested_irrelevant_collections_go_outermost_first() {
+    // A list of lists the failure does not need: emptying the outer list
+    // drops every inner one in one step, instead of inner ones one by one.
+    let inner = || gens::vec(gens::vec(gens::ints(0..1000u16), 1..8), 0..10);
+    let test = move |tc: &mut TestCase| {
+        let (xss, flag) = (inner(), any::<bool>()).generate(tc);
+        let _ = xss;
+        if flag { Outcome::Fail(speccheck_core::FailureInfo::returned("flag set")) } else { Outcome::Pass }
+    };
+    let mut checked = 0;
+    for seed in 0..100u64 {
+        let first = execute(&test, TestCase::random(seed, 60).with_spans(true));
+        if !first.outcome.is_fail() {
+            continue;
+        }
+        let mut run = |tc: TestCase| execute(&test, tc);
+        let budget = ShrinkBudget { max_steps: 2000, max_time: Duration::from_secs(5) };
+        let (best, stats) = Shrinker::new(&mut run, first, budget, 12).shrink();
+        assert_eq!(best.choices.0.iter().map(|c| c.value).collect::<Vec<_>>(), vec![0, 1], "seed {seed}");
+        assert!(stats.steps <= 8, "seed {seed}: {} runs to drop an irrelevant list of lists", stats.steps);
+        checked += 1;
+    }
+    assert!(checked > 20);
+}
+
+#[test]
+fn a_sum_that_must_stay_moves_between_its_terms_in_few_steps() {
+    // SmartCheck's T in two values: each below 256, their wrapping sum at
+    // least 1280 — only by overflow, so neither value can shrink alone;
+    // magnitude must move from one to the other, many times.
+    let test = |tc: &mut TestCase| {
+        let (a, b) = (gens::uniform(i16::MIN..=i16::MAX), gens::uniform(i16::MIN..=i16::MAX)).generate(tc);
+        if a >= 256 || b >= 256 {
+            return Outcome::Discard { reason: "each below 256".into() };
+        }
+        if a.wrapping_add(b) >= 1280 {
+            Outcome::Fail(speccheck_core::FailureInfo::returned("sum"))
+        } else {
+            Outcome::Pass
+        }
+    };
+    let mut checked = 0;
+    for seed in 0..2000u64 {
+        let first = execute(&test, TestCase::random(seed, 100).with_spans(true));
+        if !first.outcome.is_fail() {
+            continue;
+        }
+        let mut run = |tc: TestCase| execute(&test, tc);
+        let budget = ShrinkBudget { max_steps: 5000, max_time: Duration::from_secs(5) };
+        let (_, stats) = Shrinker::new(&mut run, first, budget, 12).shrink();
+        assert!(stats.steps <= 400, "seed {seed}: {} runs", stats.steps);
+        checked += 1;
+    }
+    assert!(checked > 10, "only {checked} failing seeds");
+}

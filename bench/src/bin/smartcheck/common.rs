@@ -4,12 +4,13 @@
 use std::fmt::Debug;
 use std::time::{Duration, Instant};
 
-use proptest::strategy::Strategy;
+use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{Config as PtConfig, RngAlgorithm, TestCaseError, TestError, TestRng, TestRunner};
-use quickcheck::{Arbitrary as QcArbitrary, Gen};
+use quickcheck::{Arbitrary as QcArbitrary, Gen, QuickCheck, TestResult};
 use speccheck::{Config, ExplainMode, Generator, Property, RunVerdict, Tail, TestCase, Verbosity};
 
-/// Tests per run (passing cases before a tool gives up), for every tool.
+/// Passing cases a tool searches before it gives up, the same for every
+/// tool (the paper's setting; every other setting is the tool's default).
 pub const CASES: u32 = 1000;
 
 /// How one input fared.
@@ -33,39 +34,52 @@ pub struct Sample {
 /// The tools compared (and ablations of speccheck).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tool {
-    /// speccheck as shipped: choice-sequence shrinking alternated with
-    /// SmartCheck reduction (`explain = "reduce"`).
+    /// speccheck as a user runs it: every default (`explain =
+    /// "generalize"`: reduction, formulas and the multi-bug search; hang
+    /// detection on).
+    SpeccheckDefaults,
+    /// speccheck with `explain = "reduce"`: choice-sequence shrinking
+    /// alternated with SmartCheck reduction, no hang detection (as the
+    /// peers have none). The row the goal is measured on.
     Speccheck,
     /// speccheck's choice-sequence shrinker alone (`explain = "off"`).
     ShrinkOnly,
     /// SmartCheck reduction alone (`shrink = false`, `explain = "reduce"`).
     ReduceOnly,
-    /// proptest: its `TestRunner` and `ValueTree` shrinking.
+    /// proptest: its `TestRunner` with its default configuration.
     Proptest,
-    /// quickcheck: `Arbitrary::shrink` (genericShrink-style, written by
-    /// hand), driven the way its runner drives it.
+    /// quickcheck: its own runner (`QuickCheck::quicktest`) with its
+    /// defaults, shrinking with the benchmark's `Arbitrary::shrink`.
     Quickcheck,
-    /// No shrinking: the counterexample as quickcheck's generator found it.
+    /// No shrinking: the first counterexample quickcheck's generator finds.
     NoShrinking,
 }
 
-pub const TOOLS: [Tool; 6] =
-    [Tool::Speccheck, Tool::ShrinkOnly, Tool::ReduceOnly, Tool::Proptest, Tool::Quickcheck, Tool::NoShrinking];
+pub const TOOLS: [Tool; 7] = [
+    Tool::SpeccheckDefaults,
+    Tool::Speccheck,
+    Tool::ShrinkOnly,
+    Tool::ReduceOnly,
+    Tool::Proptest,
+    Tool::Quickcheck,
+    Tool::NoShrinking,
+];
 
 impl Tool {
     pub fn name(self) -> &'static str {
         match self {
-            Tool::Speccheck => "speccheck (shrink + reduce)",
+            Tool::SpeccheckDefaults => "speccheck (defaults: generalize, hang detection)",
+            Tool::Speccheck => "speccheck (explain = reduce)",
             Tool::ShrinkOnly => "speccheck shrinker only",
             Tool::ReduceOnly => "speccheck SmartCheck only",
-            Tool::Proptest => "proptest",
-            Tool::Quickcheck => "quickcheck",
-            Tool::NoShrinking => "none (quickcheck, no shrinking)",
+            Tool::Proptest => "proptest (defaults)",
+            Tool::Quickcheck => "quickcheck (its runner, defaults)",
+            Tool::NoShrinking => "none (no shrinking)",
         }
     }
 
     pub fn is_speccheck(self) -> bool {
-        matches!(self, Tool::Speccheck | Tool::ShrinkOnly | Tool::ReduceOnly)
+        matches!(self, Tool::SpeccheckDefaults | Tool::Speccheck | Tool::ShrinkOnly | Tool::ReduceOnly)
     }
 }
 
@@ -76,24 +90,17 @@ pub fn timed(f: impl FnOnce() -> Option<usize>) -> Option<Sample> {
     Some(Sample { size: size as f64, time: start.elapsed() })
 }
 
-/// The settings of a speccheck run for `tool`.
+/// The settings of a speccheck run for `tool`: every tool searches up to
+/// [`CASES`] passing cases; the rest is the tool's default or the ablation.
 pub fn speccheck_config(tool: Tool, seed: u64, explain: Option<ExplainMode>) -> Config {
-    let (shrink, mode) = match tool {
-        Tool::ShrinkOnly => (true, ExplainMode::Off),
-        Tool::ReduceOnly => (false, ExplainMode::Reduce),
-        _ => (true, ExplainMode::Reduce),
+    let base = Config { cases: CASES, seed: Some(seed), database: None, ..Config::named("smartcheck-bench") };
+    let config = match tool {
+        Tool::SpeccheckDefaults => base,
+        Tool::ShrinkOnly => Config { timeout: None, explain: ExplainMode::Off, ..base },
+        Tool::ReduceOnly => Config { timeout: None, shrink: false, explain: ExplainMode::Reduce, ..base },
+        _ => Config { timeout: None, explain: ExplainMode::Reduce, ..base },
     };
-    Config {
-        cases: CASES,
-        seed: Some(seed),
-        database: None,
-        timeout: None,
-        shrink,
-        explain: explain.unwrap_or(mode),
-        max_discard_ratio: 200,
-        verbosity: Verbosity::Quiet,
-        ..Config::named("smartcheck-bench")
-    }
+    Config { explain: explain.unwrap_or(config.explain), verbosity: Verbosity::Quiet, ..config }
 }
 
 /// Finds and shrinks a counterexample with speccheck; returns it.
@@ -114,19 +121,66 @@ where
     Some(generator.generate(&mut tc))
 }
 
-/// Finds and shrinks a counterexample with proptest; returns it.
+/// One value of `strategy` from `seed` (the benchmark's common sampler:
+/// every tool draws its inputs from the same strategy, so sizes and times
+/// compare the tools' searching and shrinking, not their distributions).
+pub fn sample<S: Strategy>(strategy: &S, seed: u64) -> S::Value {
+    let mut bytes = [0u8; 16];
+    bytes[..8].copy_from_slice(&seed.to_le_bytes());
+    bytes[8..].copy_from_slice(&(seed ^ 0x9e37_79b9_7f4a_7c15).rotate_left(17).to_le_bytes());
+    let mut runner = TestRunner::new_with_rng(PtConfig::default(), TestRng::from_seed(RngAlgorithm::XorShift, &bytes));
+    strategy.new_tree(&mut runner).expect("the strategy makes a value").current()
+}
+
+thread_local! {
+    /// Strategies built once per thread, by the function that makes them
+    /// (proptest's recursive strategies are neither `Send` nor `Sync`).
+    static STRATEGIES: std::cell::RefCell<std::collections::HashMap<usize, Box<dyn std::any::Any>>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
+}
+
+/// One value of the strategy `make` builds, from `seed` (see [`sample`]).
+pub fn sample_from<S: Strategy + 'static>(make: fn() -> S, seed: u64) -> S::Value {
+    STRATEGIES.with(|m| {
+        let mut m = m.borrow_mut();
+        let s = m.entry(make as usize).or_insert_with(|| Box::new(make()));
+        sample(s.downcast_ref::<S>().expect("one strategy per function"), seed)
+    })
+}
+
+/// speccheck's generator for the values of the strategy `make` builds:
+/// sampled from it, recorded as the value type's derived structure
+/// (`gens::represent`), so speccheck shrinks and reduces them as it does its
+/// own values.
+pub fn sampled<S>(make: fn() -> S) -> speccheck::BoxedGenerator<S::Value>
+where
+    S: Strategy + 'static,
+    S::Value: speccheck::Arbitrary,
+{
+    let source =
+        speccheck::gens::from_fn(move |tc| sample_from(make, tc.draw(&speccheck::gens::uniform(0..=u64::MAX))));
+    speccheck::gens::represent(source, speccheck::any::<S::Value>()).boxed()
+}
+
+/// A seed for [`sample`] from quickcheck's generator (three draws mixed:
+/// one in ten of its `u64`s is a "problem value" such as 0).
+pub fn qc_seed(g: &mut Gen) -> u64 {
+    let (a, b, c) = (u64::arbitrary(g), u64::arbitrary(g), u64::arbitrary(g));
+    a ^ b.rotate_left(21) ^ c.rotate_left(42).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+}
+
+/// Finds and shrinks a counterexample with proptest, at its defaults
+/// (but no persistence file); returns it.
 pub fn proptest<S>(strategy: S, seed: u64, check: fn(&S::Value) -> Check) -> Option<S::Value>
 where
     S: Strategy,
     S::Value: Clone + Debug,
 {
-    let config = PtConfig {
-        cases: CASES,
-        failure_persistence: None,
-        max_global_rejects: CASES * 200,
-        max_local_rejects: 1 << 20,
-        ..PtConfig::default()
-    };
+    // Defaults but the search budget every tool gets: `cases` only sets
+    // how many cases to try; proptest's shrink budget stays its default
+    // (`max_shrink_iters` is 4 × cases unless set: 1024 for its default 256
+    // cases, set here so that raising `cases` does not raise it).
+    let config = PtConfig { cases: CASES, max_shrink_iters: 1024, failure_persistence: None, ..PtConfig::default() };
     let mut bytes = [0u8; 32];
     bytes[..8].copy_from_slice(&seed.to_le_bytes());
     let mut runner = TestRunner::new_with_rng(config, TestRng::from_seed(RngAlgorithm::ChaCha, &bytes));
@@ -140,48 +194,51 @@ where
     }
 }
 
-/// Finds a counterexample with quickcheck's generator and (with `shrink`)
-/// shrinks it as quickcheck's runner does: take the first shrink candidate
-/// that still fails (a discarded one does not), repeat until none does.
-/// The size grows from 1 to 100 over the tests, as in Haskell QuickCheck
-/// (the paper's tool); quickcheck 1.x would fix it at 100.
-pub fn quickcheck<T: QcArbitrary>(seed: u64, shrink: bool, check: fn(&T) -> Check) -> Option<T> {
-    let mut passed = 0u32;
-    let mut tries = 0u64;
-    while passed < CASES && tries < u64::from(CASES) * 200 {
-        let size = (tries as usize).clamp(1, 100);
-        let mut g = Gen::from_size_and_seed(size, seed.wrapping_mul(0x9e37_79b9_7f4a_7c15).wrapping_add(tries));
-        tries += 1;
-        let v = T::arbitrary(&mut g);
-        match check(&v) {
-            Check::Pass => passed += 1,
-            Check::Discard => {}
-            Check::Fail => return Some(if shrink { shrink_loop(v, check) } else { v }),
-        }
-    }
-    None
+/// A benchmark input as quickcheck sees it: an `Arbitrary` newtype that can
+/// say how it fares.
+pub trait QcSubject: QcArbitrary + Debug {
+    /// How the input fares.
+    fn check(&self) -> Check;
 }
 
-fn shrink_loop<T: QcArbitrary>(mut v: T, check: fn(&T) -> Check) -> T {
-    'outer: loop {
-        for c in v.shrink() {
-            if check(&c) == Check::Fail {
-                v = c;
-                continue 'outer;
-            }
+thread_local! {
+    /// The last input quickcheck's runner saw fail: after shrinking, its
+    /// final counterexample.
+    static LAST_FAILURE: std::cell::RefCell<Option<Box<dyn std::any::Any>>> = const { std::cell::RefCell::new(None) };
+}
+
+fn qc_property<T: QcSubject + 'static>(x: T) -> TestResult {
+    match x.check() {
+        Check::Pass => TestResult::passed(),
+        Check::Discard => TestResult::discard(),
+        Check::Fail => {
+            LAST_FAILURE.with(|l| *l.borrow_mut() = Some(Box::new(x)));
+            TestResult::failed()
         }
-        return v;
+    }
+}
+
+/// Finds a counterexample with quickcheck's own runner (`quicktest`, its
+/// defaults: a generator of size 100, 10,000 tests at most) and, with
+/// `shrink`, shrinks it as the runner does; without, the first failing
+/// input of the same search.
+pub fn quickcheck<T: QcSubject + 'static>(seed: u64, shrink: bool) -> Option<T> {
+    if !shrink {
+        let mut g = Gen::from_size_and_seed(100, seed);
+        return (0..10_000).map(|_| T::arbitrary(&mut g)).find(|v| v.check() == Check::Fail);
+    }
+    LAST_FAILURE.with(|l| l.borrow_mut().take());
+    let result = QuickCheck::new()
+        .rng(Gen::from_size_and_seed(100, seed))
+        .tests(u64::from(CASES))
+        .quicktest(qc_property::<T> as fn(T) -> TestResult);
+    match result {
+        Err(_) => LAST_FAILURE.with(|l| l.borrow_mut().take()).and_then(|b| b.downcast::<T>().ok()).map(|b| *b),
+        Ok(_) => None,
     }
 }
 
 /// A random number below `n` from quickcheck's generator.
 pub fn qc_below(g: &mut Gen, n: usize) -> usize {
     if n == 0 { 0 } else { (u64::arbitrary(g) % n as u64) as usize }
-}
-
-/// `n` values from `f` with a length below `max` (for hand-written
-/// quickcheck generators that bound their lists).
-pub fn qc_vec<T>(g: &mut Gen, max: usize, mut f: impl FnMut(&mut Gen) -> T) -> Vec<T> {
-    let n = qc_below(g, max + 1);
-    std::iter::repeat_with(|| f(g)).take(n).collect()
 }

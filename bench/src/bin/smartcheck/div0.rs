@@ -20,7 +20,8 @@ pub fn check(e: &Exp) -> Check {
     }
 }
 
-fn pt_exp() -> impl Strategy<Value = Exp> {
+/// The common distribution (proptest's recursive strategy).
+fn pt_exp() -> impl Strategy<Value = Exp> + 'static {
     any::<i32>().prop_map(Exp::C).prop_recursive(6, 64, 2, |inner| {
         prop_oneof![
             (inner.clone(), inner.clone()).prop_map(|(a, b)| Exp::Add(Box::new(a), Box::new(b))),
@@ -29,21 +30,10 @@ fn pt_exp() -> impl Strategy<Value = Exp> {
     })
 }
 
-/// quickcheck: the paper's sized generator (`mkM`), and `genericShrink`'s
+/// quickcheck: values from the common strategy, and `genericShrink`'s
 /// shrink (sub-terms, then each field shrunk in turn).
 #[derive(Clone, Debug)]
 pub struct QcExp(pub Exp);
-
-fn qc_exp(g: &mut Gen, n: usize) -> Exp {
-    if n == 0 {
-        return Exp::C(i32::arbitrary(g));
-    }
-    let sub = |g: &mut Gen| {
-        let m = common::qc_below(g, n);
-        Box::new(qc_exp(g, m))
-    };
-    if bool::arbitrary(g) { Exp::Add(sub(g), sub(g)) } else { Exp::Div(sub(g), sub(g)) }
-}
 
 fn qc_shrink(e: &Exp) -> Vec<Exp> {
     match e {
@@ -63,26 +53,27 @@ fn qc_shrink(e: &Exp) -> Vec<Exp> {
 
 impl QcArbitrary for QcExp {
     fn arbitrary(g: &mut Gen) -> Self {
-        let n = g.size();
-        QcExp(qc_exp(g, n))
+        QcExp(common::sample_from(pt_exp, common::qc_seed(g)))
     }
     fn shrink(&self) -> Box<dyn Iterator<Item = Self>> {
         Box::new(qc_shrink(&self.0).into_iter().map(QcExp))
     }
 }
 
-fn qc_check(e: &QcExp) -> Check {
-    check(&e.0)
+impl common::QcSubject for QcExp {
+    fn check(&self) -> Check {
+        check(&self.0)
+    }
 }
 
 pub fn run(tool: Tool, seed: u64) -> Option<Sample> {
     common::timed(|| match tool {
         _ if tool.is_speccheck() => {
-            common::speccheck(speccheck::any::<Exp>(), common::speccheck_config(tool, seed, None), check)
+            common::speccheck(common::sampled(pt_exp), common::speccheck_config(tool, seed, None), check)
                 .map(|e| size(&e))
         }
         Tool::Proptest => common::proptest(pt_exp(), seed, check).map(|e| size(&e)),
-        Tool::Quickcheck => common::quickcheck::<QcExp>(seed, true, qc_check).map(|e| size(&e.0)),
-        _ => common::quickcheck::<QcExp>(seed, false, qc_check).map(|e| size(&e.0)),
+        Tool::Quickcheck => common::quickcheck::<QcExp>(seed, true).map(|e| size(&e.0)),
+        _ => common::quickcheck::<QcExp>(seed, false).map(|e| size(&e.0)),
     })
 }

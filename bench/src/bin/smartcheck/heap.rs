@@ -151,7 +151,8 @@ pub fn size(pp: &HeapPP) -> usize {
     size_p(&pp.program) + size_h(&pp.heap)
 }
 
-fn pt_program() -> impl Strategy<Value = HeapP> {
+/// The common distribution (proptest's recursive strategy).
+fn pt_program() -> impl Strategy<Value = HeapP> + 'static {
     let leaf = prop_oneof![
         Just(HeapP::Empty),
         any::<i32>().prop_map(HeapP::Unit),
@@ -166,32 +167,10 @@ fn pt_program() -> impl Strategy<Value = HeapP> {
     })
 }
 
-/// quickcheck: the generator and shrinker of QuickCheck's heap example
-/// (`arbHeapP`, weights growing with the size; `shrink` as written there).
+/// quickcheck: programs from the common strategy, and the shrinker of
+/// QuickCheck's heap example (`shrink` as written there).
 #[derive(Clone, Debug)]
 pub struct QcHeapPP(pub HeapPP);
-
-fn qc_program(g: &mut Gen, s: usize) -> HeapP {
-    let weights = [1, 1, s, s, s, 1];
-    let total: usize = weights.iter().sum();
-    let mut r = common::qc_below(g, total);
-    let mut pick = 0;
-    for (i, w) in weights.iter().enumerate() {
-        if r < *w {
-            pick = i;
-            break;
-        }
-        r -= w;
-    }
-    match pick {
-        0 => HeapP::Empty,
-        1 => HeapP::Unit(i32::arbitrary(g)),
-        2 => HeapP::Insert(i32::arbitrary(g), Box::new(qc_program(g, s.saturating_sub(1)))),
-        3 => HeapP::SafeRemoveMin(Box::new(qc_program(g, s.saturating_sub(1)))),
-        4 => HeapP::Merge(Box::new(qc_program(g, s / 2)), Box::new(qc_program(g, s / 2))),
-        _ => HeapP::FromList(Vec::arbitrary(g)),
-    }
-}
 
 fn qc_shrink(p: &HeapP) -> Vec<HeapP> {
     let b = |p: HeapP| Box::new(p);
@@ -225,27 +204,28 @@ fn qc_shrink(p: &HeapP) -> Vec<HeapP> {
 
 impl QcArbitrary for QcHeapPP {
     fn arbitrary(g: &mut Gen) -> Self {
-        let s = g.size();
-        QcHeapPP(HeapPP::of(qc_program(g, s)))
+        QcHeapPP(HeapPP::of(common::sample_from(pt_program, common::qc_seed(g))))
     }
     fn shrink(&self) -> Box<dyn Iterator<Item = Self>> {
         Box::new(qc_shrink(&self.0.program).into_iter().map(|p| QcHeapPP(HeapPP::of(p))))
     }
 }
 
-fn qc_check(h: &QcHeapPP) -> Check {
-    check(&h.0)
+impl common::QcSubject for QcHeapPP {
+    fn check(&self) -> Check {
+        check(&self.0)
+    }
 }
 
 pub fn run(tool: Tool, seed: u64) -> Option<Sample> {
     common::timed(|| match tool {
         _ if tool.is_speccheck() => {
-            let g = speccheck::Generator::map(speccheck::any::<HeapP>(), HeapPP::of);
+            let g = speccheck::Generator::map(common::sampled(pt_program), HeapPP::of);
             common::speccheck(g, common::speccheck_config(tool, seed, None), check).map(|h| size(&h))
         }
         Tool::Proptest => common::proptest(pt_program().prop_map(HeapPP::of), seed, check).map(|h| size(&h)),
-        Tool::Quickcheck => common::quickcheck::<QcHeapPP>(seed, true, qc_check).map(|h| size(&h.0)),
-        _ => common::quickcheck::<QcHeapPP>(seed, false, qc_check).map(|h| size(&h.0)),
+        Tool::Quickcheck => common::quickcheck::<QcHeapPP>(seed, true).map(|h| size(&h.0)),
+        _ => common::quickcheck::<QcHeapPP>(seed, false).map(|h| size(&h.0)),
     })
 }
 
@@ -261,7 +241,7 @@ pub fn run_as_data(tool: Tool, seed: u64) -> Option<Sample> {
         return run(tool, seed);
     }
     common::timed(|| {
-        let g = speccheck::Generator::flat_map(speccheck::any::<HeapP>(), |program: HeapP| {
+        let g = speccheck::Generator::flat_map(common::sampled(pt_program), |program: HeapP| {
             let built = speccheck::gens::represent(speccheck::gens::just(heap(&program)), speccheck::any::<Heap>());
             speccheck::Generator::map(built, move |heap| HeapPP { program: program.clone(), heap })
         });

@@ -51,7 +51,8 @@ fn pt_exp() -> impl Strategy<Value = Exp> {
     })
 }
 
-fn pt_lang() -> impl Strategy<Value = Lang> {
+/// The common distribution (proptest's strategies).
+pub fn pt_lang() -> impl Strategy<Value = Lang> + 'static {
     use proptest::collection::vec;
     let stmt = prop_oneof![
         (pt_var(), pt_exp()).prop_map(|(v, e)| Stmt::Assign(v, e)),
@@ -66,9 +67,11 @@ fn pt_lang() -> impl Strategy<Value = Lang> {
 
 // ----- quickcheck --------------------------------------------------------------
 
-/// quickcheck: generators and shrinkers as the benchmark writes them
-/// (variables never shrunk; products shrunk as tuples; expressions by
-/// `genericShrink`: sub-terms, then each field).
+/// quickcheck: programs from the common strategy; shrinkers as the
+/// benchmark writes them (variables never shrunk; products shrunk as
+/// tuples; expressions by `genericShrink`: sub-terms, then each field). The
+/// parts' `arbitrary` (quickcheck's own generators, which the trait asks
+/// for) are not used.
 #[derive(Clone, Debug)]
 pub struct QcLang(pub Lang);
 
@@ -171,9 +174,7 @@ fn qc_list<T: QcArbitrary>(g: &mut Gen) -> Vec<T> {
 
 impl QcArbitrary for QcLang {
     fn arbitrary(g: &mut Gen) -> Self {
-        let modules = qc_list::<QcModule>(g).into_iter().map(|m| m.0).collect();
-        let funcs = qc_list::<QcFunc>(g).into_iter().map(|f| f.0).collect();
-        QcLang(Lang { modules, funcs })
+        QcLang(common::sample_from(pt_lang, common::qc_seed(g)))
     }
     fn shrink(&self) -> Box<dyn Iterator<Item = Self>> {
         let m: Vec<QcModule> = self.0.modules.iter().cloned().map(QcModule).collect();
@@ -229,18 +230,20 @@ impl QcArbitrary for QcFunc {
     }
 }
 
-fn qc_check(l: &QcLang) -> Check {
-    check(&l.0)
+impl common::QcSubject for QcLang {
+    fn check(&self) -> Check {
+        check(&self.0)
+    }
 }
 
 pub fn run(tool: Tool, seed: u64) -> Option<Sample> {
     common::timed(|| match tool {
         _ if tool.is_speccheck() => {
-            common::speccheck(speccheck::any::<Lang>(), common::speccheck_config(tool, seed, None), check)
+            common::speccheck(common::sampled(pt_lang), common::speccheck_config(tool, seed, None), check)
                 .map(|l| size(&l))
         }
         Tool::Proptest => common::proptest(pt_lang(), seed, check).map(|l| size(&l)),
-        Tool::Quickcheck => common::quickcheck::<QcLang>(seed, true, qc_check).map(|l| size(&l.0)),
-        _ => common::quickcheck::<QcLang>(seed, false, qc_check).map(|l| size(&l.0)),
+        Tool::Quickcheck => common::quickcheck::<QcLang>(seed, true).map(|l| size(&l.0)),
+        _ => common::quickcheck::<QcLang>(seed, false).map(|l| size(&l.0)),
     })
 }

@@ -29,7 +29,8 @@ fn pt_window() -> impl Strategy<Value = Window> {
     proptest::char::range('a', 'z')
 }
 
-fn pt_stackset() -> impl Strategy<Value = StackSet> {
+/// The common distribution (proptest's strategies).
+pub fn pt_stackset() -> impl Strategy<Value = StackSet> + 'static {
     use proptest::collection::{btree_map, vec};
     let stack = (pt_window(), vec(pt_window(), 0..4), vec(pt_window(), 0..4)).prop_map(|(focus, up, down)| Stack {
         focus,
@@ -48,27 +49,10 @@ fn pt_stackset() -> impl Strategy<Value = StackSet> {
 
 // ----- quickcheck --------------------------------------------------------------
 
-/// quickcheck: a generator bounded like proptest's, and a shrink that
+/// quickcheck: stack sets from the common strategy, and a shrink that
 /// shrinks each field in turn (what `genericShrink` derives).
 #[derive(Clone, Debug)]
 pub struct QcStackSet(pub StackSet);
-
-fn qc_window(g: &mut Gen) -> Window {
-    (b'a' + common::qc_below(g, 26) as u8) as char
-}
-
-fn qc_ws(g: &mut Gen) -> Workspace {
-    let stack = bool::arbitrary(g).then(|| Stack {
-        focus: qc_window(g),
-        up: common::qc_vec(g, 3, qc_window),
-        down: common::qc_vec(g, 3, qc_window),
-    });
-    Workspace { tag: Tag(u8::arbitrary(g)), layout: i8::arbitrary(g), stack }
-}
-
-fn qc_screen(g: &mut Gen) -> Screen {
-    Screen { workspace: qc_ws(g), screen: i8::arbitrary(g), detail: i8::arbitrary(g) }
-}
 
 fn shrink_stack(st: &Stack) -> Vec<Stack> {
     (st.focus, st.up.clone(), st.down.clone()).shrink().map(|(focus, up, down)| Stack { focus, up, down }).collect()
@@ -114,11 +98,7 @@ fn shrink_list<T: Clone>(xs: &[T], one: fn(&T) -> Vec<T>) -> Vec<Vec<T>> {
 
 impl QcArbitrary for QcStackSet {
     fn arbitrary(g: &mut Gen) -> Self {
-        let current = qc_screen(g);
-        let visible = common::qc_vec(g, 3, qc_screen);
-        let hidden = common::qc_vec(g, 4, qc_ws);
-        let floating = common::qc_vec(g, 2, |g| (qc_window(g), <(u8, u8, u8, u8)>::arbitrary(g))).into_iter().collect();
-        QcStackSet(StackSet { current, visible, hidden, floating })
+        QcStackSet(common::sample_from(pt_stackset, common::qc_seed(g)))
     }
     fn shrink(&self) -> Box<dyn Iterator<Item = Self>> {
         let s = &self.0;
@@ -131,18 +111,20 @@ impl QcArbitrary for QcStackSet {
     }
 }
 
-fn qc_check(s: &QcStackSet) -> Check {
-    check(&s.0)
+impl common::QcSubject for QcStackSet {
+    fn check(&self) -> Check {
+        check(&self.0)
+    }
 }
 
 pub fn run(tool: Tool, seed: u64) -> Option<Sample> {
     common::timed(|| match tool {
         _ if tool.is_speccheck() => {
-            common::speccheck(speccheck::any::<StackSet>(), common::speccheck_config(tool, seed, None), check)
+            common::speccheck(common::sampled(pt_stackset), common::speccheck_config(tool, seed, None), check)
                 .map(|s| size(&s))
         }
         Tool::Proptest => common::proptest(pt_stackset(), seed, check).map(|s| size(&s)),
-        Tool::Quickcheck => common::quickcheck::<QcStackSet>(seed, true, qc_check).map(|s| size(&s.0)),
-        _ => common::quickcheck::<QcStackSet>(seed, false, qc_check).map(|s| size(&s.0)),
+        Tool::Quickcheck => common::quickcheck::<QcStackSet>(seed, true).map(|s| size(&s.0)),
+        _ => common::quickcheck::<QcStackSet>(seed, false).map(|s| size(&s.0)),
     })
 }

@@ -32,14 +32,28 @@ pub fn size(t: &T) -> usize {
     t.lists().iter().map(|l| l.len()).sum()
 }
 
-/// quickcheck: the five lists shrunk as a 5-tuple (each in turn, its
-/// elements included) — what `genericShrink` derives.
+/// The common distribution: five lists of up to 99 uniform `i16`s.
+fn strategy() -> impl Strategy<Value = T> {
+    let list = || proptest::collection::vec(any::<i16>(), 0..100);
+    (list(), list(), list(), list(), list()).prop_map(|(a, b, c, d, e)| T(a, b, c, d, e))
+}
+
+/// speccheck's combinators draw exactly that distribution.
+fn speccheck_gen() -> impl speccheck::Generator<Value = T> + Clone {
+    use speccheck::gens;
+    let list = || gens::vec(gens::uniform(i16::MIN..=i16::MAX), 0..100);
+    speccheck::Generator::map((list(), list(), list(), list(), list()), |(a, b, c, d, e)| T(a, b, c, d, e))
+}
+
+/// quickcheck: values from the same strategy; the five lists shrunk as a
+/// 5-tuple (each in turn, its elements included) — what `genericShrink`
+/// derives.
 #[derive(Clone, Debug)]
 pub struct QcT(pub T);
 
 impl QcArbitrary for QcT {
     fn arbitrary(g: &mut Gen) -> Self {
-        QcT(T(Vec::arbitrary(g), Vec::arbitrary(g), Vec::arbitrary(g), Vec::arbitrary(g), Vec::arbitrary(g)))
+        QcT(common::sample(&strategy(), common::qc_seed(g)))
     }
     fn shrink(&self) -> Box<dyn Iterator<Item = Self>> {
         let t = &self.0;
@@ -48,22 +62,19 @@ impl QcArbitrary for QcT {
     }
 }
 
-fn qc_check(t: &QcT) -> Check {
-    check(&t.0)
+impl common::QcSubject for QcT {
+    fn check(&self) -> Check {
+        check(&self.0)
+    }
 }
 
 pub fn run(tool: Tool, seed: u64) -> Option<Sample> {
     common::timed(|| match tool {
         _ if tool.is_speccheck() => {
-            common::speccheck(speccheck::any::<T>(), common::speccheck_config(tool, seed, None), check)
-                .map(|t| size(&t))
+            common::speccheck(speccheck_gen(), common::speccheck_config(tool, seed, None), check).map(|t| size(&t))
         }
-        Tool::Proptest => {
-            let list = || proptest::collection::vec(any::<i16>(), 0..100);
-            let s = (list(), list(), list(), list(), list()).prop_map(|(a, b, c, d, e)| T(a, b, c, d, e));
-            common::proptest(s, seed, check).map(|t| size(&t))
-        }
-        Tool::Quickcheck => common::quickcheck::<QcT>(seed, true, qc_check).map(|t| size(&t.0)),
-        _ => common::quickcheck::<QcT>(seed, false, qc_check).map(|t| size(&t.0)),
+        Tool::Proptest => common::proptest(strategy(), seed, check).map(|t| size(&t)),
+        Tool::Quickcheck => common::quickcheck::<QcT>(seed, true).map(|t| size(&t.0)),
+        _ => common::quickcheck::<QcT>(seed, false).map(|t| size(&t.0)),
     })
 }

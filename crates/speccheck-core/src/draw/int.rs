@@ -238,9 +238,58 @@ pub(crate) fn sample_batch<T: Integer>(tc: &mut TestCase, lo: T, hi: T, n: usize
     // `out` could otherwise alias it and force a reload per element.
     let mut local = rng.clone();
     let state = &mut local;
-    out.extend((0..n).map(move |_| T::from_key(lo + sample_offset(state, w, to, size) as u128)));
+    if w < 1 << 58 {
+        // The range each selector picks, worked out once for the batch:
+        // the loop then has no branch to mispredict (one draw in seven is
+        // a special value, at random).
+        let table = SelectorTable::new(w, to, size);
+        out.extend((0..n).map(move |_| T::from_key(lo + table.sample(state.next_u64()) as u128)));
+    } else {
+        out.extend((0..n).map(move |_| T::from_key(lo + sample_offset(state, w, to, size) as u128)));
+    }
     *rng = local;
     true
+}
+
+/// [`sample_offset`]'s choice of range per selector, for one range and
+/// size: selectors 0–8 pick one special value, 9–37 the range near the
+/// target, 38–63 the whole range. Same values as `sample_offset` for the
+/// same random bits (ranges below 2^58).
+struct SelectorTable {
+    /// `(low, width)` per class: the nine special values, near, anywhere.
+    ranges: [(u64, u64); 11],
+}
+
+impl SelectorTable {
+    #[inline(always)]
+    fn new(w: u64, t: u64, size: usize) -> Self {
+        let s = size.max(1) as u64;
+        let one = |v: u64| (v, 0);
+        let (near_lo, near_hi) = (t.saturating_sub(s), t.saturating_add(s).min(w));
+        SelectorTable {
+            ranges: [
+                one(t),
+                one(t),
+                one(t),
+                one(0),
+                one(w),
+                one(1.min(w)),
+                one(w.saturating_sub(1)),
+                one(t.saturating_add(1).min(w)),
+                one(t.saturating_sub(1)),
+                (near_lo, near_hi - near_lo),
+                (0, w),
+            ],
+        }
+    }
+
+    #[inline(always)]
+    fn sample(&self, bits: u64) -> u64 {
+        let sel = bits & 63;
+        let class = sel.min(9) + u64::from(sel >= 38);
+        let (low, width) = self.ranges[class as usize];
+        low + scale58(bits >> 6, width)
+    }
 }
 
 impl TestCase {

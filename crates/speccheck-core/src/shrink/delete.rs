@@ -2,7 +2,7 @@
 //! choice and drop what followed it.
 
 use super::{Shrinker, replace_into};
-use crate::choice::ChoiceKind;
+use crate::choice::{Choice, ChoiceKind};
 use crate::span::{Span, SpanKind};
 
 /// Deletes spans, last first: collection elements (slots) vanish with
@@ -11,6 +11,7 @@ use crate::span::{Span, SpanKind};
 /// (Hypothesis's `find_integer`), so a long collection shrinks in a
 /// logarithmic number of steps rather than one element at a time.
 pub(crate) fn delete_slots(s: &mut Shrinker<'_>) {
+    empty_collections(s);
     let mut i = s.best().spans.len();
     while i > 0 && !s.exhausted() {
         i -= 1;
@@ -22,8 +23,11 @@ pub(crate) fn delete_slots(s: &mut Shrinker<'_>) {
         // The last element of a collection: first, all its elements at once.
         if span.is_element() && is_last_element(spans, i) {
             let preceding = preceding_elements(spans, i, span.parent, span.start as usize);
+            // A full collection drew no "no more" choice: add one.
+            let full = span.parent.is_some_and(|p| spans[p as usize].end == span.end);
+            let stop: &[Choice] = if full { &[Choice { value: 0, max: 1, kind: ChoiceKind::More }] } else { &[] };
             if let Some(&(first, start)) = preceding.last()
-                && s.consider_edit(|best, out| replace_into(best, start..span.end as usize, &[], out))
+                && s.consider_edit(|best, out| replace_into(best, start..span.end as usize, stop, out))
             {
                 i = first;
                 continue;
@@ -33,6 +37,42 @@ pub(crate) fn delete_slots(s: &mut Shrinker<'_>) {
             i = delete_preceding_elements(s, i, span.parent, span.start as usize);
         }
     }
+}
+
+/// Tries to empty each collection at once, outermost first (pre-order):
+/// emptying a list of records drops every list inside them in one step,
+/// where deleting last first would take the inner ones one by one.
+fn empty_collections(s: &mut Shrinker<'_>) {
+    let mut i = 0;
+    while i < s.best().spans.len() && !s.exhausted() {
+        let Some(range) = elements_of(&s.best().spans.spans, i) else {
+            i += 1;
+            continue;
+        };
+        // On success the spans up to `i` stay as they were (the collection
+        // itself is still there, empty): go on after it.
+        // A collection that stopped at its maximum drew no "no more"
+        // choice: emptying it must add one.
+        let full = range.end == s.best().spans.spans[i].end as usize;
+        let stop: &[Choice] = if full { &[Choice { value: 0, max: 1, kind: ChoiceKind::More }] } else { &[] };
+        s.consider_edit(|best, out| replace_into(best, range, stop, out));
+        i += 1;
+    }
+}
+
+/// The choices of all the elements of the collection at span `c` (its
+/// element slots, which are contiguous), if it has any.
+fn elements_of(spans: &[Span], c: usize) -> Option<std::ops::Range<usize>> {
+    let parent = Some(c as u32);
+    let end = spans[c].end;
+    let mut range: Option<std::ops::Range<usize>> = None;
+    for sp in spans[c + 1..].iter().take_while(|sp| sp.start < end || sp.start == end && sp.end == end) {
+        if sp.parent == parent && sp.is_element() {
+            let r = range.get_or_insert(sp.start as usize..sp.end as usize);
+            r.end = sp.end as usize;
+        }
+    }
+    range.filter(|r| !r.is_empty())
 }
 
 /// True when no element of the same collection follows element span `i`.

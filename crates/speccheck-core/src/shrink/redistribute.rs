@@ -9,25 +9,37 @@ use crate::choice::ChoiceKind;
 const WINDOW: usize = 8;
 
 /// For pairs of nearby integer choices, lowers the first and raises the
-/// second by the same amount (all of it first, then by halving).
+/// second by the same amount (all of it first, then by halving), again and
+/// again while it helps: a pair whose sum must stay put (a total, a
+/// wrapping overflow) moves in a few steps per halving here, instead of
+/// one small move per round of every pass.
 pub(crate) fn redistribute_pairs(s: &mut Shrinker<'_>) {
     let mut i = 0;
     while i < s.best().choices.len() && !s.exhausted() {
         let mut j = i + 1;
         while j < s.best().choices.len().min(i + 1 + WINDOW) && !s.exhausted() {
-            let (a, b) = (s.best().choices.0[i], s.best().choices.0[j]);
-            if a.kind == ChoiceKind::Integer && b.kind == ChoiceKind::Integer && a.value > 0 && b.max > b.value {
-                let mut amount = a.value.min(b.max - b.value);
-                // The best case stays as it is until a candidate succeeds.
-                while amount > 0 && !s.exhausted() {
-                    if s.consider_values(&[(i, a.value - amount), (j, b.value + amount)]) {
-                        break;
-                    }
-                    amount /= 2;
-                }
-            }
+            while move_between(s, i, j) {}
             j += 1;
         }
         i += 1;
     }
+}
+
+/// One move of magnitude from choice `i` to choice `j`, the largest that
+/// keeps the failure among all of it, half, a quarter…; false when none
+/// does (or the pair is not two integers with room).
+fn move_between(s: &mut Shrinker<'_>, i: usize, j: usize) -> bool {
+    let (Some(&a), Some(&b)) = (s.best().choices.0.get(i), s.best().choices.0.get(j)) else { return false };
+    if a.kind != ChoiceKind::Integer || b.kind != ChoiceKind::Integer || a.value == 0 || b.max == b.value {
+        return false;
+    }
+    let mut amount = a.value.min(b.max - b.value);
+    // The best case stays as it is until a candidate succeeds.
+    while amount > 0 && !s.exhausted() {
+        if s.consider_values(&[(i, a.value - amount), (j, b.value + amount)]) {
+            return true;
+        }
+        amount /= 2;
+    }
+    false
 }

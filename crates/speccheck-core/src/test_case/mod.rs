@@ -410,7 +410,9 @@ impl TestCase {
         }
     }
 
-    #[cold]
+    // Not `cold`: every replay (shrinking, explaining) records spans, and
+    // the call's prologue cost a third of the recording.
+    #[inline]
     fn start_span_slow(&mut self, kind: SpanKind, info: fn() -> TypeInfo, name: &'static str) {
         if let Source::Replay(Replay { splice: Some(s), .. }) = &mut self.source {
             s.on_start(self.record.spans.len(), self.record.open.len());
@@ -437,7 +439,7 @@ impl TestCase {
         }
     }
 
-    #[cold]
+    #[inline]
     fn stop_span_slow(&mut self) {
         let Some(i) = self.record.close_span() else { return };
         let Source::Replay(Replay { splice: Some(s), pos, .. }) = &mut self.source else { return };

@@ -42,6 +42,7 @@ impl Record {
     }
 
     /// Opens span number `self.spans.len()` (only when spans are kept).
+    #[inline]
     pub(crate) fn open_span(&mut self, kind: SpanKind, info: fn() -> TypeInfo, name: &'static str) {
         let ordinal = self.spans.len();
         self.spans.push(Span {
@@ -66,6 +67,7 @@ impl Record {
     }
 
     /// Closes the innermost open span; returns its ordinal.
+    #[inline]
     pub(crate) fn close_span(&mut self) -> Option<usize> {
         let i = self.open.pop()?;
         self.spans[i as usize].end = self.choices.len() as u32;
