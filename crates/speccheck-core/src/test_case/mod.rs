@@ -9,8 +9,8 @@
 //! the [`CaseControl`] trait, kept apart on purpose.
 //!
 //! Inside, a case is two parts: where its choices come from (a
-//! [`source`] per case: random, replay with an optional splice, or
-//! enumeration) and what it records ([`record`]: choices, spans, notes),
+//! *source* per case: random, replay with an optional splice, or
+//! enumeration) and what it records (choices, spans, notes),
 //! each only when asked. Whatever the source, the choices actually taken
 //! are recorded, so the result is always a replayable
 //! [`ChoiceSequence`](crate::ChoiceSequence). (minithesis's `TestCase` and
