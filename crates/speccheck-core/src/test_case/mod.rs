@@ -13,7 +13,7 @@
 //! enumeration) and what it records (choices, spans, notes),
 //! each only when asked. Whatever the source, the choices actually taken
 //! are recorded, so the result is always a replayable
-//! [`ChoiceSequence`](crate::ChoiceSequence). (minithesis's `TestCase` and
+//! [`ChoiceSequence`]. (minithesis's `TestCase` and
 //! Hypothesis's `ConjectureData` are the models.)
 
 mod control;
