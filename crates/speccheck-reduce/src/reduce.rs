@@ -2,7 +2,7 @@
 //! optimization): a greedy breadth-first walk over the sub-values of a
 //! failing case. At each sub-value, first the sub-value hypothesis, then up
 //! to `max_reduce` random *structurally smaller* replacements of the same
-//! type: the span is drawn afresh ([`TestCase::splice`](speccheck_core::TestCase::splice))
+//! type: the span is drawn afresh ([`CaseControl::splice`](speccheck_core::test_case::CaseControl::splice))
 //! with a bound on its constructors. A replacement that still fails the
 //! same way restarts the walk on the new, smaller case; the walk ends at a
 //! fixpoint or when the budget is spent. A small sub-value has few smaller

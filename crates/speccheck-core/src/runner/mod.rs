@@ -136,12 +136,12 @@ where
         let test: SharedTest = Arc::new(move |tc: &mut TestCase| {
             let value = generator.generate(tc);
             if let Some(why) = tc.invalid() {
-                // A spliced value that was not smaller (see `TestCase::splice`).
+                // A spliced value that was not smaller (see `CaseControl::splice`).
                 return Outcome::Invalid(why.clone());
             }
             tc.mark_generated();
             if !draws_more && !tc.check_unseen() {
-                // Already tried (see `TestCase::with_seen`).
+                // Already tried (see `CaseControl::with_seen`).
                 return Outcome::Invalid(crate::test_case::Invalid::Duplicate);
             }
             if tc.is_final() {

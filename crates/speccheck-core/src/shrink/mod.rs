@@ -226,7 +226,7 @@ impl<'a> Shrinker<'a> {
     }
 
     /// Tries the best case with span `ordinal` drawn afresh from `fresh`
-    /// (see [`TestCase::splice`]). Returns true if it became the new best.
+    /// (see [`CaseControl::splice`](crate::test_case::CaseControl::splice)). Returns true if it became the new best.
     pub fn consider_splice(&mut self, ordinal: usize, fresh: Fresh) -> bool {
         if self.exhausted() {
             return false;

@@ -7,7 +7,7 @@
 //!
 //! Both walk the positions breadth first and skip positions below one
 //! already generalized; both re-draw a position with
-//! [`TestCase::splice`](speccheck_core::TestCase::splice), so they work for
+//! [`CaseControl::splice`](speccheck_core::test_case::CaseControl::splice), so they work for
 //! every generator that marks spans.
 
 pub mod existential;
