@@ -25,6 +25,8 @@ pub struct StoredFailure {
     pub choices: ChoiceSequence,
     /// The failure message when it was saved (for humans).
     pub message: String,
+    /// The failure crashed its process: the next run replays it isolated.
+    pub crashed: bool,
 }
 
 /// Something wrong with a database file; it is ignored, never fatal.
@@ -64,7 +66,8 @@ impl std::error::Error for DatabaseWarning {}
 fn to_text(test: &str, failures: &[StoredFailure]) -> String {
     let mut out = format!("{HEADER}\ntest {}\n", escape(test));
     for f in failures {
-        out.push_str(&format!("failure {} {}\n", f.choices.to_replay_string(), escape(&f.message)));
+        let keyword = if f.crashed { "crash" } else { "failure" };
+        out.push_str(&format!("{keyword} {} {}\n", f.choices.to_replay_string(), escape(&f.message)));
     }
     out
 }
@@ -84,10 +87,14 @@ fn from_text(text: &str) -> Result<Vec<StoredFailure>, String> {
         if line.is_empty() || line.starts_with("test ") {
             continue;
         }
-        let Some(rest) = line.strip_prefix("failure ") else { return Err(format!("unexpected line {line:?}")) };
+        let (crashed, rest) = match (line.strip_prefix("failure "), line.strip_prefix("crash ")) {
+            (Some(rest), _) => (false, rest),
+            (None, Some(rest)) => (true, rest),
+            _ => return Err(format!("unexpected line {line:?}")),
+        };
         let (replay, message) = rest.split_once(' ').unwrap_or((rest, ""));
         let choices = ChoiceSequence::from_replay_string(replay).map_err(|e| e.to_string())?;
-        failures.push(StoredFailure { choices, message: unescape(message) });
+        failures.push(StoredFailure { choices, message: unescape(message), crashed });
     }
     Ok(failures)
 }
@@ -142,6 +149,39 @@ impl FailureDatabase {
         // Different names can sanitize alike; the hash keeps them apart.
         name.push_str(&format!("-{:08x}.failures", crate::runner::config::fnv1a(test.as_bytes()) as u32));
         self.dir.join(name)
+    }
+
+    /// The file recording `test`'s runs that died mid-case.
+    fn crashed_path(&self, test: &str) -> PathBuf {
+        self.path_for(test).with_extension("crashed")
+    }
+
+    /// Seeds of `test`'s runs that died mid-case (found in the journal of
+    /// a process that died: see [`crate::journal`]), oldest first.
+    pub fn crashed_runs(&self, test: &str) -> Vec<u64> {
+        fs::read_to_string(self.crashed_path(test))
+            .map(|t| t.lines().filter_map(|l| l.trim().strip_prefix("seed ")?.parse().ok()).collect())
+            .unwrap_or_default()
+    }
+
+    /// Records that a run of `test` with `seed` died mid-case.
+    pub fn record_crashed_run(&self, test: &str, seed: u64) -> std::io::Result<()> {
+        fs::create_dir_all(&self.dir)?;
+        let mut f = fs::OpenOptions::new().create(true).append(true).open(self.crashed_path(test))?;
+        f.write_all(format!("seed {seed}\n").as_bytes())
+    }
+
+    /// Forgets `test`'s crashed runs (they were replayed).
+    pub fn forget_crashed_runs(&self, test: &str) -> std::io::Result<()> {
+        match fs::remove_file(self.crashed_path(test)) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
+            _ => Ok(()),
+        }
+    }
+
+    /// The directory of the database.
+    pub fn dir(&self) -> &Path {
+        &self.dir
     }
 
     /// The stored failures of `test` (none if the file is missing). A
@@ -225,9 +265,9 @@ mod tests {
     #[test]
     fn round_trip_and_remove() {
         let db = FailureDatabase::new(temp_dir("rt"));
-        let f = StoredFailure { choices: seq(&[1, 2, 3]), message: "boom".into() };
+        let f = StoredFailure { choices: seq(&[1, 2, 3]), message: "boom".into(), crashed: false };
         db.save("mod::test", f.clone()).unwrap();
-        db.save("mod::test", StoredFailure { choices: seq(&[4]), message: "b".into() }).unwrap();
+        db.save("mod::test", StoredFailure { choices: seq(&[4]), message: "b".into(), crashed: false }).unwrap();
         let (loaded, w) = db.load("mod::test");
         assert!(w.is_none());
         assert_eq!(loaded.len(), 2);
@@ -246,14 +286,14 @@ mod tests {
         assert!(loaded.is_empty());
         assert!(matches!(w, Some(DatabaseWarning::Corrupt { .. })));
         // Saving over a corrupt file replaces it.
-        db.save("t", StoredFailure { choices: seq(&[1]), message: String::new() }).unwrap();
+        db.save("t", StoredFailure { choices: seq(&[1]), message: String::new(), crashed: false }).unwrap();
         assert_eq!(db.load("t").0.len(), 1);
     }
 
     #[test]
     fn messages_with_line_breaks_survive_the_file() {
         let db = FailureDatabase::new(temp_dir("lines"));
-        let f = StoredFailure { choices: seq(&[7]), message: "left: 1\nright: 2 \\ done".into() };
+        let f = StoredFailure { choices: seq(&[7]), message: "left: 1\nright: 2 \\ done".into(), crashed: false };
         db.save("m::t", f.clone()).unwrap();
         assert_eq!(db.load("m::t").0, vec![f]);
     }

@@ -29,6 +29,7 @@ pub mod draw;
 pub mod encode;
 pub mod enumerate;
 pub mod gens;
+pub mod journal;
 pub mod runner;
 pub mod shrink;
 pub mod span;

@@ -63,6 +63,7 @@ pub fn expand(args: TokenStream, mut item: ItemFn) -> syn::Result<TokenStream> {
             "seed" => quote!(__c.seed = ::core::option::Option::Some(#v);),
             "exhaustive" => quote!(__c.exhaustive = ::core::option::Option::Some(#v);),
             "shrink" => quote!(__c.shrink = #v;),
+            "isolate" => quote!(__c.isolate = #v;),
             "timeout_ms" => quote!(__c.timeout = if (#v) == 0 { None } else { Some(::std::time::Duration::from_millis(#v)) };),
             "time_budget_ms" => quote!(__c.time_budget = Some(::std::time::Duration::from_millis(#v));),
             "shrink_time_ms" => quote!(__c.shrink_time = ::std::time::Duration::from_millis(#v);),
@@ -74,7 +75,7 @@ pub fn expand(args: TokenStream, mut item: ItemFn) -> syn::Result<TokenStream> {
                     format!(
                         "unknown property setting `{other}` (expected cases, seed, max_size, max_depth, timeout_ms, \
                          time_budget_ms, shrink, shrink_steps, shrink_time_ms, threads, max_discard_ratio, explain, exhaustive, size_ramp, \
-                         max_enumerated, allow_partial or config)"
+                         max_enumerated, allow_partial, isolate or config)"
                     ),
                 ));
             }
@@ -232,6 +233,7 @@ pub fn expand(args: TokenStream, mut item: ItemFn) -> syn::Result<TokenStream> {
                 .configure(|__c| {
                     __c.name = ::std::string::String::from(::core::concat!(::core::module_path!(), "::", #name_str));
                     __c.database = ::core::option::Option::Some(::speccheck::__private::database_dir(::core::env!("CARGO_MANIFEST_DIR")));
+                    __c.test_path = ::core::option::Option::Some(::speccheck::__private::test_path(::core::module_path!(), #name_str));
                     __c.rerun_command = ::core::option::Option::Some(::speccheck::__private::rerun_command(
                         ::core::env!("CARGO_PKG_NAME"),
                         ::core::module_path!(),

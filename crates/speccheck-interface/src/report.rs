@@ -305,6 +305,7 @@ impl fmt::Display for InterfaceReport {
                 FailureKind::Panic => "panicked",
                 FailureKind::Returned => "failed",
                 FailureKind::Timeout => "hung",
+                FailureKind::Crash => "crashed",
             };
             match &c.location {
                 Some(loc) => writeln!(f, "  {what} at {loc}:")?,

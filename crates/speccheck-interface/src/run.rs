@@ -183,6 +183,7 @@ fn hung(api: &Api, cfg: &Config, seed: u64, shared: &Shared, after: Duration, st
 fn note(failure: &FailureInfo, cfg: &Config) -> String {
     match failure.kind {
         FailureKind::Panic => format!("panics: {}", failure.message),
+        FailureKind::Crash => format!("crashes the process: {}", failure.message),
         FailureKind::Timeout => match cfg.call_timeout {
             Some(t) => format!("does not return within {}", human(t)),
             None => "does not return".to_string(),

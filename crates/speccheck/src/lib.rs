@@ -145,14 +145,17 @@ pub mod __private {
         speccheck_core::database::FailureDatabase::default_dir(std::path::Path::new(manifest_dir))
     }
 
-    /// The `cargo test` command that reruns one property.
-    pub fn rerun_command(package: &str, module: &str, name: &str) -> String {
-        // libtest names tests by their path inside the crate.
-        let path = match module.split_once("::") {
+    /// The path libtest names a test by: its module path inside the crate.
+    pub fn test_path(module: &str, name: &str) -> String {
+        match module.split_once("::") {
             Some((_, rest)) => format!("{rest}::{name}"),
             None => name.to_string(),
-        };
-        format!("cargo test -p {package} -- {path} --exact")
+        }
+    }
+
+    /// The `cargo test` command that reruns one property.
+    pub fn rerun_command(package: &str, module: &str, name: &str) -> String {
+        format!("cargo test -p {package} -- {} --exact", test_path(module, name))
     }
 
     /// Parses `explain = "..."`.

@@ -112,6 +112,17 @@ pub struct Config {
     /// The `cargo test` invocation that reruns this property, for the
     /// report's replay line.
     pub rerun_command: Option<String>,
+    /// Run every case in a child process (this test binary, started again
+    /// and filtered to the property's test): a case that crashes the
+    /// process is a failure of its own kind (`crash`), found, shrunk and
+    /// reported while the other tests go on, and a hang is killed and
+    /// shrunk. Costs a process start per crash or hang and a round trip
+    /// per case (see the README).
+    pub isolate: bool,
+    /// The property's test as libtest names it (`module::test`), to start
+    /// an isolated child on (set by `#[property]`; the thread's name
+    /// otherwise).
+    pub test_path: Option<String>,
     /// The property is expected to fail (`#[should_panic]`): its failure is
     /// neither saved to nor read from the database, and not searched
     /// further for other failure classes (it happens on every run).
@@ -179,6 +190,8 @@ impl Config {
             max_enumerated: 1_000_000,
             allow_partial: false,
             rerun_command: None,
+            isolate: false,
+            test_path: None,
             expected_failure: false,
             overridden: Vec::new(),
         }
@@ -363,6 +376,9 @@ impl Config {
         if let Some(v) = var("SPECCHECK_EXHAUSTIVE") {
             let d: u32 = parse(&v, "SPECCHECK_EXHAUSTIVE", "a depth (0 turns it off)")?;
             self.exhaustive = (d > 0).then_some(d);
+        }
+        if let Some(v) = var("SPECCHECK_ISOLATE") {
+            self.isolate = parse_bool(&v).ok_or_else(|| err("SPECCHECK_ISOLATE", &v, "0 or 1"))?;
         }
         if let Some(v) = var("SPECCHECK_MAX_ENUMERATED") {
             self.max_enumerated = parse(&v, "SPECCHECK_MAX_ENUMERATED", "a number of inputs")?;

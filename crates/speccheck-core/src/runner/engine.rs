@@ -54,6 +54,8 @@ pub(crate) struct Engine {
     pub(crate) explainer: Option<Arc<dyn Explainer>>,
     /// The smallest failure so far, for a report if a later phase hangs.
     pub(crate) failing: Mutex<Option<(ChoiceSequence, FailureInfo)>>,
+    /// The child process cases run in, for an isolated run.
+    pub(crate) isolated: Option<Mutex<super::isolate::parent::Isolated>>,
 }
 
 /// The source of a failure replayed from `SPECCHECK_REPLAY`: it is shown
@@ -217,9 +219,92 @@ impl Engine {
 
     fn watched(&self, phase: Phase, tc: TestCase) -> CaseResult {
         self.watch.begin(0, phase, 0);
-        let r = execute(&*self.test, tc);
+        let r = self.exec(tc);
         self.watch.end(0);
         r
+    }
+
+    /// Runs one case: in this process, or in the isolated child.
+    fn exec(&self, tc: TestCase) -> CaseResult {
+        match &self.isolated {
+            None => execute(&*self.test, tc),
+            Some(child) => self.exec_isolated(child, tc),
+        }
+    }
+
+    /// Runs `tc` in the child: a case that kills it is a crash, one that
+    /// does not answer in time a timeout, each with its input when it was
+    /// drawn. Spans are rebuilt here from the input's choices.
+    fn exec_isolated(&self, child: &Mutex<super::isolate::parent::Isolated>, tc: TestCase) -> CaseResult {
+        use super::isolate::parent::ChildOutcome;
+        let spans = tc.keeps_spans();
+        let outcome = child.lock().unwrap_or_else(|e| e.into_inner()).run(&tc, self.isolated_limit());
+        let (outcome, choices, rest) = match outcome {
+            Ok(ChildOutcome::Done(r)) => {
+                (r.outcome, r.choices, Some((r.labels, r.misaligned, r.prefix_unused, r.notes)))
+            }
+            Ok(ChildOutcome::Died { generated, reason }) => {
+                let info = FailureInfo {
+                    kind: FailureKind::Crash,
+                    message: format!("the process running the case died: {reason}"),
+                    location: None,
+                    in_generator: generated.is_none(),
+                };
+                (Outcome::Fail(info), generated.unwrap_or_default(), None)
+            }
+            Ok(ChildOutcome::Hung { generated, after }) => {
+                let info = FailureInfo {
+                    kind: FailureKind::Timeout,
+                    message: format!(
+                        "no result after {} (limit {}); the process running it was killed",
+                        super::report::human(after),
+                        super::report::human(self.isolated_limit().unwrap_or_default())
+                    ),
+                    location: None,
+                    in_generator: generated.is_none(),
+                };
+                (Outcome::Fail(info), generated.unwrap_or_default(), None)
+            }
+            Err(e) => (Outcome::Invalid(Invalid::Other(format!("isolated run: {e}"))), ChoiceSequence::default(), None),
+        };
+        let (labels, misaligned, prefix_unused, notes) = rest.unwrap_or_default();
+        let spans = if spans && !choices.is_empty() { self.spans_of(&choices) } else { Default::default() };
+        CaseResult {
+            outcome,
+            choices,
+            spans,
+            labels,
+            misaligned,
+            prefix_unused,
+            shown: Vec::new(),
+            notes,
+            backtrace: None,
+        }
+    }
+
+    /// The per-case limit of an isolated run: the timeout, shorter while
+    /// shrinking a hang (every hanging candidate waits it out).
+    fn isolated_limit(&self) -> Option<Duration> {
+        let hanging = self
+            .failing
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .as_ref()
+            .is_some_and(|(_, f)| f.kind == FailureKind::Timeout);
+        match self.config.timeout {
+            Some(t) if hanging => Some((t / 10).clamp(Duration::from_millis(100), Duration::from_secs(1)).min(t)),
+            other => other,
+        }
+    }
+
+    /// The spans of the input `choices` make, by replaying them through the
+    /// generator alone.
+    fn spans_of(&self, choices: &ChoiceSequence) -> crate::span::SpanTree {
+        let mut tc =
+            TestCase::replay(choices.0.clone(), Tail::Stop).with_spans(true).with_max_depth(self.config.max_depth);
+        let draw = self.draw.clone();
+        let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| catch_invalid(&mut tc, |tc| draw(tc))));
+        tc.finish().1
     }
 
     fn replay_case(&self, choices: &ChoiceSequence, tail: Tail) -> TestCase {
@@ -251,7 +336,7 @@ impl Engine {
             }
         }
         self.watch.begin_replay(0, Phase::Replay, &seq.0);
-        let r = execute(&*self.test, self.replay_case(&seq, Tail::Stop).with_final(true));
+        let r = self.exec(self.replay_case(&seq, Tail::Stop).with_final(true));
         self.watch.end(0);
         if let Outcome::Invalid(why) = &r.outcome {
             return Err(format!(
@@ -282,7 +367,7 @@ impl Engine {
         }
         for entry in entries {
             self.watch.begin_replay(0, Phase::Replay, &entry.choices.0);
-            let r = execute(&*self.test, self.replay_case(&entry.choices, Tail::Stop));
+            let r = self.exec(self.replay_case(&entry.choices, Tail::Stop));
             self.watch.end(0);
             let stale = r.misaligned > 0
                 || r.prefix_unused
@@ -312,7 +397,7 @@ impl Engine {
     // ----- phase: generate -------------------------------------------------
 
     fn generate(&self, stats: &mut RunStats, started: Instant) -> Generated {
-        if self.config.threads > 1 {
+        if self.config.threads > 1 && self.isolated.is_none() {
             return self.generate_parallel(stats, started);
         }
         let cases = self.config.cases;
@@ -338,10 +423,19 @@ impl Engine {
                     return Generated::Abandoned;
                 }
             }
-            tc.reset_random(case_seed(self.seed, i), self.config.case_size(i));
-            self.watch.begin(0, Phase::Generate, i);
-            let (outcome, labels, _) = run_in_place(test, &mut tc);
-            self.watch.end(0);
+            let (outcome, labels) = if self.isolated.is_some() {
+                let r = self.exec(
+                    TestCase::random(case_seed(self.seed, i), self.config.case_size(i))
+                        .with_max_depth(self.config.max_depth),
+                );
+                (r.outcome, r.labels)
+            } else {
+                tc.reset_random(case_seed(self.seed, i), self.config.case_size(i));
+                self.watch.begin(0, Phase::Generate, i);
+                let (outcome, labels, _) = run_in_place(test, &mut tc);
+                self.watch.end(0);
+                (outcome, labels)
+            };
             i += 1;
             if let Some(stop) = tally(stats, outcome, labels) {
                 return self.confirm(i - 1, stop);
@@ -375,10 +469,21 @@ impl Engine {
             if self.watch.is_abandoned() {
                 return Generated::Abandoned;
             }
-            let mut tc = crate::enumerate::enumerating_case(p, depth);
-            self.watch.begin(0, Phase::Generate, tried);
-            let (outcome, labels, _) = run_in_place(&*self.test, &mut tc);
-            self.watch.end(0);
+            let mut tc = crate::enumerate::enumerating_case(p.clone(), depth);
+            let (outcome, labels) = if self.isolated.is_some() {
+                // The case runs in the child; its choices and widths come
+                // from the generator alone, here.
+                let r = self.exec(crate::enumerate::enumerating_case(p, depth));
+                let draw = self.draw.clone();
+                let _ =
+                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| catch_invalid(&mut tc, |tc| draw(tc))));
+                (r.outcome, r.labels)
+            } else {
+                self.watch.begin(0, Phase::Generate, tried);
+                let (outcome, labels, _) = run_in_place(&*self.test, &mut tc);
+                self.watch.end(0);
+                (outcome, labels)
+            };
             tried += 1;
             let widths = crate::enumerate::take_widths(&mut tc);
             let (choices, _) = tc.finish();
@@ -547,7 +652,10 @@ impl Engine {
         let as_given = source.as_deref() == Some(FROM_REPLAY);
         let mut best = first;
         let mut shrink_stats: Option<ShrinkStats> = None;
-        if self.config.shrink && first_info.kind != FailureKind::Timeout && !as_given {
+        // A hang is shrunk only when its candidates run in a child that can
+        // be killed (in this process, each would abandon a thread).
+        let shrinkable = first_info.kind != FailureKind::Timeout || self.isolated.is_some();
+        if self.config.shrink && shrinkable && !as_given {
             let (shrunk, st) = self.shrink(best);
             best = shrunk;
             shrink_stats = Some(st);
@@ -556,7 +664,7 @@ impl Engine {
         let mut sections = Vec::new();
         if let Some(explainer) = &self.explainer
             && self.config.explain != super::config::ExplainMode::Off
-            && first_info.kind != FailureKind::Timeout
+            && shrinkable
             && !as_given
             && !self.config.expected_failure
         {
@@ -735,7 +843,11 @@ impl Engine {
         if !self.config.database_writes || self.config.expected_failure {
             return None;
         }
-        let stored = StoredFailure { choices: case.choices.clone(), message: info.message.clone() };
+        let stored = StoredFailure {
+            choices: case.choices.clone(),
+            message: info.message.clone(),
+            crashed: info.kind == FailureKind::Crash,
+        };
         match db.save(&self.config.name, stored) {
             Ok(()) => Some(db.path_for(&self.config.name)),
             Err(e) => {

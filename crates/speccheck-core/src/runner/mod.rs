@@ -10,6 +10,7 @@ pub mod config;
 pub(crate) mod context;
 mod engine;
 pub mod explain;
+mod isolate;
 mod pool;
 pub mod report;
 pub mod verdict;
@@ -68,6 +69,7 @@ where
         if let Some(name) = std::thread::current().name() {
             // `cargo test` names each test's thread after the test.
             config.name = name.to_string();
+            config.test_path = Some(name.to_string());
         }
         if let Ok(dir) = std::env::var("CARGO_MANIFEST_DIR") {
             config.database = Some(FailureDatabase::default_dir(std::path::Path::new(&dir)));
@@ -140,6 +142,7 @@ where
                 return Outcome::Invalid(why.clone());
             }
             tc.mark_generated();
+            isolate::child::generated(tc);
             if !draws_more && !tc.check_unseen() {
                 // Already tried (see `CaseControl::with_seen`).
                 return Outcome::Invalid(crate::test_case::Invalid::Duplicate);
@@ -160,6 +163,10 @@ where
         let draw: Draw = Arc::new(move |tc: &mut TestCase| {
             generator.generate(tc);
         });
+        if isolate::child::serves(&config.name) {
+            // This process was started to run cases for an isolated run.
+            return isolate::child::serve(test, &config.name);
+        }
         run_engine(
             config,
             test,
@@ -224,15 +231,120 @@ fn error_report(name: &str, message: String) -> RunReport {
 
 /// Runs the engine on a worker thread and watches it for hangs.
 pub(crate) fn run_engine(
-    config: Config,
+    mut config: Config,
     test: SharedTest,
     inputs: Inputs,
     explainer: Option<Arc<dyn Explainer>>,
     started: Instant,
 ) -> RunReport {
-    let seed = config.effective_seed();
     let db = config.database.clone().map(FailureDatabase::new);
-    let timeout = config.timeout;
+    // A run of this property that died mid-case (its process crashed):
+    // replay its seed first, in isolation, where the crash is a verdict.
+    let journal = db.as_ref().filter(|_| config.database_writes && !config.expected_failure);
+    // Opening this process's journal first recovers the journals of dead
+    // processes into crashed-run records.
+    let crashed = journal
+        .map(|db| {
+            let _ = crate::journal::for_database(db);
+            db.crashed_runs(&config.name)
+        })
+        .unwrap_or_default();
+    let mut crash_warning = None;
+    if let Some(&seed) = crashed.last()
+        && config.replay.is_none()
+    {
+        config.seed = Some(seed);
+        config.isolate = true;
+        crash_warning = Some(format!(
+            "an earlier run of this property (seed {seed:#x}) died mid-case, taking its process with it; this run \
+             replays that seed in isolation (child processes), where a crash is a verdict"
+        ));
+    }
+    // A saved failure that crashed its process is replayed in isolation.
+    if !config.isolate
+        && let Some(db) = journal
+        && db.load(&config.name).0.iter().any(|f| f.crashed)
+    {
+        config.isolate = true;
+    }
+    let seed = config.effective_seed();
+    let report = run_isolated_or_not(config, seed, db.clone(), test, inputs, explainer, started);
+    let mut report = match crash_warning {
+        Some(w) => RunReport { warnings: [vec![w], report.warnings].concat(), ..report },
+        None => report,
+    };
+    if let Some(db) = journal
+        && !crashed.is_empty()
+    {
+        if report.passed() {
+            report.warnings.push(
+                "replayed in isolation, the crashed run's seed did not crash: the crash depends on something besides \
+                 the input, or the code changed since"
+                    .into(),
+            );
+        }
+        let _ = db.forget_crashed_runs(&report.name);
+    }
+    report
+}
+
+/// The write-ahead journal of this run, when the database is written:
+/// begun before, ended after (see [`crate::journal`]).
+fn journaled(config: &Config, seed: u64, db: Option<&FailureDatabase>, run: impl FnOnce() -> RunReport) -> RunReport {
+    let journal = db
+        .filter(|_| config.database_writes && !config.isolate && !config.expected_failure)
+        .and_then(crate::journal::for_database);
+    if let Some(j) = &journal {
+        j.begin(&config.name, seed);
+    }
+    let report = run();
+    if let Some(j) = &journal {
+        j.end(&config.name);
+    }
+    report
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run_isolated_or_not(
+    config: Config,
+    seed: u64,
+    db: Option<FailureDatabase>,
+    test: SharedTest,
+    inputs: Inputs,
+    explainer: Option<Arc<dyn Explainer>>,
+    started: Instant,
+) -> RunReport {
+    let (journal_config, journal_db) = (config.clone(), db.clone());
+    journaled(&journal_config, seed, journal_db.as_ref(), move || {
+        run_with(config, seed, db, test, inputs, explainer, started)
+    })
+}
+
+fn run_with(
+    config: Config,
+    seed: u64,
+    db: Option<FailureDatabase>,
+    test: SharedTest,
+    inputs: Inputs,
+    explainer: Option<Arc<dyn Explainer>>,
+    started: Instant,
+) -> RunReport {
+    let isolated = if config.isolate {
+        let Some(path) = config.test_path.clone() else {
+            return error_report(
+                &config.name,
+                "isolation needs the property's test path (run it as a #[test], or set Config::test_path)".into(),
+            );
+        };
+        match isolate::parent::Isolated::new(&config.name, &path) {
+            Ok(i) => Some(Mutex::new(i)),
+            Err(e) => return error_report(&config.name, e),
+        }
+    } else {
+        None
+    };
+    // An isolated run's cases time out in the child: nothing to watch here.
+    let timeout = if isolated.is_some() { None } else { config.timeout };
     let watch = Arc::new(watch::Watch::new(config.threads.max(1), timeout.is_some()));
     let engine = Arc::new(Engine {
         test,
@@ -245,6 +357,7 @@ pub(crate) fn run_engine(
         watch: watch.clone(),
         explainer,
         failing: Mutex::new(None),
+        isolated,
     });
     if timeout.is_none() {
         // Nothing to watch for: run on this thread, with no hand-offs.

@@ -329,6 +329,7 @@ impl fmt::Display for RunReport {
                     FailureKind::Panic => "panicked",
                     FailureKind::Returned => "failed",
                     FailureKind::Timeout => "timed out",
+                    FailureKind::Crash => "crashed",
                 };
                 match &c.failure.location {
                     Some(loc) => writeln!(f, "  {what} at {loc}:")?,

@@ -13,6 +13,11 @@ pub enum FailureKind {
     Returned,
     /// The case did not finish within the per-case timeout.
     Timeout,
+    /// The process running the case died: a signal (a segmentation fault,
+    /// an abort, a stack overflow), a non-zero exit or an out-of-memory
+    /// kill. Only seen in isolated runs (a crash in-process takes the test
+    /// binary with it; the next run finds it in the journal).
+    Crash,
 }
 
 impl fmt::Display for FailureKind {
@@ -21,6 +26,7 @@ impl fmt::Display for FailureKind {
             FailureKind::Panic => "panic",
             FailureKind::Returned => "returned failure",
             FailureKind::Timeout => "timeout",
+            FailureKind::Crash => "crash",
         })
     }
 }

@@ -58,6 +58,9 @@ pub trait CaseControl: Sized {
     /// them, shrinking and explaining do).
     fn with_spans(self, on: bool) -> Self;
 
+    /// True when spans are recorded.
+    fn keeps_spans(&self) -> bool;
+
     /// Whether to keep the choices made (on by default). The generation
     /// phase turns it off: a random case is determined by its seed, so a
     /// failing one is simply run again with recording on.
@@ -129,6 +132,7 @@ impl CaseControl for TestCase {
     ) -> Self {
         let mut tc = TestCase::replay(choices, super::Tail::Simplest);
         tc.rng = SmallRng::seed_from_u64(fresh.seed);
+        tc.rng_seed = fresh.seed;
         tc.record.keep_spans = true;
         if let Source::Replay(r) = &mut tc.source {
             r.splice = Some(Splice {
@@ -148,6 +152,7 @@ impl CaseControl for TestCase {
     fn reset_random(&mut self, seed: u64, size: usize) {
         self.source = Source::Random;
         self.rng = SmallRng::seed_from_u64(seed);
+        self.rng_seed = seed;
         self.record.clear();
         self.remaining = self.max_choices;
         self.nesting = 0;
@@ -161,6 +166,10 @@ impl CaseControl for TestCase {
         self.record.keep_spans = on;
         self.refresh();
         self
+    }
+
+    fn keeps_spans(&self) -> bool {
+        self.record.keep_spans
     }
 
     fn record_choices(mut self, on: bool) -> Self {
@@ -201,6 +210,7 @@ impl CaseControl for TestCase {
 
     fn with_seed(mut self, seed: u64) -> Self {
         self.rng = SmallRng::seed_from_u64(seed);
+        self.rng_seed = seed;
         self
     }
 

@@ -19,6 +19,7 @@
 mod control;
 mod record;
 mod source;
+pub mod spec;
 
 use std::panic;
 
@@ -69,6 +70,9 @@ pub(crate) struct StopTest;
 pub struct TestCase {
     source: Source,
     rng: SmallRng,
+    /// The seed `rng` was last seeded with (a case is rebuilt from it in
+    /// another process: see [`spec`]).
+    rng_seed: u64,
     record: Record,
     /// Draws left before the case overruns [`DEFAULT_MAX_CHOICES`] (or the
     /// bound set).
@@ -94,6 +98,7 @@ impl TestCase {
         let mut tc = TestCase {
             source,
             rng: SmallRng::seed_from_u64(seed),
+            rng_seed: seed,
             record: Record::new(),
             remaining: DEFAULT_MAX_CHOICES,
             max_choices: DEFAULT_MAX_CHOICES,

@@ -1,0 +1,148 @@
+//! The write-ahead journal: before a run starts, a line saying which
+//! property runs with which seed; after it, a line saying it ended. Each
+//! process appends to a file of its own (locked while it lives), with one
+//! write per line and no `fsync`: a process that dies keeps what it wrote
+//! (only the whole machine failing would lose it). The next process to
+//! use the database finds the journals of processes that died, turns each
+//! run that began and never ended into a *crashed run* record of its
+//! property (the database's `.crashed` file), and deletes the journal; the
+//! property's next run then replays that seed in isolation first, and
+//! reports the crash with its input (see `runner::isolate`).
+//!
+//! Cost: two small writes per property run, only when the failure database
+//! is written (not under the CI profile).
+
+use std::collections::HashMap;
+use std::fs::{self, File};
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use crate::database::FailureDatabase;
+
+/// This process's journal for one database.
+pub(crate) struct Journal {
+    file: Mutex<File>,
+}
+
+/// The journal of `db` for this process, created (and the journals of dead
+/// processes recovered) on first use. `None` when it cannot be written.
+pub(crate) fn for_database(db: &FailureDatabase) -> Option<Arc<Journal>> {
+    static OPEN: OnceLock<Mutex<HashMap<PathBuf, Option<Arc<Journal>>>>> = OnceLock::new();
+    let mut open = OPEN.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
+    open.entry(db.dir().to_path_buf())
+        .or_insert_with(|| {
+            let dir = db.dir().join(".journal");
+            recover(&dir, db);
+            create(&dir).map(Arc::new)
+        })
+        .clone()
+}
+
+fn create(dir: &Path) -> Option<Journal> {
+    fs::create_dir_all(dir).ok()?;
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+    let path = dir.join(format!("{}-{nanos}.journal", std::process::id()));
+    let file = fs::OpenOptions::new().create_new(true).append(true).open(path).ok()?;
+    // Held while this process lives: a journal whose lock can be taken
+    // belongs to a process that is gone.
+    file.try_lock().ok()?;
+    Some(Journal { file: Mutex::new(file) })
+}
+
+impl Journal {
+    /// Before a run of `name` with `seed`.
+    pub(crate) fn begin(&self, name: &str, seed: u64) {
+        self.line(&format!("begin {seed} {}\n", escape(name)));
+    }
+
+    /// After the run of `name` (whatever its verdict).
+    pub(crate) fn end(&self, name: &str) {
+        self.line(&format!("end {}\n", escape(name)));
+    }
+
+    fn line(&self, line: &str) {
+        // One `write` per line: a crash cannot leave half of it.
+        let _ = self.file.lock().unwrap_or_else(|e| e.into_inner()).write_all(line.as_bytes());
+    }
+}
+
+/// Turns the unfinished runs in the journals of dead processes into crashed
+/// run records, and deletes those journals.
+fn recover(dir: &Path, db: &FailureDatabase) {
+    let Ok(entries) = fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.extension().is_none_or(|e| e != "journal") {
+            continue;
+        }
+        let Ok(file) = fs::OpenOptions::new().read(true).append(true).open(&path) else { continue };
+        if file.try_lock().is_err() {
+            continue; // Its process is alive.
+        }
+        let Ok(text) = fs::read_to_string(&path) else { continue };
+        for (name, seed) in unfinished(&text) {
+            let _ = db.record_crashed_run(&name, seed);
+        }
+        let _ = fs::remove_file(&path);
+    }
+}
+
+/// The runs that began and did not end: `(name, seed)`.
+fn unfinished(text: &str) -> Vec<(String, u64)> {
+    let mut open: Vec<(String, u64)> = Vec::new();
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix("begin ") {
+            let Some((seed, name)) = rest.split_once(' ') else { continue };
+            if let Ok(seed) = seed.parse() {
+                open.push((unescape(name), seed));
+            }
+        } else if let Some(name) = line.strip_prefix("end ") {
+            let name = unescape(name);
+            if let Some(k) = open.iter().rposition(|(n, _)| *n == name) {
+                open.remove(k);
+            }
+        }
+    }
+    open
+}
+
+fn escape(s: &str) -> String {
+    s.replace('\\', "\\\\").replace('\n', "\\n")
+}
+
+fn unescape(s: &str) -> String {
+    s.replace("\\n", "\n").replace("\\\\", "\\")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runs_that_began_and_never_ended_are_the_crashed_ones() {
+        let text = "begin 7 a::p\nend a::p\nbegin 9 a::q\nbegin 11 a::p\n";
+        assert_eq!(unfinished(text), vec![("a::q".to_string(), 9), ("a::p".to_string(), 11)]);
+    }
+
+    #[test]
+    fn a_dead_processs_journal_becomes_crash_records() {
+        let dir = std::env::temp_dir().join(format!("speccheck-journal-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        let db = FailureDatabase::new(&dir);
+        fs::create_dir_all(dir.join(".journal")).unwrap();
+        // A journal nobody holds: its process is gone.
+        fs::write(dir.join(".journal").join("1-1.journal"), "begin 42 m::crashy\nbegin 5 m::fine\nend m::fine\n")
+            .unwrap();
+        recover(&dir.join(".journal"), &db);
+        assert_eq!(db.crashed_runs("m::crashy"), vec![42]);
+        assert!(db.crashed_runs("m::fine").is_empty());
+        assert!(!dir.join(".journal").join("1-1.journal").exists());
+        // A live journal (locked) is left alone.
+        let live = create(&dir.join(".journal")).expect("a journal");
+        live.begin("m::running", 3);
+        recover(&dir.join(".journal"), &db);
+        assert!(db.crashed_runs("m::running").is_empty());
+        let _ = fs::remove_dir_all(&dir);
+    }
+}

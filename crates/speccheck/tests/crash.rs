@@ -1,0 +1,100 @@
+//! Crash-safe runs, as `cargo test` shows them: this test binary runs its
+//! own ignored properties in a child process and reads what they print.
+
+use std::process::Command;
+
+use speccheck::prelude::*;
+
+/// Recurses without end: overflows any stack.
+#[inline(never)]
+#[allow(unconditional_recursion)]
+fn deep_recursion(n: u64) -> u64 {
+    let frame = std::hint::black_box([n; 64]);
+    deep_recursion(frame[n as usize % 64] + 1) + frame[3]
+}
+
+#[property(isolate = true, explain = "reduce")]
+#[ignore = "crashes on purpose: run in a child process by the tests below"]
+fn crash_overflows_above_1000(x: u32) {
+    if x > 1000 {
+        std::hint::black_box(deep_recursion(u64::from(x)));
+    }
+}
+
+#[property]
+#[ignore = "run in a child process by the tests below"]
+fn crash_neighbour_reverse(xs: Vec<u8>) {
+    let mut r = xs.clone();
+    r.reverse();
+    r.reverse();
+    assert_eq!(r, xs);
+}
+
+#[property]
+#[ignore = "run in a child process by the tests below"]
+fn crash_neighbour_sum(a: u16, b: u16) {
+    assert_eq!(u32::from(a) + u32::from(b), u32::from(b) + u32::from(a));
+}
+
+#[property]
+#[ignore = "run in a child process by the tests below"]
+fn crash_neighbour_sort(mut xs: Vec<i32>) {
+    xs.sort();
+    assert!(xs.windows(2).all(|w| w[0] <= w[1]));
+}
+
+/// The output of this test binary running the ignored tests named `filter`.
+fn run_child(filter: &str, env: &[(&str, &str)]) -> (bool, String) {
+    let mut cmd = Command::new(std::env::current_exe().expect("the test binary"));
+    cmd.args([filter, "--ignored", "--test-threads", "1"]).env("SPECCHECK_SEED", "5").env("SPECCHECK_DATABASE", "off");
+    // The default profile (the failure database written), whatever runs us.
+    cmd.env_remove("CI");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().expect("the child runs");
+    (out.status.success(), String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr))
+}
+
+#[test]
+fn a_stack_overflow_is_a_shrunk_crash_and_the_other_tests_still_run() {
+    let (ok, text) = run_child("crash_", &[]);
+    assert!(!ok, "the crashing property fails the run:\n{text}");
+    assert!(text.contains("test crash_overflows_above_1000 ... FAILED"), "{text}");
+    for neighbour in ["crash_neighbour_reverse", "crash_neighbour_sum", "crash_neighbour_sort"] {
+        assert!(text.contains(&format!("test {neighbour} ... ok")), "{neighbour} did not pass:\n{text}");
+    }
+    assert!(text.contains("failed (crash)"), "{text}");
+    assert!(text.contains("stack overflow"), "{text}");
+    assert!(text.contains("x = 1001"), "not shrunk to the smallest crashing input:\n{text}");
+    assert!(text.contains("test result: FAILED. 3 passed; 1 failed"), "{text}");
+}
+
+#[property]
+#[ignore = "aborts the process on purpose: run in a child process by the tests below"]
+fn abort_above_1000(x: u32) {
+    if x > 1000 {
+        std::process::abort();
+    }
+}
+
+#[test]
+fn a_crash_without_isolation_is_reported_on_the_next_run_from_the_journal() {
+    let db = std::env::temp_dir().join(format!("speccheck-crash-db-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&db);
+    let db_var = db.to_string_lossy().into_owned();
+    // The first run dies with its process: nothing is reported…
+    let (ok, first) = run_child("abort_above_1000", &[("SPECCHECK_DATABASE", &db_var)]);
+    assert!(!ok && !first.contains("speccheck:"), "the first run should die mid-case:\n{first}");
+    // …but the journal saw it, and the next run replays that seed isolated.
+    let (ok, second) = run_child("abort_above_1000", &[("SPECCHECK_DATABASE", &db_var)]);
+    // The saved crash is replayed isolated from then on: reported, not fatal.
+    let (_, third) = run_child("abort_above_1000", &[("SPECCHECK_DATABASE", &db_var)]);
+    let _ = std::fs::remove_dir_all(&db);
+    assert!(third.contains("failed (crash) on a failure saved by an earlier run"), "{third}");
+    assert!(!ok, "{second}");
+    assert!(second.contains("died mid-case"), "{second}");
+    assert!(second.contains("failed (crash)"), "{second}");
+    assert!(second.contains("SIGABRT"), "{second}");
+    assert!(second.contains("x = 1001"), "{second}");
+}
