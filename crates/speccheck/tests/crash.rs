@@ -98,3 +98,22 @@ fn a_crash_without_isolation_is_reported_on_the_next_run_from_the_journal() {
     assert!(second.contains("SIGABRT"), "{second}");
     assert!(second.contains("x = 1001"), "{second}");
 }
+
+#[property(timeout_ms = 300, explain = "reduce")]
+#[ignore = "hangs on purpose: run in a child process by the tests below"]
+fn hang_above_1000(x: u32) {
+    if x > 1000 {
+        loop {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+    }
+}
+
+#[test]
+fn a_hang_is_shrunk_to_the_smallest_input_that_still_hangs() {
+    let (ok, text) = run_child("hang_above_1000", &[]);
+    assert!(!ok, "{text}");
+    assert!(text.contains("failed (timeout)"), "{text}");
+    assert!(text.contains("x = 1001"), "the hang was not shrunk:\n{text}");
+    assert!(text.contains("shrunk in child"), "{text}");
+}

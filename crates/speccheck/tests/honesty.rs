@@ -134,3 +134,25 @@ fn the_final_replay_runs_on_a_thread_of_the_callers_own() {
     assert!(r.counterexample().is_some(), "{r}");
     assert_eq!(*finals.lock().unwrap(), vec![Some("speccheck-final".to_string())]);
 }
+
+/// A value whose `Debug` panics.
+#[derive(Clone, PartialEq)]
+struct Exploding(u8);
+
+impl std::fmt::Debug for Exploding {
+    fn fmt(&self, _: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        panic!("debug exploded")
+    }
+}
+
+#[test]
+fn a_panicking_debug_does_not_mask_the_propertys_failure() {
+    let g = gens::ints(0..=255u8).map(Exploding);
+    let r = Property::new(g).config(quiet("honesty::exploding")).run(|x: Exploding| assert!(x.0 < 10, "too large"));
+    let c = r.counterexample().expect("a failure");
+    assert!(c.failure.message.contains("too large"), "{:?}", c.failure);
+    let shown: String = c.inputs.iter().map(|(_, t)| t.to_line()).collect();
+    assert!(shown.contains("Debug panicked") && shown.contains("debug exploded"), "{shown}");
+    // The report itself prints.
+    assert!(r.to_string().contains("too large"));
+}

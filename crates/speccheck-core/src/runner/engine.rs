@@ -756,7 +756,13 @@ impl Engine {
         let describe = self.describe.clone();
         match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| catch_invalid(&mut tc, |tc| describe(tc)))) {
             Ok(Ok(inputs)) => inputs,
-            _ => vec![("choices".to_string(), Term::Atom(format!("{choices:?}")))],
+            // Showing it panicked (a user's `Debug`) or it no longer
+            // generates: its choices are all there is to show.
+            Ok(Err(_)) => vec![("choices".to_string(), Term::Atom(format!("{choices:?}")))],
+            Err(_) => vec![(
+                "input".to_string(),
+                Term::Atom(format!("<cannot be shown: its Debug panicked; its choices are {choices:?}>")),
+            )],
         }
     }
 

@@ -148,7 +148,9 @@ where
                 return Outcome::Invalid(crate::test_case::Invalid::Duplicate);
             }
             if tc.is_final() {
-                for (name, term) in render(&value) {
+                // Showing the input runs the user's `Debug`: if it panics,
+                // say so, and let the property's own failure be the verdict.
+                for (name, term) in shown_safely(&*render, &value) {
                     tc.show(&name, || term);
                 }
             }
@@ -188,6 +190,22 @@ where
     #[track_caller]
     pub fn check_with_case<V: Verdict>(self, body: impl Fn(&mut TestCase, G::Value) -> V + Send + Sync + 'static) {
         finish(self.run_with_case(body));
+    }
+}
+
+/// The named inputs `render` shows for `value`, or a plain statement that
+/// showing them panicked (a `Debug` or `Display` of the user's).
+fn shown_safely<T>(render: &(dyn Fn(&T) -> Vec<(String, Term)> + Send + Sync), value: &T) -> Vec<(String, Term)> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| render(value))) {
+        Ok(terms) => terms,
+        Err(payload) => {
+            let why = payload
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default();
+            vec![("input".to_string(), Term::Atom(format!("<cannot be shown: its Debug panicked: {why}>")))]
+        }
     }
 }
 
@@ -384,7 +402,7 @@ fn run_with(
         return engine.run();
     }
     let pending = match watch_for(&handoff, &engine, started) {
-        Ran::Done(report) => return *report,
+        Ran::Done(report) => return shrink_hang_isolated(&engine, *report).unwrap_or_else(|r| r),
         Ran::Final(pending) => pending,
     };
     // The final replay runs on a thread of the caller's own: a pooled
@@ -409,6 +427,58 @@ fn run_with(
     match watch_for(&handoff, &engine, started) {
         Ran::Done(report) => *report,
         Ran::Final(_) => unreachable!("the final replay reports"),
+    }
+}
+
+/// A case that hung in this process is reported unshrunk (each hanging
+/// candidate would abandon another thread). When the property can run
+/// isolated, the hanging input is shrunk there — a candidate that hangs
+/// is killed — and that report (with a note) replaces this one: `Ok`. The
+/// report as it was otherwise: `Err`.
+fn shrink_hang_isolated(engine: &Engine, report: RunReport) -> Result<RunReport, RunReport> {
+    let Some(c) = report.counterexample() else { return Err(report) };
+    let config = &engine.config;
+    if c.failure.kind != FailureKind::Timeout
+        || c.shrink.is_some()
+        || c.choices.is_empty()
+        || !config.shrink
+        || config.test_path.is_none()
+        || isolate::child::serves(&config.name)
+    {
+        return Err(report);
+    }
+    let isolated = match isolate::parent::Isolated::new(&config.name, config.test_path.as_deref().unwrap_or("")) {
+        Ok(i) => i,
+        Err(_) => return Err(report),
+    };
+    let retry = Engine {
+        test: engine.test.clone(),
+        describe: engine.describe.clone(),
+        draw: engine.draw.clone(),
+        tag: engine.tag,
+        config: Config { isolate: true, start_from: Some(c.choices.clone()), replay: None, ..config.clone() },
+        seed: engine.seed,
+        db: engine.db.clone(),
+        watch: Arc::new(watch::Watch::new(1, false)),
+        explainer: engine.explainer.clone(),
+        failing: Mutex::new(None),
+        isolated: Some(Mutex::new(isolated)),
+    };
+    let mut shrunk = retry.run();
+    match shrunk.counterexample() {
+        Some(s) if s.failure.kind == FailureKind::Timeout => {
+            if let RunVerdict::Failed(cx) = &mut shrunk.verdict {
+                cx.found_after = c.found_after;
+                cx.source = c.source.clone();
+                cx.notes.push(
+                    "the case hung in this process (its thread was abandoned); its input was then shrunk in child \
+                     processes, each hanging candidate killed at the limit shown"
+                        .into(),
+                );
+            }
+            Ok(shrunk)
+        }
+        _ => Err(report),
     }
 }
 
