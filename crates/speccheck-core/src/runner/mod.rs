@@ -402,7 +402,7 @@ fn run_with(
         return engine.run();
     }
     let pending = match watch_for(&handoff, &engine, started) {
-        Ran::Done(report) => return shrink_hang_isolated(&engine, *report).unwrap_or_else(|r| r),
+        Ran::Done(report) => return shrink_hang_isolated(&engine, *report),
         Ran::Final(pending) => pending,
     };
     // The final replay runs on a thread of the caller's own: a pooled
@@ -433,10 +433,10 @@ fn run_with(
 /// A case that hung in this process is reported unshrunk (each hanging
 /// candidate would abandon another thread). When the property can run
 /// isolated, the hanging input is shrunk there — a candidate that hangs
-/// is killed — and that report (with a note) replaces this one: `Ok`. The
-/// report as it was otherwise: `Err`.
-fn shrink_hang_isolated(engine: &Engine, report: RunReport) -> Result<RunReport, RunReport> {
-    let Some(c) = report.counterexample() else { return Err(report) };
+/// is killed — and that report (with a note) replaces this one; otherwise
+/// the report stays as it was.
+fn shrink_hang_isolated(engine: &Engine, report: RunReport) -> RunReport {
+    let Some(c) = report.counterexample() else { return report };
     let config = &engine.config;
     if c.failure.kind != FailureKind::Timeout
         || c.shrink.is_some()
@@ -445,11 +445,11 @@ fn shrink_hang_isolated(engine: &Engine, report: RunReport) -> Result<RunReport,
         || config.test_path.is_none()
         || isolate::child::serves(&config.name)
     {
-        return Err(report);
+        return report;
     }
     let isolated = match isolate::parent::Isolated::new(&config.name, config.test_path.as_deref().unwrap_or("")) {
         Ok(i) => i,
-        Err(_) => return Err(report),
+        Err(_) => return report,
     };
     let retry = Engine {
         test: engine.test.clone(),
@@ -476,9 +476,9 @@ fn shrink_hang_isolated(engine: &Engine, report: RunReport) -> Result<RunReport,
                         .into(),
                 );
             }
-            Ok(shrunk)
+            shrunk
         }
-        _ => Err(report),
+        _ => report,
     }
 }
 
