@@ -397,7 +397,10 @@ impl Engine {
     // ----- phase: generate -------------------------------------------------
 
     fn generate(&self, stats: &mut RunStats, started: Instant) -> Generated {
-        if self.config.threads > 1 && self.isolated.is_none() {
+        if let Some(child) = &self.isolated {
+            return self.generate_isolated(child, stats, started);
+        }
+        if self.config.threads > 1 {
             return self.generate_parallel(stats, started);
         }
         let cases = self.config.cases;
@@ -423,23 +426,88 @@ impl Engine {
                     return Generated::Abandoned;
                 }
             }
-            let (outcome, labels) = if self.isolated.is_some() {
-                let r = self.exec(
-                    TestCase::random(case_seed(self.seed, i), self.config.case_size(i))
-                        .with_max_depth(self.config.max_depth),
-                );
-                (r.outcome, r.labels)
-            } else {
-                tc.reset_random(case_seed(self.seed, i), self.config.case_size(i));
-                self.watch.begin(0, Phase::Generate, i);
-                let (outcome, labels, _) = run_in_place(test, &mut tc);
-                self.watch.end(0);
-                (outcome, labels)
-            };
+            tc.reset_random(case_seed(self.seed, i), self.config.case_size(i));
+            self.watch.begin(0, Phase::Generate, i);
+            let (outcome, labels, _) = run_in_place(test, &mut tc);
+            self.watch.end(0);
             i += 1;
             if let Some(stop) = tally(stats, outcome, labels) {
                 return self.confirm(i - 1, stop);
             }
+        }
+    }
+
+    /// The generation phase of an isolated run: cases go to the child in
+    /// growing batches (one round trip each); a case that fails, crashes or
+    /// hangs there is then run again alone, recorded (as `confirm` does).
+    fn generate_isolated(
+        &self,
+        child: &Mutex<super::isolate::parent::Isolated>,
+        stats: &mut RunStats,
+        started: Instant,
+    ) -> Generated {
+        use super::isolate::parent::BatchOutcome;
+        let cases = u64::from(self.config.cases);
+        let max_rejects = cases * u64::from(self.config.max_discard_ratio.max(1));
+        let (mut i, mut batch) = (0u64, 8u64);
+        loop {
+            if stats.passed >= cases {
+                return Generated::Passed;
+            }
+            if stats.discarded + stats.invalid > max_rejects {
+                return Generated::GaveUp(give_up_reason(stats));
+            }
+            if let Some(budget) = self.config.time_budget
+                && started.elapsed() > budget
+            {
+                stats.time_budget_hit = true;
+                return Generated::Passed;
+            }
+            let n = batch.min((cases - stats.passed).max(1) + 8);
+            let request = super::isolate::wire::Batch {
+                seed: self.seed,
+                start: i,
+                max_depth: self.config.max_depth,
+                max_choices: crate::test_case::DEFAULT_MAX_CHOICES,
+                sizes: (i..i + n).map(|k| self.config.case_size(k)).collect(),
+            };
+            let ran = child.lock().unwrap_or_else(|e| e.into_inner()).run_batch(&request, self.config.timeout);
+            let (outcomes, stopped) = match ran {
+                Ok(BatchOutcome::Ran(outcomes)) => (outcomes, None),
+                Ok(BatchOutcome::Died { at, reason }) => {
+                    let info = FailureInfo {
+                        kind: FailureKind::Crash,
+                        message: format!("the process running the case died: {reason}"),
+                        location: None,
+                        in_generator: false,
+                    };
+                    (vec![(Outcome::Pass, Vec::new()); at as usize], Some(info))
+                }
+                Ok(BatchOutcome::Hung { at, after }) => {
+                    let info = FailureInfo {
+                        kind: FailureKind::Timeout,
+                        message: format!(
+                            "no result after {}; the process running it was killed",
+                            super::report::human(after)
+                        ),
+                        location: None,
+                        in_generator: false,
+                    };
+                    (vec![(Outcome::Pass, Vec::new()); at as usize], Some(info))
+                }
+                Err(e) => return Generated::Incomplete(format!("the isolated run could not go on: {e}")),
+            };
+            for (outcome, labels) in outcomes {
+                i += 1;
+                if let Some(first) = tally(stats, outcome, labels) {
+                    return self.confirm(i - 1, first);
+                }
+            }
+            if let Some(first) = stopped {
+                i += 1;
+                return self.confirm(i - 1, first);
+            }
+            batch = (batch * 2).min(1024);
         }
     }
 

@@ -29,6 +29,9 @@ thread_local! {
     /// The connection of the thread serving cases.
     #[cfg(unix)]
     static CONNECTION: RefCell<Option<Stream>> = const { RefCell::new(None) };
+    /// Set while a batch runs: its cases' progress goes to the progress
+    /// file, not the socket.
+    static BATCHING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// True when this process was started to serve the property `name`.
@@ -41,7 +44,7 @@ pub(crate) fn serves(name: &str) -> bool {
 /// still has its input).
 #[inline]
 pub(crate) fn generated(tc: &TestCase) {
-    if !SERVING.load(Ordering::Relaxed) {
+    if !SERVING.load(Ordering::Relaxed) || BATCHING.with(std::cell::Cell::get) {
         return;
     }
     #[cfg(unix)]
@@ -90,6 +93,36 @@ fn serve_on_worker(_test: SharedTest) -> Result<(), String> {
     Err("isolated runs need a Unix platform".into())
 }
 
+/// The progress file: the index of the batch case running now, where the
+/// parent reads it if this process dies (written without waking anyone).
+pub(crate) const PROGRESS_VAR: &str = "SPECCHECK_CHILD_PROGRESS";
+
+/// Runs a batch of generated cases, plain (nothing recorded), in order,
+/// until one fails; their outcomes.
+#[cfg(unix)]
+fn run_batch(test: &crate::runner::case::TestFn, b: &wire::Batch) -> Vec<String> {
+    use std::os::unix::fs::FileExt as _;
+    let progress = std::env::var_os(PROGRESS_VAR).and_then(|p| std::fs::OpenOptions::new().write(true).open(p).ok());
+    let mut tc =
+        TestCase::random(0, 0).with_max_depth(b.max_depth).with_max_choices(b.max_choices).record_choices(false);
+    let mut tokens = Vec::with_capacity(b.sizes.len());
+    BATCHING.with(|c| c.set(true));
+    for (k, &size) in b.sizes.iter().enumerate() {
+        if let Some(f) = &progress {
+            let _ = f.write_at(&(k as u64).to_le_bytes(), 0);
+        }
+        tc.reset_random(crate::runner::config::case_seed(b.seed, b.start + k as u64), size);
+        let (outcome, labels, _) = run_in_place(test, &mut tc);
+        let fail = outcome.is_fail();
+        tokens.push(wire::outcome_token(&outcome, &labels));
+        if fail {
+            break;
+        }
+    }
+    BATCHING.with(|c| c.set(false));
+    tokens
+}
+
 #[cfg(unix)]
 fn serve_loop(stream: Stream, test: SharedTest) -> Result<(), String> {
     let reader = BufReader::new(stream.try_clone().map_err(|e| e.to_string())?);
@@ -100,6 +133,12 @@ fn serve_loop(stream: Stream, test: SharedTest) -> Result<(), String> {
         let line = line.map_err(|e| e.to_string())?;
         if line == "quit" {
             break;
+        }
+        if let Some(rest) = line.strip_prefix("batch ") {
+            let batch = wire::parse_batch(rest)?;
+            let tokens = run_batch(&*test, &batch);
+            writer.write_all(wire::batched_line(&tokens).as_bytes()).map_err(|e| e.to_string())?;
+            continue;
         }
         let Some(spec) = line.strip_prefix("case ") else { return Err(format!("unexpected message {line:?}")) };
         let spec = CaseSpec::parse(spec)?;

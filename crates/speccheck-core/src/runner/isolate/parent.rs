@@ -33,6 +33,18 @@ pub(crate) enum ChildOutcome {
     Hung { generated: Option<ChoiceSequence>, after: Duration },
 }
 
+/// How a batch of generated cases went in the child.
+#[derive(Debug)]
+pub(crate) enum BatchOutcome {
+    /// The cases it ran, in order (it stops after the first failure).
+    Ran(Vec<(crate::runner::verdict::Outcome, Vec<String>)>),
+    /// The child died during the batch's case `at` (the cases before it did
+    /// not fail).
+    Died { at: u64, reason: String },
+    /// No answer within the limit during case `at`: the child was killed.
+    Hung { at: u64, after: Duration },
+}
+
 /// Runs cases of one property in child processes.
 pub(crate) struct Isolated {
     exe: PathBuf,
@@ -52,6 +64,8 @@ struct Proc {
     reader: BufReader<Stream>,
     writer: Stream,
     stderr: Arc<Mutex<Vec<u8>>>,
+    /// Where the child writes which batch case it runs.
+    progress: PathBuf,
 }
 
 #[cfg(not(unix))]
@@ -66,6 +80,56 @@ impl Isolated {
         }
         let exe = std::env::current_exe().map_err(|e| format!("cannot find this test binary: {e}"))?;
         Ok(Isolated { exe, test_path: test_path.to_string(), name: name.to_string(), child: None, starts: 0 })
+    }
+
+    /// Runs a batch of generated cases in the child, waiting at most
+    /// `limit` per case on average.
+    #[cfg(unix)]
+    pub(crate) fn run_batch(&mut self, batch: &wire::Batch, limit: Option<Duration>) -> Result<BatchOutcome, String> {
+        if self.child.is_none() {
+            self.child = Some(self.start()?);
+            self.starts += 1;
+        }
+        let started = Instant::now();
+        let limit = limit.map(|l| l.saturating_mul(batch.sizes.len().max(1) as u32));
+        let proc = self.child.as_mut().expect("a child");
+        let _ = std::fs::write(&proc.progress, 0u64.to_le_bytes());
+        if proc.writer.write_all(wire::batch_line(batch).as_bytes()).is_err() {
+            let reason = self.bury();
+            return Ok(BatchOutcome::Died { at: 0, reason });
+        }
+        let proc = self.child.as_mut().expect("a child");
+        let _ = proc.reader.get_ref().set_read_timeout(limit);
+        let mut reply = String::new();
+        match proc.reader.read_line(&mut reply) {
+            Ok(n) if n > 0 => {
+                let rest = reply.trim_end().strip_prefix("batched ").ok_or(format!("unexpected answer {reply:?}"))?;
+                if rest == "-" {
+                    return Ok(BatchOutcome::Ran(Vec::new()));
+                }
+                rest.split(' ').map(wire::parse_outcome_token).collect::<Result<_, _>>().map(BatchOutcome::Ran)
+            }
+            Err(e) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => {
+                let at = self.progress_at();
+                self.kill();
+                Ok(BatchOutcome::Hung { at, after: started.elapsed() })
+            }
+            _ => {
+                let at = self.progress_at();
+                let reason = self.bury();
+                Ok(BatchOutcome::Died { at, reason })
+            }
+        }
+    }
+
+    /// The batch case the child last said it runs.
+    #[cfg(unix)]
+    fn progress_at(&self) -> u64 {
+        let Some(proc) = &self.child else { return 0 };
+        std::fs::read(&proc.progress)
+            .ok()
+            .and_then(|b| b.get(..8).map(|b| u64::from_le_bytes(b.try_into().unwrap_or([0; 8]))))
+            .unwrap_or(0)
     }
 
     /// Runs `tc` (a case that has not started) in the child, waiting at
@@ -135,6 +199,9 @@ impl Isolated {
             NEXT.fetch_add(1, Ordering::Relaxed)
         ));
         let _ = std::fs::remove_file(&socket);
+        let progress = socket.with_extension("progress");
+        std::fs::write(&progress, 0u64.to_le_bytes())
+            .map_err(|e| format!("cannot write {}: {e}", progress.display()))?;
         let listener = std::os::unix::net::UnixListener::bind(&socket)
             .map_err(|e| format!("cannot open a socket at {}: {e}", socket.display()))?;
         listener.set_nonblocking(true).map_err(|e| e.to_string())?;
@@ -142,6 +209,7 @@ impl Isolated {
             .args([self.test_path.as_str(), "--exact", "--include-ignored", "--test-threads", "1"])
             .env(SOCKET_VAR, &socket)
             .env(PROPERTY_VAR, &self.name)
+            .env(super::child::PROGRESS_VAR, &progress)
             .env_remove("SPECCHECK_REPLAY")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -194,7 +262,7 @@ impl Isolated {
         let _ = std::fs::remove_file(&socket);
         stream.set_nonblocking(false).map_err(|e| e.to_string())?;
         let reader = BufReader::new(stream.try_clone().map_err(|e| e.to_string())?);
-        Ok(Proc { child, reader, writer: stream, stderr })
+        Ok(Proc { child, reader, writer: stream, stderr, progress })
     }
 
     /// Waits for a dead child and says how it died.
@@ -205,6 +273,7 @@ impl Isolated {
         // Let the stderr reader drain what the dying child printed.
         std::thread::sleep(Duration::from_millis(2));
         let said = String::from_utf8_lossy(&proc.stderr.lock().unwrap_or_else(|e| e.into_inner())).into_owned();
+        let _ = std::fs::remove_file(&proc.progress);
         crash_reason(status, &said)
     }
 
@@ -213,6 +282,7 @@ impl Isolated {
         if let Some(mut proc) = self.child.take() {
             let _ = proc.child.kill();
             let _ = proc.child.wait();
+            let _ = std::fs::remove_file(&proc.progress);
         }
     }
 }
@@ -226,6 +296,7 @@ impl Drop for Isolated {
                 let _ = proc.child.kill();
                 let _ = proc.child.wait();
             }
+            let _ = std::fs::remove_file(&proc.progress);
         }
     }
 }

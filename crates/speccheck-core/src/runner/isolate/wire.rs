@@ -1,5 +1,5 @@
 //! The isolated run's wire format: one line per message, text fields
-//! escaped onto it (spaces, commas, line breaks, backslashes).
+//! escaped onto it (spaces, commas, bars, line breaks, backslashes).
 //!
 //! Parent to child: `case <spec>` (a [`CaseSpec`] line) or `quit`.
 //! Child to parent, per case: `generated <choices>` once the inputs are
@@ -33,6 +33,7 @@ pub(crate) fn escape(s: &str) -> String {
             '\\' => out.push_str("\\\\"),
             ' ' => out.push_str("\\s"),
             ',' => out.push_str("\\c"),
+            '|' => out.push_str("\\p"),
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
@@ -57,6 +58,7 @@ pub(crate) fn unescape(s: &str) -> String {
         match chars.next() {
             Some('s') => out.push(' '),
             Some('c') => out.push(','),
+            Some('p') => out.push('|'),
             Some('n') => out.push('\n'),
             Some('r') => out.push('\r'),
             Some('t') => out.push('\t'),
@@ -85,6 +87,72 @@ fn list_token(items: &[String]) -> String {
 
 fn list_from(token: &str) -> Vec<String> {
     if token == "-" { Vec::new() } else { token.split(',').map(unescape).collect() }
+}
+
+/// A run of generated cases in one request: cases `start..` of the run
+/// `seed`, one size each, until one fails (the generation phase's hot loop,
+/// one round trip per batch instead of per case).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Batch {
+    pub(crate) seed: u64,
+    pub(crate) start: u64,
+    pub(crate) max_depth: u32,
+    pub(crate) max_choices: usize,
+    pub(crate) sizes: Vec<usize>,
+}
+
+/// `batch …`.
+pub(crate) fn batch_line(b: &Batch) -> String {
+    let sizes: Vec<String> = b.sizes.iter().map(usize::to_string).collect();
+    format!(
+        "batch seed={} start={} depth={} choices={} sizes={}\n",
+        b.seed,
+        b.start,
+        b.max_depth,
+        b.max_choices,
+        sizes.join(",")
+    )
+}
+
+/// Reads a `batch` line (without its keyword).
+pub(crate) fn parse_batch(rest: &str) -> Result<Batch, String> {
+    let kv: std::collections::HashMap<&str, &str> = rest.split_whitespace().filter_map(|t| t.split_once('=')).collect();
+    let num = |k: &str| -> Result<u64, String> {
+        kv.get(k).ok_or(format!("missing {k}"))?.parse().map_err(|e| format!("{k}: {e}"))
+    };
+    let sizes = kv
+        .get("sizes")
+        .ok_or("missing sizes")?
+        .split(',')
+        .filter(|s| !s.is_empty())
+        .map(|s| s.parse().map_err(|e| format!("sizes: {e}")))
+        .collect::<Result<_, _>>()?;
+    Ok(Batch {
+        seed: num("seed")?,
+        start: num("start")?,
+        max_depth: num("depth")? as u32,
+        max_choices: num("choices")? as usize,
+        sizes,
+    })
+}
+
+/// One case of a batch, as the parent tallies it.
+pub(crate) fn outcome_token(o: &Outcome, labels: &[String]) -> String {
+    format!("{}|{}", list_token(labels), outcome_tokens(o).replace(' ', "|"))
+}
+
+/// Reads [`outcome_token`]'s output: the outcome and the labels.
+pub(crate) fn parse_outcome_token(t: &str) -> Result<(Outcome, Vec<String>), String> {
+    let (labels, rest) = t.split_once('|').ok_or(format!("bad case token {t:?}"))?;
+    // The outcome parses as a result line's tail after its five fields.
+    let line = format!("0 0 - - - {}", rest.replace('|', " "));
+    Ok((parse_result(&line)?.outcome, list_from(labels)))
+}
+
+/// `batched <token> <token> …`: the cases run, in order; the batch stops
+/// after the first that failed.
+pub(crate) fn batched_line(tokens: &[String]) -> String {
+    format!("batched {}\n", if tokens.is_empty() { "-".to_string() } else { tokens.join(" ") })
 }
 
 /// `case <spec>`.
