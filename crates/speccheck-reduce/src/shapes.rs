@@ -75,29 +75,19 @@ impl Shape {
     /// constructor names) matches when the shape's elements match a
     /// subsequence of its elements, in order.
     fn embeds(&self, a: &View<'_>, x: usize, b: &View<'_>, y: usize) -> bool {
-        if self.holes.contains(&y) {
-            return true;
-        }
-        let (sa, sb) = (a.span(x), b.span(y));
-        if sa.type_info().type_id != sb.type_info().type_id {
-            return false;
-        }
-        if a.is_opaque(x) || b.is_opaque(y) {
-            return true;
-        }
-        if sa.ctor != sb.ctor {
-            return false;
-        }
-        let (ka, kb) = (a.children(Some(x)), b.children(Some(y)));
-        if sb.type_info().constructors.is_empty() {
-            // Greedy leftmost matching decides whether a subsequence fits.
-            let mut rest = ka.iter();
-            return kb.iter().all(|&j| rest.any(|&i| self.embeds(a, i, b, j)));
-        }
-        ka.len() == kb.len() && ka.iter().zip(kb).all(|(&i, &j)| self.embeds(a, i, b, j))
+        self.matches_at(a, x, b, y, true)
     }
 
     fn node(&self, a: &View<'_>, x: usize, b: &View<'_>, y: usize) -> bool {
+        self.matches_at(a, x, b, y, false)
+    }
+
+    /// Does the value at `x` of `a` have the shape at `y` of `b`? Holes
+    /// and opaque values match anything; otherwise same type, same
+    /// constructor, and children matching one for one — or, with
+    /// `subsequence`, a collection's elements may hold the shape's among
+    /// others.
+    fn matches_at(&self, a: &View<'_>, x: usize, b: &View<'_>, y: usize, subsequence: bool) -> bool {
         if self.holes.contains(&y) {
             return true;
         }
@@ -112,7 +102,13 @@ impl Shape {
             return false;
         }
         let (ka, kb) = (a.children(Some(x)), b.children(Some(y)));
-        ka.len() == kb.len() && ka.iter().zip(kb).all(|(&i, &j)| self.node(a, i, b, j))
+        let child = |i: usize, j: usize| self.matches_at(a, i, b, j, subsequence);
+        if subsequence && sb.type_info().constructors.is_empty() {
+            // Greedy leftmost matching decides whether a subsequence fits.
+            let mut rest = ka.iter();
+            return kb.iter().all(|&j| rest.any(|&i| child(i, j)));
+        }
+        ka.len() == kb.len() && ka.iter().zip(kb).all(|(&i, &j)| child(i, j))
     }
 }
 

@@ -320,31 +320,7 @@ impl TestCase {
         assert!(lo <= hi, "draw_int_uniform: empty range {lo:?}..={hi:?}");
         let (lo, hi) = (lo.to_key(), hi.to_key());
         let t = target(lo, hi, T::zero_key());
-        let width = hi - lo;
-        if width == 0 {
-            return T::from_key(lo);
-        }
-        if width <= u64::MAX as u128 {
-            let (w, t) = (width as u64, (t - lo) as u64);
-            let k = self.draw_raw(
-                w,
-                ChoiceKind::Integer,
-                |rng, _| offset_to_index(below(rng, w), w, t),
-                |budget| 2 * u64::from(budget) + 1,
-            );
-            return T::from_key(lo + index_to_offset(k, w, t) as u128);
-        }
-        let sampled = self.pre_sample(|rng, _| key_to_index(uniform(rng, lo, hi), lo, hi, t));
-        let hi_max = (width >> 64) as u64;
-        let high = self.draw_raw(hi_max, ChoiceKind::Integer, |_, _| sampled.map_or(0, |k| (k >> 64) as u64), |_| 1);
-        let lo_max = if high == hi_max { width as u64 } else { u64::MAX };
-        let low = self.draw_raw(
-            lo_max,
-            ChoiceKind::Integer,
-            |_, _| sampled.map_or(0, |k| (k as u64).min(lo_max)),
-            |budget| 2 * u64::from(budget) + 1,
-        );
-        T::from_key(index_to_key(((high as u128) << 64) | low as u128, lo, hi, t))
+        T::from_key(self.draw_key_by(lo, hi, t, |rng, w, _, _| below(rng, w), |rng, _| uniform(rng, lo, hi)))
     }
 
     /// An integer in `lo..=hi` shrinking toward `towards` (clamped into the
@@ -358,6 +334,22 @@ impl TestCase {
 
     #[inline(never)]
     fn draw_key(&mut self, lo: u128, hi: u128, t: u128) -> u128 {
+        self.draw_key_by(lo, hi, t, sample_offset, |rng, size| sample_key(rng, lo, hi, t, size))
+    }
+
+    /// A key of `lo..=hi` around target `t`, sampled by `narrow` (an offset
+    /// in `0..=w` given the range's width, target offset and the size) or,
+    /// for ranges wider than 64 bits, by `wide` (a key); recorded the same
+    /// way whatever the sampling.
+    #[inline(always)]
+    fn draw_key_by(
+        &mut self,
+        lo: u128,
+        hi: u128,
+        t: u128,
+        narrow: impl FnOnce(&mut SmallRng, u64, u64, usize) -> u64,
+        wide: impl FnOnce(&mut SmallRng, usize) -> u128,
+    ) -> u128 {
         let width = hi - lo;
         if width == 0 {
             return lo;
@@ -369,13 +361,13 @@ impl TestCase {
             let k = self.draw_raw(
                 w,
                 ChoiceKind::Integer,
-                |rng, size| offset_to_index(sample_offset(rng, w, t, size), w, t),
+                |rng, size| offset_to_index(narrow(rng, w, t, size), w, t),
                 |budget| 2 * u64::from(budget) + 1,
             );
             return lo + index_to_offset(k, w, t) as u128;
         }
         // Wider than 64 bits: high half, then low half.
-        let sampled = self.pre_sample(|rng, size| key_to_index(sample_key(rng, lo, hi, t, size), lo, hi, t));
+        let sampled = self.pre_sample(|rng, size| key_to_index(wide(rng, size), lo, hi, t));
         let hi_max = (width >> 64) as u64;
         let high = self.draw_raw(hi_max, ChoiceKind::Integer, |_, _| sampled.map_or(0, |k| (k >> 64) as u64), |_| 1);
         let lo_max = if high == hi_max { width as u64 } else { u64::MAX };
