@@ -109,11 +109,13 @@ where
     G: Generator + Clone + 'static,
     G::Value: Debug + 'static,
 {
+    // The verdict is returned, as proptest's and quickcheck's are (a
+    // rejection by `assume!` would unwind, which they do not).
     let report = Property::new(generator.clone()).config(config).explainer(speccheck::reduce::explainer()).run(
         move |v: G::Value| match check(&v) {
-            Check::Pass => true,
-            Check::Fail => false,
-            Check::Discard => speccheck::reject("precondition"),
+            Check::Pass => speccheck::TestResult::Pass,
+            Check::Fail => speccheck::TestResult::Fail("property failed".into()),
+            Check::Discard => speccheck::TestResult::Discard("precondition".into()),
         },
     );
     let RunVerdict::Failed(c) = report.verdict else { return None };

@@ -42,6 +42,16 @@ pub struct CaseResult {
     pub backtrace: Option<String>,
 }
 
+impl CaseResult {
+    /// Drops the result, giving its choice and span buffers to the next
+    /// test case on this thread (engines that run many cases and keep few
+    /// results call this on the others: allocating those buffers afresh
+    /// costs as much as a short replay).
+    pub fn recycle(self) {
+        crate::test_case::pool::recycle(self.choices.0, self.spans.spans);
+    }
+}
+
 /// Runs `test` on `tc` in place (the generation phase's hot path, which
 /// keeps `tc`'s buffers). Returns the outcome and the labels.
 pub fn run_in_place(test: &TestFn, tc: &mut TestCase) -> (Outcome, Vec<String>, Option<String>) {

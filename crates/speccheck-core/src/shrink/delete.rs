@@ -108,9 +108,15 @@ fn delete_preceding_elements(s: &mut Shrinker<'_>, i: usize, parent: Option<u32>
     let base = s.best_choices();
     let try_k =
         |s: &mut Shrinker<'_>, k: usize| s.consider_edit(|_, out| replace_into(&base, starts[k - 1].1..end, &[], out));
-    // Grow k while deleting k elements still fails, then bisect.
+    // Grow k while deleting k elements still fails, then bisect. When
+    // half of them can go, most often nearly all can: bisecting from there
+    // runs small cases where growing k from 1 would run large ones.
     let (mut good, mut bad) = (0usize, starts.len() + 1);
-    let mut k = 1;
+    let half = starts.len() / 2;
+    if half >= 4 && !s.exhausted() && try_k(s, half) {
+        good = half;
+    }
+    let mut k = if good > 0 { starts.len() } else { 1 };
     while k <= starts.len() && !s.exhausted() {
         if try_k(s, k) {
             good = k;

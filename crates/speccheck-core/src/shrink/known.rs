@@ -63,15 +63,31 @@ pub(crate) struct KnownReplays {
     consistent: bool,
     /// Reused for [`open_across_gaps`].
     scratch: Vec<i32>,
+    /// The path of the last replay recorded: its choices, the open-span
+    /// counts of its draws, and the node reached after each prefix
+    /// (`nodes_after[k]`: after `k` draws). Candidates and results are
+    /// mostly edits of one case and share long prefixes with it: walking
+    /// the tree node by node is a chain of cache misses, while comparing
+    /// with this path is a scan of two arrays.
+    last: Vec<Choice>,
+    last_open: Vec<i32>,
+    nodes_after: Vec<u32>,
 }
 
 impl Default for KnownReplays {
     fn default() -> Self {
         let root = Entry { node: Node::Unknown, value: 0, first_child: NONE, next_sibling: NONE };
         // Room for a typical shrink's replays without growing.
-        let mut nodes = Vec::with_capacity(256);
+        let mut nodes = Vec::with_capacity(1024);
         nodes.push(root);
-        KnownReplays { nodes, consistent: true, scratch: Vec::new() }
+        KnownReplays {
+            nodes,
+            consistent: true,
+            scratch: Vec::new(),
+            last: Vec::new(),
+            last_open: Vec::new(),
+            nodes_after: vec![0],
+        }
     }
 }
 
@@ -85,12 +101,27 @@ impl KnownReplays {
         let mut open = std::mem::take(&mut self.scratch);
         open_across_gaps(choices.len(), spans, &mut open);
         self.insert_path(choices, &open);
+        // The new path becomes the last one (`open` has a count past the
+        // end, which is not a draw's).
+        open.truncate(choices.len());
+        std::mem::swap(&mut self.last_open, &mut open);
         self.scratch = open;
+        self.last.clear();
+        self.last.extend_from_slice(choices);
     }
 
     fn insert_path(&mut self, choices: &[Choice], open: &[i32]) {
-        let mut node = 0u32;
-        for (c, &open) in choices.iter().zip(open) {
+        // The draws this path shares with the last one, bounds and open
+        // spans included, went through nodes already checked.
+        let shared = choices
+            .iter()
+            .zip(&self.last)
+            .zip(open.iter().zip(&self.last_open))
+            .take_while(|((a, b), (o, p))| a == b && o == p)
+            .count();
+        let mut node = self.nodes_after[shared];
+        self.nodes_after.truncate(shared + 1);
+        for (c, &open) in choices[shared..].iter().zip(&open[shared..]) {
             let here = Node::Draw { max: c.max, kind: c.kind, open: open as u32 };
             match self.nodes[node as usize].node {
                 Node::Unknown => self.nodes[node as usize].node = here,
@@ -110,6 +141,7 @@ impl KnownReplays {
                     new
                 }
             };
+            self.nodes_after.push(node);
         }
         let end = &mut self.nodes[node as usize].node;
         match *end {
@@ -132,14 +164,28 @@ impl KnownReplays {
         None
     }
 
+    /// False once two replays disagreed: nothing is predicted any more.
+    pub(crate) fn is_consistent(&self) -> bool {
+        self.consistent
+    }
+
     /// True when replaying `candidate` (simplest choices past its end)
     /// would make the same choices as a replay already recorded.
     pub(crate) fn repeats(&self, candidate: &[Choice]) -> bool {
         if !self.consistent {
             return false;
         }
-        let mut walk = Walk { known: self, node: 0 };
-        walk.replay(candidate, 0..)
+        let (node, from) = self.jump(candidate);
+        let mut walk = Walk { known: self, node };
+        walk.replay(candidate, from..)
+    }
+
+    /// Where a walk feeding `choices` gets through the prefix it shares
+    /// with the last path (same values: the same nodes, whose bounds those
+    /// values fit): the node, and how many choices that took.
+    fn jump(&self, choices: &[Choice]) -> (u32, usize) {
+        let shared = choices.iter().zip(&self.last).take_while(|(a, b)| a.value == b.value).count();
+        (self.nodes_after[shared], shared)
     }
 
     /// True when splicing `base` — replaying it, but drawing the span that
@@ -157,8 +203,9 @@ impl KnownReplays {
         if !self.consistent {
             return false;
         }
-        let mut walk = Walk { known: self, node: 0 };
-        if let ControlFlow::Break(answer) = (0..start).try_for_each(|k| walk.step(base.get(k))) {
+        let (node, from) = self.jump(&base[..start.min(base.len())]);
+        let mut walk = Walk { known: self, node };
+        if let ControlFlow::Break(answer) = (from..start).try_for_each(|k| walk.step(base.get(k))) {
             return answer;
         }
         // The draw at `start` is the span's first, as in the base; after

@@ -87,6 +87,11 @@ pub struct Shrinker<'a> {
     seen: Seen,
     budget: ShrinkBudget,
     started: Instant,
+    /// The step count at which the clock is read next (see
+    /// [`exhausted`](Self::exhausted)).
+    clock_at: std::cell::Cell<u32>,
+    /// Set once the time budget was found spent.
+    out_of_time: std::cell::Cell<bool>,
     steps: u32,
     improvements: u32,
     max_depth: u32,
@@ -99,7 +104,8 @@ impl<'a> Shrinker<'a> {
             Outcome::Fail(f) => (f.kind, f.location.clone()),
             other => panic!("shrinking a case that did not fail: {other:?}"),
         };
-        let seen = Seen::new();
+        // Room for a typical shrink's cases without growing.
+        let seen = Seen::with_capacity(256);
         seen.insert(&failing.choices.0);
         // A replay of the failing case's own choices makes that case again:
         // a candidate that could only do so is known before it runs.
@@ -110,11 +116,13 @@ impl<'a> Shrinker<'a> {
             seen,
             best: failing,
             origin,
-            tried: FingerprintSet::default(),
+            tried: FingerprintSet::with_capacity_and_hasher(512, Default::default()),
             known,
             scratch: Vec::new(),
             budget,
             started: Instant::now(),
+            clock_at: std::cell::Cell::new(0),
+            out_of_time: std::cell::Cell::new(false),
             steps: 0,
             improvements: 0,
             max_depth,
@@ -131,11 +139,18 @@ impl<'a> Shrinker<'a> {
         self.best.choices.0.clone()
     }
 
-    /// True once the step or time budget is spent. The clock is read every
-    /// 16 steps: reading it costs as much as a small step.
+    /// True once the step or time budget is spent. The clock is read once
+    /// every 16 steps run (passes ask far more often than they run a
+    /// step, and reading it costs as much as a small step).
     pub fn exhausted(&self) -> bool {
-        self.steps >= self.budget.max_steps
-            || (self.steps.is_multiple_of(16) && self.started.elapsed() >= self.budget.max_time)
+        if self.steps >= self.budget.max_steps || self.out_of_time.get() {
+            return true;
+        }
+        if self.steps >= self.clock_at.get() {
+            self.clock_at.set(self.steps + 16);
+            self.out_of_time.set(self.started.elapsed() >= self.budget.max_time);
+        }
+        self.out_of_time.get()
     }
 
     /// Runs every pass until none improves the case or the budget is spent.
@@ -174,7 +189,7 @@ impl<'a> Shrinker<'a> {
             if self.steps >= self.budget.max_steps {
                 break ShrinkStop::Steps;
             }
-            if self.started.elapsed() >= self.budget.max_time {
+            if self.out_of_time.get() || self.started.elapsed() >= self.budget.max_time {
                 break ShrinkStop::Time;
             }
             if self.improvements == before {
@@ -189,26 +204,44 @@ impl<'a> Shrinker<'a> {
     /// Tries `candidate` (replayed, simplest choices past its end). Returns
     /// true if it became the new best.
     pub fn consider(&mut self, candidate: &[Choice]) -> bool {
-        if shortlex(candidate, &self.best.choices.0) != std::cmp::Ordering::Less || self.exhausted() {
+        if !self.worth_running(candidate) {
             return false;
         }
-        if !self.tried.insert(fingerprint(candidate)) || self.known.repeats(candidate) {
-            return false;
-        }
-        let tc = TestCase::replay(candidate.to_vec(), Tail::Simplest).with_spans(true).with_max_depth(self.max_depth);
+        let mut prefix = crate::test_case::pool::choices(candidate.len());
+        prefix.extend_from_slice(candidate);
+        self.run_replay(prefix)
+    }
+
+    /// True when `candidate` is smaller than the best, not tried before,
+    /// and not known to repeat a case already run.
+    fn worth_running(&mut self, candidate: &[Choice]) -> bool {
+        shortlex(candidate, &self.best.choices.0) == std::cmp::Ordering::Less
+            && !self.exhausted()
+            && self.tried.insert(fingerprint(candidate))
+            && !self.known.repeats(candidate)
+    }
+
+    fn run_replay(&mut self, prefix: Vec<Choice>) -> bool {
+        let tc = TestCase::replay(prefix, Tail::Simplest).with_spans(true).with_max_depth(self.max_depth);
         self.run_candidate(tc, true)
     }
 
     /// Tries the candidate `edit` writes, given the best choices and an
-    /// empty buffer (reused from one candidate to the next: most are
-    /// rejected before they run, and need no allocation of their own).
+    /// empty buffer (most candidates are rejected before they run, and
+    /// need no allocation of their own; one that runs takes the buffer
+    /// with it).
     pub fn consider_edit(&mut self, edit: impl FnOnce(&[Choice], &mut Vec<Choice>)) -> bool {
         let mut buf = std::mem::take(&mut self.scratch);
+        if buf.capacity() == 0 {
+            buf = crate::test_case::pool::choices(self.best.choices.len() + 1);
+        }
         buf.clear();
         edit(&self.best.choices.0, &mut buf);
-        let improved = self.consider(&buf);
+        if self.worth_running(&buf) {
+            return self.run_replay(buf);
+        }
         self.scratch = buf;
-        improved
+        false
     }
 
     /// Tries the best choices with the values at some positions changed
@@ -272,7 +305,10 @@ impl<'a> Shrinker<'a> {
             return false;
         }
         self.steps += 1;
-        let tc = if tc.has_seen() { tc } else { tc.with_seen(self.seen.clone()) };
+        // A predictable candidate was checked against the known replays
+        // already; only the others need the set of inputs seen.
+        let tc =
+            if (known && self.known.is_consistent()) || tc.has_seen() { tc } else { tc.with_seen(self.seen.clone()) };
         let result = (self.run)(tc);
         if known {
             self.known.insert(&result.choices.0, &result.spans.spans);
@@ -282,10 +318,11 @@ impl<'a> Shrinker<'a> {
             _ => false,
         };
         if same_failure && shortlex(&result.choices.0, &self.best.choices.0) == std::cmp::Ordering::Less {
-            self.best = result;
+            std::mem::replace(&mut self.best, result).recycle();
             self.improvements += 1;
             true
         } else {
+            result.recycle();
             false
         }
     }

@@ -27,6 +27,12 @@ impl Seen {
         Self::default()
     }
 
+    /// An empty set with room for `n` inputs (growing a hash set costs
+    /// more than the short replays a shrinker records in it).
+    pub fn with_capacity(n: usize) -> Self {
+        Seen(Arc::new(Mutex::new(FingerprintSet::with_capacity_and_hasher(n, Default::default()))))
+    }
+
     /// Records `choices`; false if they were already there.
     pub fn insert(&self, choices: &[Choice]) -> bool {
         let key = fingerprint(choices);
@@ -135,7 +141,7 @@ impl CaseControl for TestCase {
         tc.rng_seed = fresh.seed;
         tc.record.keep_spans = true;
         if let Source::Replay(r) = &mut tc.source {
-            r.splice = Some(Splice {
+            r.splice = Some(Box::new(Splice {
                 ordinal,
                 depth: span.depth,
                 resume_at: span.end as usize,
@@ -143,7 +149,7 @@ impl CaseControl for TestCase {
                 fresh_pos: 0,
                 max_constructors,
                 state: SpliceState::Waiting,
-            });
+            }));
         }
         tc.refresh();
         tc

@@ -17,6 +17,7 @@
 //! Hypothesis's `ConjectureData` are the models.)
 
 mod control;
+pub(crate) mod pool;
 mod record;
 mod source;
 pub mod spec;
@@ -139,9 +140,10 @@ impl TestCase {
         let mut tc = Self::blank(Source::Replay(Replay::new(prefix, tail)), 0, 0);
         // A replay makes about as many choices as it replays, and a few
         // spans per choice (a struct's fields, empty collections): size the
-        // buffers once, growing them costs more than the whole replay.
-        tc.record.choices.reserve(n + 8);
-        tc.record.spans.reserve(3 * n + 16);
+        // buffers once (reused from earlier cases: see `pool`), growing
+        // them costs more than the whole replay.
+        tc.record.choices = pool::choices(n + 8);
+        tc.record.spans = pool::spans(2 * n + 16);
         tc.record.open.reserve(16);
         tc
     }
@@ -156,7 +158,8 @@ impl TestCase {
     /// (by a panic in the middle of generation).
     pub fn finish(mut self) -> (ChoiceSequence, SpanTree) {
         self.record.close_all();
-        let Record { choices, spans, .. } = self.record;
+        let choices = std::mem::take(&mut self.record.choices);
+        let spans = std::mem::take(&mut self.record.spans);
         (ChoiceSequence(choices), SpanTree { spans })
     }
 
@@ -255,6 +258,11 @@ impl TestCase {
             c.value.min(max)
         } else if matches!(self.source, Source::Random) {
             sample(&mut self.rng, self.size)
+        } else if let Source::Replay(r) = &mut self.source
+            && let Some(v) = r.next_recorded(max, kind)
+        {
+            // The shrinker's hot path: a recorded choice, no splice.
+            v
         } else {
             self.draw_from_source(max, kind, sample, width)
         };
@@ -485,13 +493,13 @@ impl TestCase {
     // ----- for the runner (crate-internal) ---------------------------------
 
     pub(crate) fn enumerate(prefix: Vec<u64>, budget: u32) -> Self {
-        Self::blank(Source::Enumerate(Enumerate::odometer(prefix, budget)), 0, budget as usize)
+        Self::blank(Source::Enumerate(Box::new(Enumerate::odometer(prefix, budget))), 0, budget as usize)
     }
 
     /// An enumerating case that walks one random path of the enumeration
     /// tree within `budget` (see [`crate::enumerate::estimate_count`]).
     pub(crate) fn enumeration_probe(seed: u64, budget: u32) -> Self {
-        Self::blank(Source::Enumerate(Enumerate::probe(seed, budget)), 0, budget as usize)
+        Self::blank(Source::Enumerate(Box::new(Enumerate::probe(seed, budget))), 0, budget as usize)
     }
 
     /// The option counts of an enumerating case's draws.
@@ -515,6 +523,17 @@ impl TestCase {
 
     pub(crate) fn take_report_parts(&mut self) -> (Vec<(String, Term)>, Vec<String>) {
         (std::mem::take(&mut self.record.shown), std::mem::take(&mut self.record.notes))
+    }
+}
+
+impl Drop for TestCase {
+    fn drop(&mut self) {
+        // The replayed prefix and any recording not taken serve the next
+        // case on this thread.
+        if let Source::Replay(r) = &mut self.source {
+            pool::give_choices(std::mem::take(&mut r.prefix));
+        }
+        pool::recycle(std::mem::take(&mut self.record.choices), std::mem::take(&mut self.record.spans));
     }
 }
 

@@ -64,7 +64,10 @@ impl Fresh {
 pub(crate) enum Source {
     Random,
     Replay(Replay),
-    Enumerate(Enumerate),
+    // Boxed, as is a replay's splice: a test case is moved by value from
+    // builder to runner, and the rare sources must not make every move
+    // larger.
+    Enumerate(Box<Enumerate>),
 }
 
 /// One draw: a choice in `0..=max` of `kind`.
@@ -118,7 +121,7 @@ pub(crate) struct Replay {
     pub(crate) prefix: Vec<Choice>,
     pub(crate) pos: usize,
     pub(crate) tail: Tail,
-    pub(crate) splice: Option<Splice>,
+    pub(crate) splice: Option<Box<Splice>>,
     /// Replayed choices that did not fit the generator.
     pub(crate) misaligned: usize,
 }
@@ -160,6 +163,18 @@ impl Replay {
         }
     }
 
+    /// The next recorded choice, when the replay is plainly reading its
+    /// prefix (no splice): the common case, kept small enough to inline.
+    #[inline(always)]
+    pub(crate) fn next_recorded(&mut self, max: u64, kind: ChoiceKind) -> Option<u64> {
+        if self.splice.is_some() {
+            return None;
+        }
+        let &c = self.prefix.get(self.pos)?;
+        self.pos += 1;
+        Some(replayed(c, max, kind, &mut self.misaligned))
+    }
+
     fn is_sampling(&self) -> bool {
         match &self.splice {
             Some(s) if matches!(s.state, SpliceState::Fresh { .. }) => {
@@ -184,6 +199,7 @@ impl Replay {
 /// the recorded sequence does not fit the generator any more (or a shrink
 /// pass moved choices around), a value out of bounds becomes the simplest
 /// option, and the replay is counted as not exact.
+#[inline(always)]
 fn replayed(c: Choice, max: u64, kind: ChoiceKind, misaligned: &mut usize) -> u64 {
     if c.value > max || c.kind != kind {
         *misaligned += 1;

@@ -120,18 +120,22 @@ impl TestCase {
             SourceSpec::Random => Source::Random,
             SourceSpec::Replay { prefix, tail, splice } => {
                 let mut r = Replay::new(prefix.clone(), *tail);
-                r.splice = splice.as_ref().map(|s| Splice {
-                    ordinal: s.ordinal,
-                    depth: s.depth,
-                    resume_at: s.resume_at,
-                    fresh: Fresh { prefix: s.prefix.clone(), tail: s.tail, seed: s.seed, size: s.size },
-                    fresh_pos: 0,
-                    max_constructors: s.max_constructors,
-                    state: SpliceState::Waiting,
+                r.splice = splice.as_ref().map(|s| {
+                    Box::new(Splice {
+                        ordinal: s.ordinal,
+                        depth: s.depth,
+                        resume_at: s.resume_at,
+                        fresh: Fresh { prefix: s.prefix.clone(), tail: s.tail, seed: s.seed, size: s.size },
+                        fresh_pos: 0,
+                        max_constructors: s.max_constructors,
+                        state: SpliceState::Waiting,
+                    })
                 });
                 Source::Replay(r)
             }
-            SourceSpec::Enumerate { prefix, budget } => Source::Enumerate(Enumerate::odometer(prefix.clone(), *budget)),
+            SourceSpec::Enumerate { prefix, budget } => {
+                Source::Enumerate(Box::new(Enumerate::odometer(prefix.clone(), *budget)))
+            }
         };
         let splice = matches!(&spec.source, SourceSpec::Replay { splice: Some(_), .. });
         let mut tc = TestCase::blank(source, spec.seed, spec.size);
