@@ -152,6 +152,25 @@ impl Span {
     }
 }
 
+/// [`SpanTree::own_constructors`] of span `i` of `spans` (which need only
+/// hold `i` and its ancestors: a span being recorded can be counted as it
+/// opens).
+pub(crate) fn own_constructors(spans: &[Span], i: usize) -> usize {
+    let s = &spans[i];
+    match s.kind {
+        SpanKind::Value if s.name == RECURSIVE_SPAN => 0,
+        SpanKind::Value => {
+            let mapped = s.parent.is_some_and(|p| {
+                let p = &spans[p as usize];
+                p.kind == SpanKind::Group && p.name == MAP_SPAN
+            });
+            usize::from(!mapped)
+        }
+        SpanKind::Group => usize::from(s.name == MAP_SPAN),
+        SpanKind::Slot => usize::from(s.is_element()),
+    }
+}
+
 /// Name of the value span `gens::recursive` opens at each level: it marks
 /// where a value of the recursive type starts (so shrinking can promote a
 /// sub-value into its parent's place), but is not a constructor itself —
@@ -269,19 +288,7 @@ impl SpanTree {
     /// and the value it maps counts nothing; a `recursive` level counts
     /// nothing (its value does).
     fn own_constructors(&self, i: usize) -> usize {
-        let s = &self.spans[i];
-        match s.kind {
-            SpanKind::Value if s.name == RECURSIVE_SPAN => 0,
-            SpanKind::Value => {
-                let mapped = s.parent.is_some_and(|p| {
-                    let p = &self.spans[p as usize];
-                    p.kind == SpanKind::Group && p.name == MAP_SPAN
-                });
-                usize::from(!mapped)
-            }
-            SpanKind::Group => usize::from(s.name == MAP_SPAN),
-            SpanKind::Slot => usize::from(s.is_element()),
-        }
+        own_constructors(&self.spans, i)
     }
 
     /// [`constructor_count`](Self::constructor_count) of every span, in one

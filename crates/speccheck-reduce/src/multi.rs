@@ -135,9 +135,17 @@ pub fn search(oracle: &mut Oracle<'_, '_>, known: &[Class], config: &ReduceConfi
         let same_bug = known.iter().chain(&out.classes).any(|k| {
             k.kernel.as_ref().is_some_and(|kernel| kernel.occurs_in(&class.case)) || k.instance.occurs_in(&class.case)
         });
-        if same_bug {
+        // Or the other way round: a class found earlier holds this one's
+        // kernel (the same bug, first reduced in a context that hid its
+        // core). The one with the context-free core is the better report.
+        let holds_new_kernel = |k: &Class| class.kernel.as_ref().is_some_and(|kernel| kernel.occurs_in(&k.case));
+        if same_bug || known.iter().any(holds_new_kernel) {
             out.variants += 1;
             variant_shapes.push(class.shape);
+        } else if let Some(earlier) = out.classes.iter().position(holds_new_kernel) {
+            out.variants += 1;
+            let replaced = std::mem::replace(&mut out.classes[earlier], class);
+            variant_shapes.push(replaced.shape);
         } else {
             out.classes.push(class);
         }

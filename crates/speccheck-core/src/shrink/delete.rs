@@ -55,24 +55,66 @@ fn empty_collections(s: &mut Shrinker<'_>) {
         // choice: emptying it must add one.
         let full = range.end == s.best().spans.spans[i].end as usize;
         let stop: &[Choice] = if full { &[Choice { value: 0, max: 1, kind: ChoiceKind::More }] } else { &[] };
-        s.consider_edit(|best, out| replace_into(best, range, stop, out));
+        if !s.consider_edit(|best, out| replace_into(best, range, stop, out)) {
+            halve(s, i);
+        }
         i += 1;
     }
+}
+
+/// Halves the collection at span `c` while half of its elements can go:
+/// the later half, else the earlier one. A long collection whose failure
+/// needs few of its elements then shrinks in a logarithmic number of runs,
+/// each on a smaller case (deleting elements one at a time from the end
+/// would run the whole collection first).
+fn halve(s: &mut Shrinker<'_>, c: usize) {
+    const STOP: &[Choice] = &[Choice { value: 0, max: 1, kind: ChoiceKind::More }];
+    while !s.exhausted() {
+        let spans = &s.best().spans.spans;
+        let slots: Vec<(usize, usize)> = element_slots(spans, c).collect();
+        if slots.len() < 4 {
+            return;
+        }
+        // A collection that stopped at its maximum drew no "no more"
+        // choice: one is added where it now ends.
+        let (first, mid, end) = (slots[0].0, slots[slots.len() / 2].0, slots[slots.len() - 1].1);
+        let stop: &[Choice] = if end == spans[c].end as usize { STOP } else { &[] };
+        if s.consider_edit(|best, out| replace_into(best, mid..end, stop, out)) {
+            continue;
+        }
+        let halved = s.consider_edit(|best, out| {
+            out.extend_from_slice(&best[..first]);
+            out.extend_from_slice(&best[mid..end]);
+            out.extend_from_slice(stop);
+            out.extend_from_slice(&best[end..]);
+        });
+        if !halved {
+            return;
+        }
+    }
+}
+
+/// The element slots of the collection at span `c`, in order: (start, end)
+/// of each.
+fn element_slots(spans: &[Span], c: usize) -> impl Iterator<Item = (usize, usize)> + '_ {
+    let parent = Some(c as u32);
+    let end = spans[c].end;
+    spans[c + 1..]
+        .iter()
+        .take_while(move |sp| sp.start < end || sp.start == end && sp.end == end)
+        .filter(move |sp| sp.parent == parent && sp.is_element())
+        .map(|sp| (sp.start as usize, sp.end as usize))
 }
 
 /// The choices of all the elements of the collection at span `c` (its
 /// element slots, which are contiguous), if it has any.
 fn elements_of(spans: &[Span], c: usize) -> Option<std::ops::Range<usize>> {
-    let parent = Some(c as u32);
-    let end = spans[c].end;
-    let mut range: Option<std::ops::Range<usize>> = None;
-    for sp in spans[c + 1..].iter().take_while(|sp| sp.start < end || sp.start == end && sp.end == end) {
-        if sp.parent == parent && sp.is_element() {
-            let r = range.get_or_insert(sp.start as usize..sp.end as usize);
-            r.end = sp.end as usize;
-        }
+    let mut slots = element_slots(spans, c);
+    let (start, mut end) = slots.next()?;
+    if let Some((_, last)) = slots.last() {
+        end = last;
     }
-    range.filter(|r| !r.is_empty())
+    Some(start..end).filter(|r| !r.is_empty())
 }
 
 /// True when no element of the same collection follows element span `i`.

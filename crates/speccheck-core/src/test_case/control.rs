@@ -149,6 +149,8 @@ impl CaseControl for TestCase {
                 fresh_pos: 0,
                 max_constructors,
                 state: SpliceState::Waiting,
+                fresh_constructors: 0,
+                opaque_at: None,
             }));
         }
         tc.refresh();

@@ -429,6 +429,11 @@ impl TestCase {
     fn start_span_slow(&mut self, kind: SpanKind, info: fn() -> TypeInfo, name: &'static str) {
         if let Source::Replay(Replay { splice: Some(s), .. }) = &mut self.source {
             s.on_start(self.record.spans.len(), self.record.open.len());
+            self.record.open_span(kind, info, name);
+            if s.count_opened(&self.record.spans, self.record.spans.len() - 1, self.record.open.len()) {
+                self.invalid.get_or_insert(Invalid::NotSmaller);
+            }
+            return;
         }
         self.record.open_span(kind, info, name);
     }
@@ -456,6 +461,9 @@ impl TestCase {
     fn stop_span_slow(&mut self) {
         let Some(i) = self.record.close_span() else { return };
         let Source::Replay(Replay { splice: Some(s), pos, .. }) = &mut self.source else { return };
+        if s.count_closed(&self.record.spans, i, self.record.open.len(), true) {
+            self.invalid.get_or_insert(Invalid::NotSmaller);
+        }
         if let Some(Some(limit)) = s.on_stop(self.record.open.len(), pos)
             && self.record.constructors_of(i) >= limit
         {
@@ -474,6 +482,10 @@ impl TestCase {
             self.nesting = self.nesting.saturating_sub(1);
         }
         if self.record.keep_spans {
+            if let Source::Replay(Replay { splice: Some(s), .. }) = &mut self.source {
+                let last = self.record.spans.len() - 1;
+                s.count_closed(&self.record.spans, last, self.record.open.len() - 1, false);
+            }
             self.record.cancel_span();
         }
     }
@@ -637,6 +649,36 @@ mod tests {
         let after = build(&mut sp);
         assert_eq!(&after[2..4], &[0, 0]);
         assert_eq!(&before[4..], &after[4..]);
+    }
+
+    #[test]
+    fn a_bounded_splice_judges_as_the_whole_random_value_would() {
+        // A random replacement with a bound on its constructors stops early
+        // once it reaches the bound; its verdict must be the one the whole
+        // value (drawn without a bound, from the same seed) gets.
+        type V = Vec<(Option<u8>, Vec<bool>, u16)>;
+        let (mut early, mut checked) = (0, 0);
+        for seed in 0..200u64 {
+            let mut tc = TestCase::random(seed, 8).with_spans(true);
+            let _ = <V as crate::Arbitrary>::generate(&mut tc);
+            let (base, tree) = tc.finish();
+            for (i, span) in tree.spans.iter().enumerate().filter(|(_, s)| s.kind == SpanKind::Value).take(4) {
+                let fresh = Fresh::random(seed * 31 + i as u64, 12);
+                let mut whole = <TestCase as CaseControl>::splice(base.0.clone(), i, span, fresh.clone(), None);
+                let _ = catch_invalid(&mut whole, <V as crate::Arbitrary>::generate);
+                let size = whole.record.constructors_of(i);
+                for bound in [1, 2, 3, 5, 8, 13] {
+                    let mut bounded =
+                        <TestCase as CaseControl>::splice(base.0.clone(), i, span, fresh.clone(), Some(bound));
+                    let _ = catch_invalid(&mut bounded, <V as crate::Arbitrary>::generate);
+                    let not_smaller = bounded.invalid() == Some(&Invalid::NotSmaller);
+                    assert_eq!(not_smaller, size >= bound, "seed {seed}, span {i}, bound {bound}: size {size}");
+                    checked += 1;
+                    early += usize::from(not_smaller && bounded.record.choices.len() < whole.record.choices.len());
+                }
+            }
+        }
+        assert!(early > 50, "only {early} of {checked} bounded splices stopped early");
     }
 
     #[test]

@@ -230,6 +230,13 @@ pub(crate) struct Splice {
     pub(crate) fresh_pos: usize,
     pub(crate) max_constructors: Option<usize>,
     pub(crate) state: SpliceState,
+    /// Constructors of the fresh span so far (counted as its spans open,
+    /// when it has a bound): a random value past the bound is known not
+    /// smaller before it is finished.
+    pub(crate) fresh_constructors: usize,
+    /// The nesting at which an opaque value opened inside the fresh span:
+    /// nothing inside it counts (see [`crate::span::SpanTree::constructor_count`]).
+    pub(crate) opaque_at: Option<usize>,
 }
 
 impl Splice {
@@ -239,6 +246,52 @@ impl Splice {
         if self.state == SpliceState::Waiting && self.ordinal == ordinal && usize::from(self.depth) == open {
             self.state = SpliceState::Fresh { open_depth: open };
         }
+    }
+
+    /// Span `i` of `spans` opened inside the fresh span, `open` spans now
+    /// open: counts its constructors (an element's when it closes: the
+    /// last slot of a collection is opened, then cancelled). Returns true
+    /// once the fresh value has reached its bound, so it cannot be
+    /// smaller: its remaining draws then take the simplest options (the
+    /// case is invalid whatever they are; finishing it is all that is
+    /// left).
+    pub(crate) fn count_opened(&mut self, spans: &[crate::span::Span], i: usize, open: usize) -> bool {
+        if !self.counting() {
+            return false;
+        }
+        if spans[i].is_opaque_leaf() {
+            self.opaque_at = Some(open);
+            return false;
+        }
+        spans[i].kind != crate::span::SpanKind::Slot && self.add(crate::span::own_constructors(spans, i))
+    }
+
+    /// Span `i` closed (`closed`) or was cancelled inside the fresh span,
+    /// leaving `open` spans open. Returns true as [`count_opened`](Self::count_opened) does.
+    pub(crate) fn count_closed(&mut self, spans: &[crate::span::Span], i: usize, open: usize, closed: bool) -> bool {
+        let reached = closed
+            && self.counting()
+            && spans[i].kind == crate::span::SpanKind::Slot
+            && self.add(crate::span::own_constructors(spans, i));
+        if self.opaque_at.is_some_and(|at| at > open) {
+            self.opaque_at = None;
+        }
+        reached
+    }
+
+    /// True while constructors of the fresh span are being counted.
+    fn counting(&self) -> bool {
+        self.max_constructors.is_some() && matches!(self.state, SpliceState::Fresh { .. }) && self.opaque_at.is_none()
+    }
+
+    fn add(&mut self, constructors: usize) -> bool {
+        self.fresh_constructors += constructors;
+        if self.max_constructors.is_some_and(|limit| self.fresh_constructors >= limit) {
+            self.fresh.tail = Tail::Simplest;
+            self.fresh_pos = self.fresh.prefix.len();
+            return true;
+        }
+        false
     }
 
     /// A span closed, leaving `open` spans open: if it was the spliced one,

@@ -129,6 +129,8 @@ impl TestCase {
                         fresh_pos: 0,
                         max_constructors: s.max_constructors,
                         state: SpliceState::Waiting,
+                        fresh_constructors: 0,
+                        opaque_at: None,
                     })
                 });
                 Source::Replay(r)
