@@ -90,23 +90,30 @@ pub fn reduce_and_shrink(
     let started = Instant::now();
     let tests = oracle.tests();
     let from = crate::view::inputs_size(&start.spans);
-    let mut best = start.clone();
+    // Copied only if the start must be kept (a flaky reduction returns it).
+    let mut kept = None;
+    let mut best = start;
     // A case straight from generation is shrunk first (the runner's own
     // counterexample already is: `shrunk`).
     if !shrunk {
         let s = oracle.shrink(best.clone());
         if oracle.judge(&s, origin) == Verdict::Same && smaller(&s, &best) {
-            best = s;
+            kept = Some(std::mem::replace(&mut best, s));
         }
     }
+    let shrunk_first = kept.is_some();
     let mut improvements = 0;
     let mut stop = Stop::Fixpoint;
     for round in 0..config.rounds.max(1) {
-        let red = reduce(oracle, best.clone(), origin, config);
+        let before = best.clone();
+        let red = reduce(oracle, best, origin, config);
         if red.stop == Stop::Flaky {
-            return Reduction { case: start, to: from, stop: Stop::Flaky, ..red };
+            let case = kept.unwrap_or(before);
+            return Reduction { case, to: from, stop: Stop::Flaky, ..red };
         }
+        kept.get_or_insert(before);
         stop = red.stop;
+        best = red.case;
         if red.improvements == 0 {
             if round > 0 && stop == Stop::NothingToReduce {
                 stop = Stop::Fixpoint;
@@ -114,7 +121,6 @@ pub fn reduce_and_shrink(
             break;
         }
         improvements += red.improvements;
-        best = red.case;
         let s = oracle.shrink(best.clone());
         if oracle.judge(&s, origin) == Verdict::Same && smaller(&s, &best) {
             best = s;
@@ -123,7 +129,7 @@ pub fn reduce_and_shrink(
         }
     }
     Reduction {
-        to: crate::view::inputs_size(&best.spans),
+        to: if improvements == 0 && !shrunk_first { from } else { crate::view::inputs_size(&best.spans) },
         case: best,
         from,
         improvements,

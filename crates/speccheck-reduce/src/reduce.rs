@@ -67,9 +67,11 @@ pub struct Reduction {
 pub fn reduce(oracle: &mut Oracle<'_, '_>, start: CaseResult, origin: &Origin, config: &ReduceConfig) -> Reduction {
     let started = Instant::now();
     let tests_before = oracle.tests();
-    let from = crate::view::inputs_size(&start.spans);
+    let mut from = None;
     let gen_max = oracle.run_config().max_size.max(1);
-    let mut best = start.clone();
+    // The start until something smaller fails (not a copy: a reduction
+    // that finds nothing, the common case after shrinking, returns it).
+    let mut improved: Option<CaseResult> = None;
     let mut improvements = 0;
     // The choice-sequence shrinker, when it ran, already tried each
     // sub-value's simplest replacement and each same-type sub-value in its
@@ -84,7 +86,9 @@ pub fn reduce(oracle: &mut Oracle<'_, '_>, start: CaseResult, origin: &Origin, c
         if oracle.exhausted() {
             break Stop::Budget;
         }
+        let best = improved.as_ref().unwrap_or(&start);
         let view = View::new(&best.spans);
+        from.get_or_insert_with(|| view.inputs_size());
         let positions = reduction_positions(&view, config.max_depth);
         if positions.is_empty() && improvements == 0 {
             break Stop::NothingToReduce;
@@ -98,14 +102,14 @@ pub fn reduce(oracle: &mut Oracle<'_, '_>, start: CaseResult, origin: &Origin, c
             // place of the whole input.
             if config.subvalues
                 && !after_shrink
-                && let Some(choices) = subvalue_candidate(&view, &best, p)
+                && let Some(choices) = subvalue_candidate(&view, best, p)
             {
                 let r = oracle.replay(&choices);
                 if oracle.judge(&r, origin) == Verdict::Same && r.spans.total_constructors() < size {
                     if !confirmed(oracle, &r, origin) {
                         break 'walk Stop::Flaky;
                     }
-                    best = r;
+                    improved = Some(r);
                     improvements += 1;
                     continue 'walk;
                 }
@@ -129,13 +133,13 @@ pub fn reduce(oracle: &mut Oracle<'_, '_>, start: CaseResult, origin: &Origin, c
                 } else {
                     Fresh::random(oracle.next_seed(), oracle.below(max))
                 };
-                let r = oracle.splice_unseen(&best, p.ordinal, fresh, Some(bound), &seen);
+                let r = oracle.splice_unseen(best, p.ordinal, fresh, Some(bound), &seen);
                 match oracle.judge(&r, origin) {
                     Verdict::Same if r.spans.total_constructors() < size => {
                         if !confirmed(oracle, &r, origin) {
                             break 'walk Stop::Flaky;
                         }
-                        best = r;
+                        improved = Some(r);
                         improvements += 1;
                         continue 'walk;
                     }
@@ -146,9 +150,13 @@ pub fn reduce(oracle: &mut Oracle<'_, '_>, start: CaseResult, origin: &Origin, c
         }
         break Stop::Fixpoint;
     };
-    let case = if stop == Stop::Flaky { start } else { best };
+    let from = from.unwrap_or_else(|| crate::view::inputs_size(&start.spans));
+    let case = match improved {
+        Some(best) if stop != Stop::Flaky => best,
+        _ => start,
+    };
     Reduction {
-        to: crate::view::inputs_size(&case.spans),
+        to: if improvements == 0 { from } else { crate::view::inputs_size(&case.spans) },
         case,
         from,
         improvements,
