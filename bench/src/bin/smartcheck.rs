@@ -271,17 +271,19 @@ fn main() {
     out.push_str(&goals.to_markdown());
     out.push_str(concat!(
         "\nReading the table: the *speccheck shrinker only* row isolates what SmartCheck reduction adds\n",
-        "(the difference to the first row, in size and in time). StackSet is the closest race in time: its\n",
-        "counterexample is usually minimal once shrunk, yet every tool confirms it. speccheck runs about\n",
-        "13 cases per run there: the re-run of the failing seed that records its choices (the first\n",
-        "flakiness check), about 8 shrink candidates (the shrinker proposes some 90 more, and its tree of\n",
-        "known replays tells, without generating them, which would only repeat a case already run), one\n",
-        "random replacement of the `Option<Stack>` (its `Stack` is as small as a `Stack` gets, so only its\n",
-        "constructor can change; the `Screen` and `Workspace` above it can only get smaller through it),\n",
-        "and the final replay that checks the failure once more and renders the report; each rebuilds the\n",
-        "value from choices with spans recorded, where proptest edits a value tree in place. proptest\n",
-        "shrinks within its default budget of 1024 iterations: on T it can stop there (it says so on\n",
-        "stderr), which is why its T counterexamples can stay large.\n",
+        "(the difference to the first row, in size and in time). Every property returns its verdict\n",
+        "(speccheck's `TestResult`, proptest's `Err(reject)`, quickcheck's `TestResult::discard`): a\n",
+        "precondition written `assume!` in speccheck rejects by unwinding, which on T, where most inputs are\n",
+        "rejected, took 1.7 times as long. StackSet is the race speccheck loses: its counterexample is found\n",
+        "small, often minimal already, and the run is mostly fixed costs. In a profile of the explain =\n",
+        "reduce row, about two fifths of the time is the shrinker's 12 to 23 candidates (each rebuilt from\n",
+        "its choices with spans recorded, where proptest edits a value tree in place; the tree of known\n",
+        "replays tells which of the others would only repeat a case), about a quarter drawing inputs from\n",
+        "the proptest strategy and recording them as `StackSet` values (`gens::represent`: in the search,\n",
+        "then again in the re-run that records the failing case's choices), a tenth SmartCheck reduction,\n",
+        "and the rest the final replay that renders the report. proptest shrinks within its default\n",
+        "budget of 1024 iterations: on T it can stop there (it says so on stderr), which is why its T\n",
+        "counterexamples can stay large.\n",
     ));
 
     if args.only.is_empty() || args.only.iter().any(|o| o == "stackset") {
