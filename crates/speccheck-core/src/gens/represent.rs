@@ -11,8 +11,10 @@
 
 use crate::test_case::CaseControl as _;
 use rand::RngCore;
+use std::sync::{Arc, Mutex};
 
 use super::Generator;
+use crate::choice::Choice;
 use crate::encode::{EncodeError, Encoder};
 use crate::test_case::{TestCase, catch_invalid};
 
@@ -21,6 +23,18 @@ use crate::test_case::{TestCase, catch_invalid};
 pub struct Represent<S, G> {
     source: S,
     structural: G,
+    /// The last value sampled, as choices: the runner draws a failing
+    /// case twice from the same seed (the search, then the re-run that
+    /// records it), and sampling is this generator's main cost. Shared by
+    /// clones.
+    last: Arc<Mutex<Option<Sampled>>>,
+}
+
+/// Choices of a value sampled from a seed at a size and depth.
+#[derive(Debug)]
+struct Sampled {
+    key: (u64, usize, u32),
+    choices: Vec<Choice>,
 }
 
 /// Values from `source`, recorded as the choices of `structural` (which
@@ -32,7 +46,7 @@ where
     G: Generator,
     S: Generator<Value = G::Value>,
 {
-    Represent { source, structural }
+    Represent { source, structural, last: Arc::default() }
 }
 
 impl<S, G> Generator for Represent<S, G>
@@ -48,16 +62,30 @@ where
         let Some(seed) = tc.pre_sample(|rng, _| rng.next_u64()) else {
             return self.structural.generate(tc);
         };
-        let mut side = TestCase::random(seed, tc.size()).record_choices(false).with_max_depth(tc.max_depth());
-        let value = match catch_invalid(&mut side, |side| self.source.generate(side)) {
-            Ok(v) => v,
-            Err(why) => tc.mark_invalid(why),
+        let key = (seed, tc.size(), tc.max_depth());
+        // Taken out, not borrowed: the structural generator may hold this
+        // same generator (or another thread may sample meanwhile).
+        let last = self.last.lock().ok().and_then(|mut l| l.take());
+        let choices = match last {
+            Some(s) if s.key == key => s.choices,
+            _ => {
+                let mut side = TestCase::random(seed, key.1).record_choices(false).with_max_depth(key.2);
+                let value = match catch_invalid(&mut side, |side| self.source.generate(side)) {
+                    Ok(v) => v,
+                    Err(why) => tc.mark_invalid(why),
+                };
+                let mut enc = Encoder::new();
+                if let Err(e) = self.structural.encode(&value, &mut enc) {
+                    panic!("represent: the structural generator cannot record a value of its source: {e}");
+                }
+                enc.finish().0
+            }
         };
-        let mut enc = Encoder::new();
-        if let Err(e) = self.structural.encode(&value, &mut enc) {
-            panic!("represent: the structural generator cannot record a value of its source: {e}");
+        let value = tc.with_forced(&choices, |tc| self.structural.generate(tc));
+        if let Ok(mut l) = self.last.lock() {
+            *l = Some(Sampled { key, choices });
         }
-        tc.with_forced(enc.finish().0, |tc| self.structural.generate(tc))
+        value
     }
 
     fn encode(&self, value: &G::Value, enc: &mut Encoder) -> Result<(), EncodeError> {

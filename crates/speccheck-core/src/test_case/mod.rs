@@ -383,9 +383,10 @@ impl TestCase {
     /// choices of the generator `f` runs, is then recorded as if that
     /// generator had drawn it: it shrinks, replays and persists like any
     /// drawn value (see [`gens::represent`](crate::gens::represent)).
-    pub fn with_forced<R>(&mut self, mut choices: Vec<Choice>, f: impl FnOnce(&mut TestCase) -> R) -> R {
-        choices.reverse();
-        let outer = std::mem::replace(&mut self.forced, choices);
+    pub fn with_forced<R>(&mut self, choices: &[Choice], f: impl FnOnce(&mut TestCase) -> R) -> R {
+        let mut reversed = Vec::with_capacity(choices.len());
+        reversed.extend(choices.iter().rev());
+        let outer = std::mem::replace(&mut self.forced, reversed);
         self.refresh();
         let r = f(self);
         self.forced = outer;
