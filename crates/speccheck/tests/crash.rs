@@ -93,10 +93,43 @@ fn a_crash_without_isolation_is_reported_on_the_next_run_from_the_journal() {
     let _ = std::fs::remove_dir_all(&db);
     assert!(third.contains("failed (crash) on a failure saved by an earlier run"), "{third}");
     assert!(!ok, "{second}");
-    assert!(second.contains("died mid-case"), "{second}");
+    assert!(second.contains("under way when its process died mid-case"), "{second}");
     assert!(second.contains("failed (crash)"), "{second}");
     assert!(second.contains("SIGABRT"), "{second}");
     assert!(second.contains("x = 1001"), "{second}");
+}
+
+/// A value whose `Drop` panics when it is dropped by a failure unwinding:
+/// the runtime aborts the process (a panic while panicking).
+#[derive(Debug, Clone, Arbitrary)]
+struct LoudOnUnwind(u32);
+
+impl Drop for LoudOnUnwind {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            panic!("dropped while unwinding");
+        }
+    }
+}
+
+#[property(explain = "reduce")]
+#[ignore = "aborts the process on purpose: run in a child process by the tests below"]
+fn drop_panics_while_unwinding(v: LoudOnUnwind) {
+    assert!(v.0 <= 1000, "too large");
+}
+
+#[test]
+fn a_drop_that_panics_while_a_failure_unwinds_is_a_crash_reported_on_the_next_run() {
+    let db = std::env::temp_dir().join(format!("speccheck-drop-db-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&db);
+    let db_var = db.to_string_lossy().into_owned();
+    let (ok, first) = run_child("drop_panics_while_unwinding", &[("SPECCHECK_DATABASE", &db_var)]);
+    assert!(!ok && !first.contains("speccheck:"), "the first run should abort:\n{first}");
+    let (ok, second) = run_child("drop_panics_while_unwinding", &[("SPECCHECK_DATABASE", &db_var)]);
+    let _ = std::fs::remove_dir_all(&db);
+    assert!(!ok, "{second}");
+    assert!(second.contains("failed (crash)"), "{second}");
+    assert!(second.contains("v = LoudOnUnwind(1001)"), "not shrunk to the smallest aborting input:\n{second}");
 }
 
 #[property(timeout_ms = 300, explain = "reduce")]

@@ -274,8 +274,8 @@ pub(crate) fn run_engine(
         config.seed = Some(seed);
         config.isolate = true;
         crash_warning = Some(format!(
-            "an earlier run of this property (seed {seed:#x}) died mid-case, taking its process with it; this run \
-             replays that seed in isolation (child processes), where a crash is a verdict"
+            "an earlier run of this property (seed {seed:#x}) was under way when its process died mid-case; this \
+             run replays that seed in isolation (child processes), where a crash is a verdict"
         ));
     }
     // A saved failure that crashed its process is replayed in isolation.
@@ -296,8 +296,9 @@ pub(crate) fn run_engine(
     {
         if report.passed() {
             report.warnings.push(
-                "replayed in isolation, the crashed run's seed did not crash: the crash depends on something besides \
-                 the input, or the code changed since"
+                "replayed in isolation, that seed does not crash: another test running in the same process at the \
+                 time probably took it down (or the crash depends on something besides the input, or the code \
+                 changed since)"
                     .into(),
             );
         }
