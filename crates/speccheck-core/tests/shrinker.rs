@@ -192,3 +192,43 @@ fn a_sum_that_must_stay_moves_between_its_terms_in_few_steps() {
     }
     assert!(checked > 10, "only {checked} failing seeds");
 }
+
+#[test]
+fn a_tail_the_failure_does_not_need_goes_in_a_few_runs() {
+    // The failure needs only the first field; the twelve after it are
+    // irrelevant. Zeroing them one by one from the end would take a run
+    // each: once the last one is gone, the rest of the tail is cut in
+    // growing runs, then bisected.
+    type Tail12 = (u16, u16, u16, u16, u16, u16, u16, u16, u16, u16, u16, u16);
+    let test = |tc: &mut TestCase| {
+        let (head, tail) = (gens::ints(0..1000u16), any::<Tail12>()).generate(tc);
+        let _ = tail;
+        if head >= 500 { Outcome::Fail(speccheck_core::FailureInfo::returned("head too large")) } else { Outcome::Pass }
+    };
+    let mut checked = 0;
+    for seed in 0..100u64 {
+        let first = execute(&test, TestCase::random(seed, 100).with_spans(true));
+        let nonzero_tail = first.choices.0[1..].iter().filter(|c| c.value != 0).count();
+        if !first.outcome.is_fail() || nonzero_tail < 10 {
+            continue;
+        }
+        // Runs until the first failing case whose tail is all zeros.
+        let (mut runs, mut tail_gone_after) = (0, None);
+        let mut run = |tc: TestCase| {
+            let r = execute(&test, tc);
+            runs += 1;
+            if tail_gone_after.is_none() && r.outcome.is_fail() && r.choices.0[1..].iter().all(|c| c.value == 0) {
+                tail_gone_after = Some(runs);
+            }
+            r
+        };
+        let budget = ShrinkBudget { max_steps: 2000, max_time: Duration::from_secs(5) };
+        let (best, _) = Shrinker::new(&mut run, first, budget, 12).shrink();
+        assert!(best.choices.0[1..].iter().all(|c| c.value == 0), "seed {seed}: the tail stayed");
+        assert_eq!(best.choices.0[0].value, 500, "seed {seed}");
+        let after = tail_gone_after.expect("the tail went");
+        assert!(after <= nonzero_tail / 2 + 4, "seed {seed}: {after} runs to drop a tail of {nonzero_tail} values");
+        checked += 1;
+    }
+    assert!(checked >= 20, "only {checked} cases with a long tail");
+}

@@ -33,10 +33,63 @@ pub(crate) fn delete_slots(s: &mut Shrinker<'_>) {
                 continue;
             }
         }
-        if s.consider_edit(|best, out| replace_into(best, span.range(), &[], out)) && span.is_element() {
-            i = delete_preceding_elements(s, i, span.parent, span.start as usize);
+        if s.consider_edit(|best, out| replace_into(best, span.range(), &[], out)) {
+            if span.is_element() {
+                i = delete_preceding_elements(s, i, span.parent, span.start as usize);
+            } else if let Some(kept) = truncate_before(s, span.start as usize) {
+                // Go on with the spans that start before what was dropped.
+                i = s.best().spans.spans.iter().position(|sp| sp.start as usize >= kept).unwrap_or(i).min(i);
+            }
         }
     }
+}
+
+/// After deleting the span at choice `start` left nothing but simplest
+/// choices after it (the case's tail became the simplest it can be):
+/// drops as many of the non-zero choices before it as still fails,
+/// growing the count then bisecting, so a tail of fields and elements the
+/// failure does not need goes in a few runs instead of one run each.
+/// Returns how many choices were kept, if any were dropped.
+fn truncate_before(s: &mut Shrinker<'_>, start: usize) -> Option<usize> {
+    let choices = &s.best().choices.0;
+    if start > choices.len() || choices[start..].iter().any(|c| c.value != 0) {
+        return None;
+    }
+    // Prefix lengths that end just before a non-zero choice, nearest first:
+    // cutting between zeros changes nothing.
+    let cuts: Vec<usize> = (0..start).rev().filter(|&k| choices[k].value != 0).collect();
+    let base = s.best_choices();
+    let try_k = |s: &mut Shrinker<'_>, k: usize| s.consider_edit(|_, out| out.extend_from_slice(&base[..cuts[k - 1]]));
+    let (mut good, mut bad) = (0usize, cuts.len() + 1);
+    let mut k = 1;
+    while k <= cuts.len() && !s.exhausted() {
+        if try_k(s, k) {
+            good = k;
+            k *= 2;
+        } else {
+            bad = k;
+            break;
+        }
+    }
+    if good == 0 {
+        return None;
+    }
+    if k > cuts.len() && good < cuts.len() && !s.exhausted() {
+        if try_k(s, cuts.len()) {
+            good = cuts.len();
+        } else {
+            bad = cuts.len();
+        }
+    }
+    while bad - good > 1 && !s.exhausted() {
+        let mid = good + (bad - good) / 2;
+        if try_k(s, mid) {
+            good = mid;
+        } else {
+            bad = mid;
+        }
+    }
+    Some(cuts[good - 1])
 }
 
 /// Tries to empty each collection at once, outermost first (pre-order):

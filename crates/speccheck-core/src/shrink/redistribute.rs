@@ -26,16 +26,24 @@ pub(crate) fn redistribute_pairs(s: &mut Shrinker<'_>) {
 }
 
 /// One move of magnitude from choice `i` to choice `j`, the largest that
-/// keeps the failure among all of it, half, a quarter…; false when none
-/// does (or the pair is not two integers with room).
+/// keeps the failure among all of it, half, a quarter… (into a partner at
+/// zero, all of it only); false when none does (or the pair is not two
+/// integers with room).
 fn move_between(s: &mut Shrinker<'_>, i: usize, j: usize) -> bool {
     let (Some(&a), Some(&b)) = (s.best().choices.0.get(i), s.best().choices.0.get(j)) else { return false };
     if a.kind != ChoiceKind::Integer || b.kind != ChoiceKind::Integer || a.value == 0 || b.max == b.value {
         return false;
     }
-    let mut amount = a.value.min(b.max - b.value);
+    let full = a.value.min(b.max - b.value);
+    let mut amount = full;
     // The best case stays as it is until a candidate succeeds.
     while amount > 0 && !s.exhausted() {
+        // Into a partner at zero, only all of it: a value the failure
+        // does not need sits at zero, and a search by halving there would
+        // cost a run per halving for every such partner.
+        if b.value == 0 && amount < full {
+            break;
+        }
         if s.consider_values(&[(i, a.value - amount), (j, b.value + amount)]) {
             return true;
         }
