@@ -425,18 +425,29 @@ impl TestCase {
     }
 
     // Not `cold`: every replay (shrinking, explaining) records spans, and
-    // the call's prologue cost a third of the recording.
+    // the call's prologue cost a third of the recording. A splice's
+    // bookkeeping is kept out of line.
     #[inline]
     fn start_span_slow(&mut self, kind: SpanKind, info: fn() -> TypeInfo, name: &'static str) {
-        if let Source::Replay(Replay { splice: Some(s), .. }) = &mut self.source {
-            s.on_start(self.record.spans.len(), self.record.open.len());
-            self.record.open_span(kind, info, name);
-            if s.count_opened(&self.record.spans, self.record.spans.len() - 1, self.record.open.len()) {
-                self.invalid.get_or_insert(Invalid::NotSmaller);
-            }
-            return;
+        if self.is_splice() {
+            return self.start_span_spliced(kind, info, name);
         }
         self.record.open_span(kind, info, name);
+    }
+
+    #[inline(always)]
+    fn is_splice(&self) -> bool {
+        matches!(&self.source, Source::Replay(Replay { splice: Some(_), .. }))
+    }
+
+    #[inline(never)]
+    fn start_span_spliced(&mut self, kind: SpanKind, info: fn() -> TypeInfo, name: &'static str) {
+        let Source::Replay(Replay { splice: Some(s), .. }) = &mut self.source else { return };
+        s.on_start(self.record.spans.len(), self.record.open.len());
+        self.record.open_span(kind, info, name);
+        if s.count_opened(&self.record.spans, self.record.spans.len() - 1, self.record.open.len()) {
+            self.invalid.get_or_insert(Invalid::NotSmaller);
+        }
     }
 
     /// Records which constructor the innermost open span took.
@@ -461,6 +472,13 @@ impl TestCase {
     #[inline]
     fn stop_span_slow(&mut self) {
         let Some(i) = self.record.close_span() else { return };
+        if self.is_splice() {
+            self.stop_span_spliced(i);
+        }
+    }
+
+    #[inline(never)]
+    fn stop_span_spliced(&mut self, i: usize) {
         let Source::Replay(Replay { splice: Some(s), pos, .. }) = &mut self.source else { return };
         if s.count_closed(&self.record.spans, i, self.record.open.len(), true) {
             self.invalid.get_or_insert(Invalid::NotSmaller);
