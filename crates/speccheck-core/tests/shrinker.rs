@@ -232,3 +232,31 @@ fn a_tail_the_failure_does_not_need_goes_in_a_few_runs() {
     }
     assert!(checked >= 20, "only {checked} cases with a long tail");
 }
+
+#[test]
+fn an_element_below_the_minimum_length_can_go() {
+    // `vec(.., 1..)` holding `[47, 92]` fails for its 92 alone: the first
+    // element drew no "more?" choice (the collection needs one), so
+    // deleting it must take the next element's "more?" choice with it.
+    for seed in 0..20 {
+        let config = Config { cases: 2_000, seed: Some(seed), database: None, ..Config::named("below_min") };
+        let r =
+            Property::new(gens::vec(gens::ints(0..=255u8), 1..8)).config(config).run(|xs: Vec<u8>| !xs.contains(&92));
+        let c = r.counterexample().unwrap_or_else(|| panic!("seed {seed}: expected a failure: {r}"));
+        assert_eq!(c.inputs[0].1.to_line(), "[92]", "seed {seed}: {r}");
+    }
+    // And from the input of the report that found the gap.
+    let test = |tc: &mut TestCase| {
+        let xs = gens::vec(gens::ints(0..=255u8), 1..8).generate(tc);
+        if xs.contains(&92) { Outcome::Fail(speccheck_core::FailureInfo::returned("92")) } else { Outcome::Pass }
+    };
+    let mut enc = speccheck_core::encode::Encoder::new();
+    gens::vec(gens::ints(0..=255u8), 1..8).encode(&vec![47u8, 92], &mut enc).expect("encodes");
+    let first = execute(&test, TestCase::replay(enc.finish().0, Tail::Simplest).with_spans(true));
+    assert!(first.outcome.is_fail());
+    let mut run = |tc: TestCase| execute(&test, tc);
+    let budget = ShrinkBudget { max_steps: 500, max_time: Duration::from_secs(5) };
+    let (best, _) = Shrinker::new(&mut run, first, budget, 12).shrink();
+    let xs = gens::vec(gens::ints(0..=255u8), 1..8).generate(&mut TestCase::replay(best.choices.0, Tail::Simplest));
+    assert_eq!(xs, vec![92]);
+}

@@ -33,7 +33,8 @@ pub(crate) fn delete_slots(s: &mut Shrinker<'_>) {
                 continue;
             }
         }
-        if s.consider_edit(|best, out| replace_into(best, span.range(), &[], out)) {
+        let shifted = if span.is_element() { shifted_mores(s, span.parent, span.range()) } else { Vec::new() };
+        if s.consider_edit(|best, out| remove_with(best, span.range(), &shifted, out)) {
             if span.is_element() {
                 i = delete_preceding_elements(s, i, span.parent, span.start as usize);
             } else if let Some(kept) = truncate_before(s, span.start as usize) {
@@ -135,9 +136,15 @@ fn halve(s: &mut Shrinker<'_>, c: usize) {
         if s.consider_edit(|best, out| replace_into(best, mid..end, stop, out)) {
             continue;
         }
+        let shifted = shifted_mores(s, Some(c as u32), first..mid);
         let halved = s.consider_edit(|best, out| {
             out.extend_from_slice(&best[..first]);
-            out.extend_from_slice(&best[mid..end]);
+            let mut kept = mid..end;
+            for &m in &shifted {
+                out.extend_from_slice(&best[kept.start..m]);
+                kept.start = m + 1;
+            }
+            out.extend_from_slice(&best[kept]);
             out.extend_from_slice(stop);
             out.extend_from_slice(&best[end..]);
         });
@@ -145,6 +152,42 @@ fn halve(s: &mut Shrinker<'_>, c: usize) {
             return;
         }
     }
+}
+
+/// The first elements of a collection drew no "more?" choice: its minimum
+/// length asked for them. Deleting some of them (the sibling slots of
+/// `parent` within `range`) must also delete as many "more?" choices of the
+/// slots after `range`, so every element left moves up one place and the
+/// case keeps the collection's shape. Returns those choices' positions,
+/// ascending. A slot counts as having drawn "more?" when its first choice
+/// is one; a forced element that itself starts with a collection looks the
+/// same, and the edit then stays a plain deletion.
+fn shifted_mores(s: &Shrinker<'_>, parent: Option<u32>, range: std::ops::Range<usize>) -> Vec<usize> {
+    let Some(p) = parent else { return Vec::new() };
+    let (spans, choices) = (&s.best().spans.spans, &s.best().choices.0);
+    let asked = |start: usize| choices.get(start).is_some_and(|c| c.kind == ChoiceKind::More);
+    let mut forced = 0;
+    let mut shifted = Vec::new();
+    for (start, _) in element_slots(spans, p as usize) {
+        if range.contains(&start) {
+            forced += usize::from(!asked(start));
+        } else if start >= range.end && shifted.len() < forced && asked(start) {
+            shifted.push(start);
+        }
+    }
+    shifted
+}
+
+/// `best` without the choices in `range` and at the positions `also`
+/// (ascending, all after `range`).
+fn remove_with(best: &[Choice], range: std::ops::Range<usize>, also: &[usize], out: &mut Vec<Choice>) {
+    out.extend_from_slice(&best[..range.start]);
+    let mut from = range.end;
+    for &m in also {
+        out.extend_from_slice(&best[from..m]);
+        from = m + 1;
+    }
+    out.extend_from_slice(&best[from..]);
 }
 
 /// The element slots of the collection at span `c`, in order: (start, end)
@@ -201,8 +244,11 @@ fn delete_preceding_elements(s: &mut Shrinker<'_>, i: usize, parent: Option<u32>
     let starts = preceding_elements(&s.best().spans.spans, i, parent, end);
     // Every count is deleted from the case as it was before this search.
     let base = s.best_choices();
-    let try_k =
-        |s: &mut Shrinker<'_>, k: usize| s.consider_edit(|_, out| replace_into(&base, starts[k - 1].1..end, &[], out));
+    let try_k = |s: &mut Shrinker<'_>, k: usize| {
+        let range = starts[k - 1].1..end;
+        let shifted = shifted_mores(s, parent, range.clone());
+        s.consider_edit(|_, out| remove_with(&base, range, &shifted, out))
+    };
     // Grow k while deleting k elements still fails, then bisect. When
     // half of them can go, most often nearly all can: bisecting from there
     // runs small cases where growing k from 1 would run large ones.
