@@ -81,12 +81,72 @@ fn arbitrary_types_round_trip() {
     round_trip_unordered("BTreeMap", any::<BTreeMap<u8, String>>());
     round_trip_unordered("HashSet", any::<HashSet<u32>>());
     round_trip_unordered("HashMap", any::<HashMap<i8, bool>>());
+    std_types_round_trip();
     round_trip("f64", any::<f64>(), |a, b| a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan()));
     round_trip("f32", any::<f32>(), |a, b| a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan()));
 }
 
+/// The std types people test with (the list proptest and `arbitrary`
+/// cover).
+fn std_types_round_trip() {
+    use std::borrow::Cow;
+    use std::cell::{Cell, RefCell};
+    use std::cmp::{Ordering, Reverse};
+    use std::collections::{BinaryHeap, LinkedList};
+    use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, SocketAddrV4, SocketAddrV6};
+    use std::num::{NonZero, Saturating, Wrapping};
+    use std::ops::{Bound, Range, RangeInclusive};
+    use std::time::Duration;
+    arbitrary_round_trips!(
+        Duration,
+        NonZero<u8>,
+        NonZero<i8>,
+        NonZero<u64>,
+        NonZero<i32>,
+        NonZero<usize>,
+        NonZero<i128>,
+        Wrapping<i16>,
+        Saturating<u32>,
+        Reverse<u8>,
+        Cell<i32>,
+        RefCell<Vec<u8>>,
+        Cow<'static, str>,
+        Cow<'static, [u8]>,
+        Ipv4Addr,
+        Ipv6Addr,
+        IpAddr,
+        SocketAddrV4,
+        SocketAddrV6,
+        SocketAddr,
+        Ordering,
+        Bound<u16>,
+        LinkedList<i8>,
+        std::ffi::OsString,
+    );
+    // Ranges are drawn as two values put in order; a path's components may
+    // hold `/`: only the rebuilt value must match.
+    round_trip_unordered("Range", any::<Range<i32>>());
+    round_trip_unordered("RangeInclusive", any::<RangeInclusive<u8>>());
+    round_trip_unordered("PathBuf", any::<std::path::PathBuf>());
+    // A heap encodes in its own order, not the order it was drawn in.
+    let sorted = |a: &BinaryHeap<u8>, b: &BinaryHeap<u8>| a.clone().into_sorted_vec() == b.clone().into_sorted_vec();
+    check_round_trip("BinaryHeap", any::<BinaryHeap<u8>>(), sorted, false);
+    let config = Config { cases: 300, seed: Some(2), database: None, ..Config::named("std_invariants") };
+    let r = Property::new((any::<Range<i64>>(), any::<NonZero<i16>>(), any::<Duration>())).config(config).run(
+        |(r, n, d): (Range<i64>, NonZero<i16>, Duration)| {
+            r.start <= r.end && n.get() != 0 && d.subsec_nanos() < 1_000_000_000
+        },
+    );
+    assert!(r.passed(), "{r}");
+}
+
 #[test]
 fn generators_round_trip() {
+    let pool = vec!["a", "b", "c", "d", "e", "f"];
+    round_trip("select", gens::select(pool.clone()), eq);
+    round_trip("index", gens::index(7), eq);
+    round_trip("subsequence", gens::subsequence(pool.clone(), 2..=4), eq);
+    round_trip_unordered("shuffle", gens::shuffle(gens::vec(gens::ints(0..5u8), 0..6)));
     round_trip("ints", gens::ints(-50..=1000i64), eq);
     round_trip("towards", gens::ints(0..=1000u32).towards(500), eq);
     round_trip("uniform", gens::uniform(-50..=1000i64), eq);

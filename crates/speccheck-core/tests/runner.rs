@@ -239,3 +239,50 @@ fn properties_that_draw_as_they_go_still_shrink() {
     // Two elements (each at most 1000): "more", value, "more", value, "stop".
     assert_eq!(c.choices.len(), 5, "shrunk to a two-element vector: {r}");
 }
+
+#[test]
+fn a_report_carries_the_typed_counterexample_and_the_time_to_find_it() {
+    let r = Property::new((gens::vec(any::<u8>(), 0..20), gens::ints(0..=1000u32)))
+        .config(quiet("typed"))
+        .run(|(v, n): (Vec<u8>, u32)| v.len() < 3 || n < 10);
+    let (v, n) = r.counterexample_value::<(Vec<u8>, u32)>().expect("the typed input");
+    assert_eq!((v, n), (vec![0, 0, 0], 10), "{r}");
+    // Another type is refused, not transmuted.
+    assert!(r.counterexample_value::<Vec<u8>>().is_none());
+    let found = r.stats.time_to_failure.expect("the time to the first failure");
+    assert!(found <= r.stats.elapsed, "{found:?} after a run of {:?}", r.stats.elapsed);
+    assert!(failed(&r).found_after >= 1);
+    // A passing run found nothing, and says so.
+    let pass = Property::new(any::<u8>()).config(quiet("typed_pass")).run(|_: u8| true);
+    assert!(pass.stats.time_to_failure.is_none() && pass.counterexample_value::<u8>().is_none());
+}
+
+/// Every combinator is `Clone` when its parts are (a generator built once
+/// and shared, as proptest's strategies are).
+#[test]
+fn every_combinator_is_clone() {
+    fn clone_of<G: Generator + Clone>(g: &G) -> G {
+        g.clone()
+    }
+    let base = gens::ints(0..10u8);
+    let _ = clone_of(&base.map(|x| x + 1));
+    let _ = clone_of(&base.map_inv(u16::from, |y| u8::try_from(*y).ok()));
+    let _ = clone_of(&base.filter("odd", |x| x % 2 == 1));
+    let _ = clone_of(&base.flat_map(|n| gens::vec(any::<bool>(), 0..=usize::from(n))));
+    let _ = clone_of(&base.boxed());
+    let _ = clone_of(&gens::one_of(vec![base.boxed(), gens::just(3u8).boxed()]));
+    let _ = clone_of(&gens::select(vec![1, 2]));
+    let _ = clone_of(&gens::subsequence(vec![1, 2], 0..2));
+    let _ = clone_of(&gens::shuffle(gens::vec(base, 0..4)));
+    let _ = clone_of(&gens::index(3));
+    let _ = clone_of(&gens::uniform(0..9i64));
+    let _ = clone_of(&gens::option(base));
+    let _ = clone_of(&gens::result(base, any::<bool>()));
+    let _ = clone_of(&gens::array::<_, 2>(base));
+    let _ = clone_of(&gens::btree_map(base, base, 0..3));
+    let _ = clone_of(&gens::resize(base, 4));
+    let _ = clone_of(&gens::sized(|n| gens::ints(0..=n)));
+    let _ = clone_of(&gens::from_fn(|tc| tc.draw(&gens::ints(0..3u8))));
+    let _ = clone_of(&gens::recursive(base, 3, |sub| sub.map(|x| x / 2).boxed()));
+    let _ = clone_of(&(base, gens::floats(0.0..1.0), any::<String>()));
+}

@@ -1,9 +1,10 @@
-//! `Vec`, `VecDeque`, `BTreeMap`, `BTreeSet`, `HashMap`, `HashSet`: lengths
+//! `Vec`, `VecDeque`, `LinkedList`, `BinaryHeap`, `BTreeMap`, `BTreeSet`,
+//! `HashMap`, `HashSet`: lengths
 //! grow with the size parameter and shrink with nesting depth, so recursive
 //! types built through collections terminate.
 
 use std::any::Any;
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, BinaryHeap, HashMap, HashSet, LinkedList, VecDeque};
 use std::hash::Hash;
 
 use super::Arbitrary;
@@ -63,6 +64,8 @@ macro_rules! seq_arbitrary {
 
 seq_arbitrary!(Vec<T>);
 seq_arbitrary!(VecDeque<T>);
+seq_arbitrary!(LinkedList<T>);
+seq_arbitrary!(BinaryHeap<T: Ord>);
 seq_arbitrary!(BTreeSet<T: Ord>);
 seq_arbitrary!(HashSet<T: Eq, Hash>);
 
@@ -119,6 +122,8 @@ macro_rules! seq_tree {
 
 seq_tree!(Vec<T>, "vec![", "]", "vec![..]", |v, i| v.get_mut(i));
 seq_tree!(VecDeque<T>, "VecDeque::from([", "])", "VecDeque", |v, i| v.get_mut(i));
+seq_tree!(LinkedList<T>, "LinkedList::from([", "])", "LinkedList", |v, i| v.iter_mut().nth(i));
+seq_tree!(BinaryHeap<T: Ord>, "BinaryHeap::from([", "])", "BinaryHeap", |_, _| None);
 seq_tree!(BTreeSet<T: Ord>, "BTreeSet::from([", "])", "BTreeSet", |_, _| None);
 seq_tree!(HashSet<T: Hash>, "HashSet::from([", "])", "HashSet", |_, _| None);
 

@@ -6,11 +6,17 @@
 
 mod array;
 mod collections;
+mod leaf;
+mod net;
 mod num;
+mod ops;
 mod option;
+mod path;
 mod pointer;
 mod text;
+mod time;
 mod tuple;
+mod wrapper;
 
 use crate::encode::{EncodeError, Encoder};
 use crate::span::TypeInfo;

@@ -2,7 +2,7 @@
 //! `hash_set`. Every element sits in its own slot span (its "more?" choice
 //! plus its own choices), so shrinking deletes elements cleanly.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, BinaryHeap, HashMap, HashSet, LinkedList, VecDeque};
 use std::fmt;
 use std::hash::Hash;
 use std::marker::PhantomData;
@@ -123,6 +123,25 @@ impl<T> Sink<T> for VecDeque<T> {
     }
 }
 
+impl<T> Sink<T> for LinkedList<T> {
+    const KEEPS_ALL: bool = true;
+    fn keep(&mut self, v: T) -> bool {
+        self.push_back(v);
+        true
+    }
+}
+
+impl<T: Ord> Sink<T> for BinaryHeap<T> {
+    const KEEPS_ALL: bool = true;
+    fn reserve(&mut self, n: usize) {
+        BinaryHeap::reserve(self, n);
+    }
+    fn keep(&mut self, v: T) -> bool {
+        self.push(v);
+        true
+    }
+}
+
 impl<T: Ord> Sink<T> for BTreeSet<T> {
     fn keep(&mut self, v: T) -> bool {
         self.insert(v)
@@ -234,7 +253,7 @@ fn info<C: 'static>() -> TypeInfo {
     TypeInfo::of::<C>(&[], false)
 }
 
-fn elem_info<T: 'static>() -> TypeInfo {
+pub(crate) fn elem_info<T: 'static>() -> TypeInfo {
     TypeInfo::of::<T>(&[], false)
 }
 

@@ -21,6 +21,7 @@ mod one_of;
 pub(crate) mod option;
 mod recursive;
 mod represent;
+mod sample;
 mod sized;
 mod text;
 pub(crate) mod tuple;
@@ -43,6 +44,7 @@ pub use one_of::{OneOf, frequency, one_of};
 pub use option::{OptionGen, ResultGen, option, result};
 pub use recursive::{Recursive, recursive};
 pub use represent::{Represent, represent};
+pub use sample::{Index, Select, Shuffle, Subsequence, index, sampled_from, select, shuffle, subsequence};
 pub use sized::{Resize, SizedGen, resize, sized};
 pub use text::{CharsIn, StringOf, chars_in, string_of};
 

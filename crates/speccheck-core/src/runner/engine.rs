@@ -204,6 +204,7 @@ impl Engine {
             }
         }
         let found = found.expect("a failure to explain");
+        stats.time_to_failure = Some(started.elapsed());
         match self.explain_failure(found) {
             Explained::Verdict(verdict) => Ran::Done(Box::new(self.report(verdict, stats, warnings, started))),
             Explained::Final(last) => Ran::Final(Box::new(Pending { last: *last, stats, warnings, started })),
@@ -815,6 +816,7 @@ impl Engine {
             saved_to: None,
             source,
             tag: Some(self.tag),
+            rebuild: None,
         }
     }
 
@@ -988,6 +990,7 @@ impl Engine {
                         saved_to: None,
                         source: None,
                         tag: Some(self.tag),
+                        rebuild: None,
                     };
                     let stats = self.new_stats();
                     return self.report(RunVerdict::Failed(Box::new(cx)), stats, warnings, started);

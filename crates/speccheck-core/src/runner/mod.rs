@@ -25,7 +25,7 @@ pub use case::{CaseResult, SharedTest, TestFn};
 pub use config::{Config, ConfigError, ExplainMode, Profile, Verbosity};
 pub use context::{assume, collect, label, reject};
 pub use explain::{ExplainContext, Explainer, Explanation};
-pub use report::{Counterexample, RunReport, RunStats, RunVerdict, Section};
+pub use report::{Counterexample, Rebuild, RunReport, RunStats, RunVerdict, Section};
 pub use verdict::{FailureInfo, FailureKind, Outcome, TestResult, Verdict};
 
 use crate::database::FailureDatabase;
@@ -169,13 +169,24 @@ where
             // This process was started to run cases for an isolated run.
             return isolate::child::serve(test, &config.name);
         }
-        run_engine(
+        let mut report = run_engine(
             config,
             test,
             Inputs { describe, draw, input_type: std::any::type_name::<G::Value>() },
             self.explainer,
             started,
-        )
+        );
+        if let RunVerdict::Failed(c) | RunVerdict::Flaky(c) = &mut report.verdict {
+            let generator = self.generator.clone();
+            c.rebuild = Some(Rebuild::new(move |choices| {
+                let mut tc = TestCase::replay(choices.0.clone(), crate::test_case::Tail::Simplest);
+                let value = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    crate::test_case::catch_invalid(&mut tc, |tc| generator.generate(tc))
+                }));
+                Some(Box::new(value.ok()?.ok()?) as Box<dyn std::any::Any>)
+            }));
+        }
+        report
     }
 
     /// Runs the property and panics with the report if it does not pass

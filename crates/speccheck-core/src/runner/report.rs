@@ -2,9 +2,11 @@
 //! counterexample with each argument named (Rust syntax, or the tree format
 //! for large values), the failure, the explanation, and how to replay it.
 
+use std::any::Any;
 use std::collections::BTreeMap;
 use std::fmt::{self, Write as _};
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 use super::verdict::{FailureInfo, FailureKind};
@@ -70,9 +72,43 @@ pub struct Counterexample {
     pub source: Option<String>,
     /// The property it belongs to, carried by its replay string.
     pub tag: Option<ReplayTag>,
+    /// Rebuilds the typed input from [`choices`](Self::choices) (see
+    /// [`value`](Self::value)); set by [`Property`](crate::Property) runs.
+    pub rebuild: Option<Rebuild>,
+}
+
+/// Rebuilds a counterexample's input, as the property received it, from
+/// its choices: the property's generator replayed. Kept as a function, not
+/// the value, so a report stays `Send` whatever the input type.
+#[derive(Clone)]
+pub struct Rebuild(Arc<RebuildFn>);
+
+/// Replays choices into a value of the property's input type.
+type RebuildFn = dyn Fn(&ChoiceSequence) -> Option<Box<dyn Any>> + Send + Sync;
+
+impl Rebuild {
+    /// A rebuilder from a function replaying choices into a value.
+    pub fn new(f: impl Fn(&ChoiceSequence) -> Option<Box<dyn Any>> + Send + Sync + 'static) -> Self {
+        Rebuild(Arc::new(f))
+    }
+}
+
+impl fmt::Debug for Rebuild {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Rebuild(..)")
+    }
 }
 
 impl Counterexample {
+    /// The failing input as the property received it (for a property of
+    /// several arguments, the tuple of them), rebuilt from its choices.
+    /// `None` when `T` is not the input's type or the report came from
+    /// somewhere that cannot rebuild it (a saved crash, an interface run).
+    pub fn value<T: 'static>(&self) -> Option<T> {
+        let rebuilt = (self.rebuild.as_ref()?.0)(&self.choices)?;
+        rebuilt.downcast::<T>().ok().map(|b| *b)
+    }
+
     /// The replay string for `SPECCHECK_REPLAY` (tagged with its property
     /// when known, so another property refuses it).
     pub fn replay_string(&self) -> String {
@@ -150,6 +186,10 @@ pub struct RunStats {
     pub exhaustive: Option<ExhaustiveStats>,
     /// No search ran: one given input was replayed (`SPECCHECK_REPLAY`).
     pub replayed: bool,
+    /// Time from the start of the run to the first failing input (before
+    /// shrinking), when one was found; with
+    /// [`Counterexample::found_after`], what a benchmark compares.
+    pub time_to_failure: Option<Duration>,
 }
 
 /// Everything a run produced.
@@ -185,6 +225,11 @@ impl RunReport {
             RunVerdict::Failed(c) | RunVerdict::Flaky(c) => Some(c),
             _ => None,
         }
+    }
+
+    /// The typed failing input (see [`Counterexample::value`]).
+    pub fn counterexample_value<T: 'static>(&self) -> Option<T> {
+        self.counterexample()?.value()
     }
 
     /// The one-line summary.

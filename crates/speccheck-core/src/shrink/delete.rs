@@ -163,12 +163,21 @@ fn halve(s: &mut Shrinker<'_>, c: usize) {
 /// is one; a forced element that itself starts with a collection looks the
 /// same, and the edit then stays a plain deletion.
 fn shifted_mores(s: &Shrinker<'_>, parent: Option<u32>, range: std::ops::Range<usize>) -> Vec<usize> {
-    let Some(p) = parent else { return Vec::new() };
     let (spans, choices) = (&s.best().spans.spans, &s.best().choices.0);
     let asked = |start: usize| choices.get(start).is_some_and(|c| c.kind == ChoiceKind::More);
+    let slots: Box<dyn Iterator<Item = (usize, usize)>> = match parent {
+        Some(p) => Box::new(element_slots(spans, p as usize)),
+        // A collection drawn outside any span: its slots are top-level.
+        None => Box::new(
+            spans
+                .iter()
+                .filter(|sp| sp.parent.is_none() && sp.is_element())
+                .map(|sp| (sp.start as usize, sp.end as usize)),
+        ),
+    };
     let mut forced = 0;
     let mut shifted = Vec::new();
-    for (start, _) in element_slots(spans, p as usize) {
+    for (start, _) in slots {
         if range.contains(&start) {
             forced += usize::from(!asked(start));
         } else if start >= range.end && shifted.len() < forced && asked(start) {
