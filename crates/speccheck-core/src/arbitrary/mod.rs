@@ -7,6 +7,7 @@
 mod array;
 mod collections;
 mod leaf;
+pub(crate) use leaf::opaque_debug;
 mod net;
 mod num;
 mod ops;

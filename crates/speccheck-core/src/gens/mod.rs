@@ -15,11 +15,15 @@ mod array;
 pub(crate) mod collections;
 mod filter;
 mod flat_map;
+#[cfg(feature = "arbitrary")]
+mod fuzzed;
 mod map;
 mod num;
 mod one_of;
 pub(crate) mod option;
 mod recursive;
+#[cfg(feature = "regex")]
+mod regex;
 mod represent;
 mod sample;
 mod sized;
@@ -38,11 +42,15 @@ pub use collections::{
 };
 pub use filter::Filter;
 pub use flat_map::FlatMap;
+#[cfg(feature = "arbitrary")]
+pub use fuzzed::{FromArbitrary, Fuzzed, from_arbitrary};
 pub use map::{Map, MapInv};
 pub use num::{Floats, Ints, RangeGenerator, Uniform, floats, floats_f32, ints, range, uniform};
 pub use one_of::{OneOf, frequency, one_of};
 pub use option::{OptionGen, ResultGen, option, result};
 pub use recursive::{Recursive, recursive};
+#[cfg(feature = "regex")]
+pub use regex::{Matching, RegexError, string_matching};
 pub use represent::{Represent, represent};
 pub use sample::{Index, Select, Shuffle, Subsequence, index, sampled_from, select, shuffle, subsequence};
 pub use sized::{Resize, SizedGen, resize, sized};
