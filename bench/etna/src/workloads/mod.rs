@@ -1,0 +1,19 @@
+//! The workloads: per crate, ETNA's properties (restated over the crate's
+//! public API, invariants unchanged), the generators ETNA's proptest
+//! adapter uses mirrored for speccheck, and which bug each property
+//! catches (ETNA's `etna.toml`).
+
+use crate::harness::{Bug, EtnaProperty};
+
+mod hex;
+
+/// One crate under test.
+pub struct Workload {
+    pub name: &'static str,
+    pub properties: Vec<EtnaProperty>,
+    pub bugs: Vec<Bug>,
+}
+
+pub fn all() -> Vec<Workload> {
+    vec![hex::workload()]
+}
