@@ -13,7 +13,9 @@ fn main() {
         Some("list") => list(),
         Some("run") if args.len() >= 4 => run(&args[1], &args[2], &args[3], &args[4..]),
         _ => {
-            eprintln!("usage: speccheck-etna list | run <workload> <property> <speccheck|proptest> [--seeds N] [--cases N] [--first-seed N]");
+            eprintln!(
+                "usage: speccheck-etna list | run <workload> <property> <speccheck|proptest> [--seeds N] [--cases N] [--first-seed N]"
+            );
             std::process::exit(2);
         }
     }
@@ -22,11 +24,8 @@ fn main() {
 fn list() {
     for w in workloads::all() {
         let props: Vec<&str> = w.properties.iter().map(|p| p.name).collect();
-        let bugs: Vec<serde_json::Value> = w
-            .bugs
-            .iter()
-            .map(|b| serde_json::json!({ "patch": b.patch, "properties": b.properties }))
-            .collect();
+        let bugs: Vec<serde_json::Value> =
+            w.bugs.iter().map(|b| serde_json::json!({ "patch": b.patch, "properties": b.properties })).collect();
         println!("{}", serde_json::json!({ "workload": w.name, "properties": props, "bugs": bugs }));
     }
 }
@@ -41,8 +40,10 @@ fn run(workload: &str, property: &str, tool: &str, rest: &[String]) {
         "proptest" => Tool::Proptest,
         other => panic!("unknown tool {other}"),
     };
-    let (seeds, cases, first) = (flag(rest, "--seeds", 20), flag(rest, "--cases", 100_000), flag(rest, "--first-seed", 0));
-    let w = workloads::all().into_iter().find(|w| w.name == workload).unwrap_or_else(|| panic!("no workload {workload}"));
+    let (seeds, cases, first) =
+        (flag(rest, "--seeds", 20), flag(rest, "--cases", 100_000), flag(rest, "--first-seed", 0));
+    let w =
+        workloads::all().into_iter().find(|w| w.name == workload).unwrap_or_else(|| panic!("no workload {workload}"));
     let p = w.properties.iter().find(|p| p.name == property).unwrap_or_else(|| panic!("no property {property}"));
     // A panicking property is a failure the tools catch; keep stderr quiet.
     std::panic::set_hook(Box::new(|_| {}));

@@ -38,7 +38,9 @@ fn property_from_hex_rejects_whitespace(data: Vec<u8>, ws_at: u32, ws_kind: u8) 
     let ws = [b' ', b'\t', b'\n', b'\r'][usize::from(ws_kind % 4)];
     body[at] = ws;
     match decode(&body) {
-        Err(FromHexError::InvalidHexCharacter { c, index }) if c == char::from(ws) && index == at => PropertyResult::Pass,
+        Err(FromHexError::InvalidHexCharacter { c, index }) if c == char::from(ws) && index == at => {
+            PropertyResult::Pass
+        }
         other => PropertyResult::Fail(format!("whitespace {ws:?} at {at}: decode gave {other:?}")),
     }
 }

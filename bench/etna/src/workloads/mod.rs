@@ -5,7 +5,13 @@
 
 use crate::harness::{Bug, EtnaProperty};
 
+mod bstr;
+mod half;
 mod hex;
+mod lz4_flex;
+mod memchr;
+mod ropey;
+mod tinyvec;
 
 /// One crate under test.
 pub struct Workload {
@@ -15,5 +21,13 @@ pub struct Workload {
 }
 
 pub fn all() -> Vec<Workload> {
-    vec![hex::workload()]
+    vec![
+        hex::workload(),
+        memchr::workload(),
+        tinyvec::workload(),
+        lz4_flex::workload(),
+        half::workload(),
+        bstr::workload(),
+        ropey::workload(),
+    ]
 }

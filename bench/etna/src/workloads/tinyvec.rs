@@ -90,9 +90,10 @@ fn property_swap_remove_last_returns_tail(items: Vec<i32>) -> PropertyResult {
         Ok((tail, _)) if tail != items[last] => {
             PropertyResult::Fail(format!("swap_remove({last}) returned {tail}, expected {}", items[last]))
         }
-        Ok((_, rest)) if rest[..] != items[..last] => {
-            PropertyResult::Fail(format!("after swap_remove({last}) the vec is {rest:?}, expected {:?}", &items[..last]))
-        }
+        Ok((_, rest)) if rest[..] != items[..last] => PropertyResult::Fail(format!(
+            "after swap_remove({last}) the vec is {rest:?}, expected {:?}",
+            &items[..last]
+        )),
         Ok(_) => PropertyResult::Pass,
     }
 }
@@ -115,10 +116,16 @@ fn property_drain_matches_slice_range(items: Vec<i32>, a: usize, b: usize) -> Pr
     let drained: Vec<i32> = av.drain(start..end).collect();
     let rest: Vec<i32> = av.iter().copied().collect();
     if drained[..] != items[start..end] {
-        return PropertyResult::Fail(format!("drain({start}..{end}) yielded {drained:?}, expected {:?}", &items[start..end]));
+        return PropertyResult::Fail(format!(
+            "drain({start}..{end}) yielded {drained:?}, expected {:?}",
+            &items[start..end]
+        ));
     }
     if rest != expected_rest(end) {
-        return PropertyResult::Fail(format!("after drain({start}..{end}) the vec is {rest:?}, expected {:?}", expected_rest(end)));
+        return PropertyResult::Fail(format!(
+            "after drain({start}..{end}) the vec is {rest:?}, expected {:?}",
+            expected_rest(end)
+        ));
     }
 
     if end > 0 && start < end {

@@ -204,7 +204,9 @@ impl Engine {
             }
         }
         let found = found.expect("a failure to explain");
-        stats.time_to_failure = Some(started.elapsed());
+        // Generation notes the moment the input first failed; other sources
+        // (a replay, the database) failed just now.
+        stats.time_to_failure.get_or_insert(started.elapsed());
         match self.explain_failure(found) {
             Explained::Verdict(verdict) => Ran::Done(Box::new(self.report(verdict, stats, warnings, started))),
             Explained::Final(last) => Ran::Final(Box::new(Pending { last: *last, stats, warnings, started })),
@@ -433,6 +435,8 @@ impl Engine {
             self.watch.end(0);
             i += 1;
             if let Some(stop) = tally(stats, outcome, labels) {
+                // The input failed now; `confirm` runs it again, recorded.
+                stats.time_to_failure = Some(started.elapsed());
                 return self.confirm(i - 1, stop);
             }
         }
