@@ -11,18 +11,10 @@ use crate::term::Term;
 use crate::test_case::TestCase;
 use crate::tree::TreeView;
 
-/// Tree view of an opaque leaf printed with `Debug`.
+/// Tree views of opaque leaves printed with `Debug`, several at once.
 macro_rules! opaque_leaf {
     ($($t:ty),*) => {$(
-        impl $crate::tree::TreeView for $t {
-            fn constructor(&self) -> &'static str { "" }
-            fn constructors(&self) -> &'static [&'static str] { &[] }
-            fn is_opaque(&self) -> bool { true }
-            fn children(&self) -> Vec<&dyn $crate::tree::TreeView> { Vec::new() }
-            fn replace_child(&mut self, _: usize, v: Box<dyn std::any::Any>) -> Result<(), Box<dyn std::any::Any>> { Err(v) }
-            fn to_term(&self) -> $crate::term::Term { $crate::term::Term::debug(self) }
-            fn as_any(&self) -> &dyn std::any::Any { self }
-        }
+        $crate::arbitrary::opaque_debug!($t);
     )*};
 }
 pub(crate) use opaque_leaf;

@@ -61,9 +61,26 @@ fn truncate_before(s: &mut Shrinker<'_>, start: usize) -> Option<usize> {
     let cuts: Vec<usize> = (0..start).rev().filter(|&k| choices[k].value != 0).collect();
     let base = s.best_choices();
     let try_k = |s: &mut Shrinker<'_>, k: usize| s.consider_edit(|_, out| out.extend_from_slice(&base[..cuts[k - 1]]));
-    let (mut good, mut bad) = (0usize, cuts.len() + 1);
-    let mut k = 1;
-    while k <= cuts.len() && !s.exhausted() {
+    let good = grow_then_bisect(s, cuts.len(), 0, try_k);
+    if good == 0 {
+        return None;
+    }
+    Some(cuts[good - 1])
+}
+
+/// The largest count in `1..=n` for which `try_k` succeeded, searching as
+/// Hypothesis's `find_integer` does: from `good` (a count known to work,
+/// or 0) it doubles while `try_k` succeeds, tries `n` itself, then bisects
+/// between the last success and the first failure. 0 when nothing worked.
+fn grow_then_bisect(
+    s: &mut Shrinker<'_>,
+    n: usize,
+    mut good: usize,
+    mut try_k: impl FnMut(&mut Shrinker<'_>, usize) -> bool,
+) -> usize {
+    let mut bad = n + 1;
+    let mut k = if good > 0 { n } else { 1 };
+    while k <= n && !s.exhausted() {
         if try_k(s, k) {
             good = k;
             k *= 2;
@@ -73,13 +90,13 @@ fn truncate_before(s: &mut Shrinker<'_>, start: usize) -> Option<usize> {
         }
     }
     if good == 0 {
-        return None;
+        return 0;
     }
-    if k > cuts.len() && good < cuts.len() && !s.exhausted() {
-        if try_k(s, cuts.len()) {
-            good = cuts.len();
+    if k > n && good < n && !s.exhausted() {
+        if try_k(s, n) {
+            good = n;
         } else {
-            bad = cuts.len();
+            bad = n;
         }
     }
     while bad - good > 1 && !s.exhausted() {
@@ -90,7 +107,7 @@ fn truncate_before(s: &mut Shrinker<'_>, start: usize) -> Option<usize> {
             bad = mid;
         }
     }
-    Some(cuts[good - 1])
+    good
 }
 
 /// Tries to empty each collection at once, outermost first (pre-order):
@@ -138,13 +155,7 @@ fn halve(s: &mut Shrinker<'_>, c: usize) {
         }
         let shifted = shifted_mores(s, Some(c as u32), first..mid);
         let halved = s.consider_edit(|best, out| {
-            out.extend_from_slice(&best[..first]);
-            let mut kept = mid..end;
-            for &m in &shifted {
-                out.extend_from_slice(&best[kept.start..m]);
-                kept.start = m + 1;
-            }
-            out.extend_from_slice(&best[kept]);
+            remove_with(&best[..end], first..mid, &shifted, out);
             out.extend_from_slice(stop);
             out.extend_from_slice(&best[end..]);
         });
@@ -261,36 +272,9 @@ fn delete_preceding_elements(s: &mut Shrinker<'_>, i: usize, parent: Option<u32>
     // Grow k while deleting k elements still fails, then bisect. When
     // half of them can go, most often nearly all can: bisecting from there
     // runs small cases where growing k from 1 would run large ones.
-    let (mut good, mut bad) = (0usize, starts.len() + 1);
     let half = starts.len() / 2;
-    if half >= 4 && !s.exhausted() && try_k(s, half) {
-        good = half;
-    }
-    let mut k = if good > 0 { starts.len() } else { 1 };
-    while k <= starts.len() && !s.exhausted() {
-        if try_k(s, k) {
-            good = k;
-            k *= 2;
-        } else {
-            bad = k;
-            break;
-        }
-    }
-    if k > starts.len() && good < starts.len() && !s.exhausted() {
-        if try_k(s, starts.len()) {
-            good = starts.len();
-        } else {
-            bad = starts.len();
-        }
-    }
-    while bad - good > 1 && !s.exhausted() {
-        let mid = good + (bad - good) / 2;
-        if try_k(s, mid) {
-            good = mid;
-        } else {
-            bad = mid;
-        }
-    }
+    let good = if half >= 4 && !s.exhausted() && try_k(s, half) { half } else { 0 };
+    let good = grow_then_bisect(s, starts.len(), good, try_k);
     if good == 0 { i } else { starts[good - 1].0 }
 }
 
