@@ -52,6 +52,11 @@ fn a_pattern_that_cannot_be_generated_is_an_error_naming_it() {
     let e = gens::string_matching(r"(?-u)[\x80-\xff]").unwrap_err().to_string();
     assert!(e.contains("UTF-8"), "{e}");
     assert!(gens::string_matching("(").is_err());
+    // A word boundary is refused, not ignored; anchors are fine.
+    let e = gens::string_matching(r"a\bb").unwrap_err().to_string();
+    assert!(e.contains("word boundary"), "{e}");
+    let anchored = gens::string_matching("^ab$").expect("anchors at the ends");
+    assert_eq!(anchored.generate(&mut TestCase::random(1, 10)), "ab");
 }
 
 #[test]

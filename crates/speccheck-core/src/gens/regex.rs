@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use regex_syntax::hir::{Class, Hir, HirKind};
+use regex_syntax::hir::{Class, Hir, HirKind, Look};
 
 use super::Generator;
 use crate::draw::many::Many;
@@ -52,10 +52,11 @@ pub struct Matching {
 }
 
 /// Strings that match `pattern` (the `regex` crate's syntax) in full.
-/// Unbounded repetitions stop 32 past their minimum. Look-around
-/// assertions (`^`, `$`, `\b`) match the empty string and are otherwise
-/// not enforced: `a\bb` still gives `"ab"`. Errors name the problem: a
-/// syntax error, an empty class, a byte class outside ASCII.
+/// Unbounded repetitions stop 32 past their minimum. Anchors (`^`, `$`)
+/// match the empty string, so they hold at the ends of the string (an
+/// anchor in the middle is not enforced). Errors name the problem: a
+/// syntax error, an empty class, a word boundary (`\b`, which no
+/// generator can guarantee), a byte class outside ASCII.
 ///
 /// ```
 /// use speccheck_core::gens::{self, Generator};
@@ -72,7 +73,14 @@ pub fn string_matching(pattern: &str) -> Result<Matching, RegexError> {
 
 fn compile(hir: &Hir) -> Result<Node, String> {
     Ok(match hir.kind() {
-        HirKind::Empty | HirKind::Look(_) => Node::Literal(String::new()),
+        HirKind::Empty => Node::Literal(String::new()),
+        // Line and text anchors hold at the ends of a generated string; a
+        // word boundary depends on its neighbours, which are not chosen to
+        // suit it, so it is refused rather than silently ignored.
+        HirKind::Look(look) if is_anchor(*look) => Node::Literal(String::new()),
+        HirKind::Look(look) => {
+            return Err(format!("{look:?} (a word boundary) cannot be guaranteed by a generator; leave it out"));
+        }
         HirKind::Literal(lit) => Node::Literal(
             String::from_utf8(lit.0.to_vec()).map_err(|_| "a literal is not UTF-8 (a `(?-u)` byte)".to_string())?,
         ),
@@ -94,6 +102,10 @@ fn compile(hir: &Hir) -> Result<Node, String> {
         HirKind::Concat(parts) => Node::Concat(parts.iter().map(compile).collect::<Result<_, _>>()?),
         HirKind::Alternation(alts) => Node::Alternation(alts.iter().map(compile).collect::<Result<_, _>>()?),
     })
+}
+
+fn is_anchor(look: Look) -> bool {
+    matches!(look, Look::Start | Look::End | Look::StartLF | Look::EndLF | Look::StartCRLF | Look::EndCRLF)
 }
 
 /// A class as code point ranges with the surrogate gap cut out.
