@@ -7,7 +7,7 @@ use speccheck_dual::model::{Cx, Model, Step};
 use speccheck_dual::protocols::line_message;
 use speccheck_dual::rand::{Rng, rngs::SmallRng};
 use speccheck_dual::serde_json::{self, Value as Json, json};
-use speccheck_dual::{Decoded, Expr, JExp, JPath, Protocol, SymJson, Tester, View};
+use speccheck_dual::{Answering, Decoded, Expr, JExp, JPath, Protocol, SymJson, Tester, View, Wire};
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct Req(&'static str, String);
@@ -48,10 +48,10 @@ impl Protocol for PasteProtocol {
     fn model(&self) -> std::sync::Arc<Paste> {
         std::sync::Arc::new(Paste)
     }
-    fn encode_request(&self, r: &Req) -> Vec<u8> {
+    fn encode_request(&self, r: &Req, _: &Wire) -> Vec<u8> {
         format!("{} {}\n", r.0, r.1).into_bytes()
     }
-    fn decode_response(&self, bytes: &[u8]) -> Decoded<Json> {
+    fn decode_response(&self, bytes: &[u8], _: &Answering<'_, Req>) -> Decoded<Json> {
         line_message(bytes, |l| serde_json::from_str(l).map_err(|e| format!("not JSON: {e}")))
     }
     fn request_to_ir(&self, r: &Req) -> Json {

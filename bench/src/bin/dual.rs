@@ -19,7 +19,7 @@ use speccheck_bench::{Summary, Table, machine};
 use speccheck_dual::dual::{Limits, Validator};
 use speccheck_dual::exec::Target;
 use speccheck_dual::exec::inproc::InProcess;
-use speccheck_dual::protocol::{Decoded, Protocol, Req, Resp, View};
+use speccheck_dual::protocol::{Answering, Decoded, Protocol, Req, Resp, View, Wire};
 use speccheck_dual::protocols::cmp::{Cmp, CmpBug, CmpServer};
 use speccheck_dual::protocols::kv::{Kv, KvBug, KvModel, KvReq, KvResp, KvServer};
 use speccheck_dual::rand::rngs::SmallRng;
@@ -66,11 +66,11 @@ impl<P: Protocol> Protocol for Blind<P> {
     fn model(&self) -> Arc<P::Model> {
         self.0.model()
     }
-    fn encode_request(&self, req: &Req<Self>) -> Vec<u8> {
-        self.0.encode_request(req)
+    fn encode_request(&self, req: &Req<Self>, wire: &Wire) -> Vec<u8> {
+        self.0.encode_request(req, wire)
     }
-    fn decode_response(&self, bytes: &[u8]) -> Decoded<Resp<Self>> {
-        self.0.decode_response(bytes)
+    fn decode_response(&self, bytes: &[u8], answering: &Answering<'_, Req<Self>>) -> Decoded<Resp<Self>> {
+        self.0.decode_response(bytes, answering)
     }
     fn request_to_ir(&self, req: &Req<Self>) -> Json {
         self.0.request_to_ir(req)

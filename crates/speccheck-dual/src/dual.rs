@@ -116,8 +116,11 @@ pub struct Limits {
     /// Most branches alive at once; more is reported as
     /// [`Invalid::TooManyBranches`] (never as a verdict on the system).
     pub max_branches: usize,
-    /// Most model steps one branch may take to explain one observation;
-    /// more is reported as a diverging model.
+    /// Most model steps one branch may take to explain one observation. A
+    /// branch that needs more is abandoned and counted; should no branch
+    /// be left to explain some later observation, the verdict is
+    /// [`Invalid::OutOfFuel`] — inconclusive, never a rejection, because
+    /// the abandoned branch might have explained it.
     pub fuel: usize,
 }
 
@@ -135,8 +138,26 @@ pub enum Invalid {
     Rejected(Rejection),
     /// The model itself is broken (nondeterministic, diverging).
     Model(ModelError),
-    /// The validator gave up: too many branches alive.
+    /// The validator gave up: too many branches alive. Inconclusive.
     TooManyBranches(usize),
+    /// No live branch explains the observation, but branches were
+    /// abandoned earlier for lack of fuel, and one of them might have.
+    /// Inconclusive: a deep explanation is not a wrong system.
+    OutOfFuel {
+        /// The fuel per observation.
+        fuel: usize,
+        /// Branches abandoned so far.
+        abandoned: u64,
+        /// The observation no live branch explains.
+        rejection: Rejection,
+    },
+}
+
+impl Invalid {
+    /// True when the validator could not decide (no verdict on the system).
+    pub fn is_inconclusive(&self) -> bool {
+        matches!(self, Invalid::TooManyBranches(_) | Invalid::OutOfFuel { .. })
+    }
 }
 
 impl fmt::Display for Invalid {
@@ -148,6 +169,17 @@ impl fmt::Display for Invalid {
                 f,
                 "the validator gave up: more than {n} branches of the model explain the observations so far \
                  (raise Limits::max_branches or use fewer concurrent connections)"
+            ),
+            Invalid::OutOfFuel { fuel, abandoned, rejection } => write!(
+                f,
+                "inconclusive: no live branch of the model explains observation #{} on connection {}, but {abandoned} \
+                 branch{} needed more than {fuel} model steps to explain one observation and {} abandoned \
+                 (raise Limits::fuel): {}",
+                rejection.index,
+                rejection.conn,
+                if *abandoned == 1 { "" } else { "es" },
+                if *abandoned == 1 { "was" } else { "were" },
+                rejection.observed
             ),
         }
     }
@@ -197,6 +229,11 @@ pub struct ValidatorStats {
     pub model_steps: u64,
     /// Constraints asserted.
     pub constraints: u64,
+    /// Branches abandoned because explaining one observation took more
+    /// than the fuel.
+    pub abandoned: u64,
+    /// Connections the server closed.
+    pub closes: u64,
 }
 
 /// The derived validator: accepts a stream of observations as long as some
@@ -270,6 +307,30 @@ impl<M: Model, S: Solver> Validator<M, S> {
         Ok(())
     }
 
+    /// The server closed connection `conn` (the tester saw the end of its
+    /// byte stream or a reset). Only for models that allow it
+    /// ([`Model::CLOSES`]); the tester then opens a new connection under a
+    /// new number. In every branch, responses the model still owed on
+    /// `conn` are lost, and requests it had not received stay in flight —
+    /// the server may have read and acted on them before closing.
+    pub fn observe_close(&mut self, conn: Conn) -> Result<(), Invalid> {
+        if let Some(f) = &self.failed {
+            return Err(f.clone());
+        }
+        self.stats.closes += 1;
+        let mut seen: HashSet<Branch<M, S>> = HashSet::new();
+        let mut out = Vec::with_capacity(self.branches.len());
+        for mut b in std::mem::take(&mut self.branches) {
+            b.net.close(conn);
+            let b = compact(b);
+            if seen.insert(b.clone()) {
+                out.push(b);
+            }
+        }
+        self.branches = out;
+        Ok(())
+    }
+
     /// The tester received `obs` on `conn`.
     pub fn observe_recv(&mut self, conn: Conn, obs: &<M::Resp as Symbolic>::Concrete) -> Result<(), Invalid> {
         if let Some(f) = &self.failed {
@@ -288,13 +349,12 @@ impl<M: Model, S: Solver> Validator<M, S> {
             }
         }
         if survivors.is_empty() {
-            let e = Invalid::Rejected(Rejection {
-                index,
-                conn,
-                observed: M::Resp::show(obs),
-                branches_before: before,
-                reasons,
-            });
+            let rejection = Rejection { index, conn, observed: M::Resp::show(obs), branches_before: before, reasons };
+            let e = if self.stats.abandoned > 0 {
+                Invalid::OutOfFuel { fuel: self.limits.fuel, abandoned: self.stats.abandoned, rejection }
+            } else {
+                Invalid::Rejected(rejection)
+            };
             self.failed = Some(e.clone());
             return Err(e);
         }
@@ -340,7 +400,10 @@ impl<M: Model, S: Solver> Validator<M, S> {
                 continue;
             }
             if steps >= self.limits.fuel {
-                return Err(Invalid::Model(ModelError::Diverges(steps)));
+                // Abandoned, not failed: a later rejection becomes inconclusive.
+                self.stats.abandoned += 1;
+                note(format!("a branch needed more than {} model steps and was abandoned", self.limits.fuel));
+                continue;
             }
             self.stats.model_steps += 1;
             let step = |mut b: Branch<M, S>, a: Answer<M::Req>| -> Result<Branch<M, S>, Invalid> {

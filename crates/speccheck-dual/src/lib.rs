@@ -63,6 +63,6 @@ pub use exec::{Execution, Settings, Target, Verdict};
 pub use harness::jexp::{JExp, JFn, JPath};
 pub use harness::script::Step;
 pub use model::{Conn, Cx, Model, Symbolic};
-pub use protocol::{Decoded, Protocol, View};
+pub use protocol::{Answering, Decoded, Protocol, View, Wire};
 pub use sym::{Expr, Sort, SymJson, Value, Var};
 pub use tester::{DualReport, Tester};

@@ -115,6 +115,11 @@ pub trait Model: Send + Sync + 'static {
     /// Responses (symbolic).
     type Resp: Symbolic;
 
+    /// Whether the server may close a client connection between
+    /// responses, at any time (HTTP/1.1 servers may: RFC 7230 §6.3, §6.6).
+    /// When false, a closed connection fails the execution.
+    const CLOSES: bool = false;
+
     /// The state of a freshly started server.
     fn init(&self) -> Self::State;
 
@@ -186,9 +191,6 @@ pub enum ModelError {
     /// The body returned without any event many times in a row.
     #[error("the model makes no progress: {0} iterations in a row performed no event")]
     NoProgress(usize),
-    /// An interpreter ran out of steps while trying to explain one observation.
-    #[error("the model diverges: no observable event after {0} internal steps")]
-    Diverges(usize),
 }
 
 /// Iterations without any event before a model counts as stuck.

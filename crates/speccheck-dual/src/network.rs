@@ -20,11 +20,13 @@ use crate::model::Conn;
 pub struct Network<Q, R> {
     to_server: Vec<VecDeque<Q>>,
     to_client: Vec<VecDeque<R>>,
+    /// Connections the server closed: what it still sends on them is lost.
+    closed: Vec<bool>,
 }
 
 impl<Q, R> Default for Network<Q, R> {
     fn default() -> Self {
-        Network { to_server: Vec::new(), to_client: Vec::new() }
+        Network { to_server: Vec::new(), to_client: Vec::new(), closed: Vec::new() }
     }
 }
 
@@ -38,6 +40,7 @@ impl<Q, R> Network<Q, R> {
         while self.to_server.len() <= conn {
             self.to_server.push(VecDeque::new());
             self.to_client.push(VecDeque::new());
+            self.closed.push(false);
         }
     }
 
@@ -58,10 +61,26 @@ impl<Q, R> Network<Q, R> {
         self.to_server.get_mut(conn)?.pop_front()
     }
 
-    /// The server sent `r` on `conn`.
+    /// The server sent `r` on `conn` (lost if the server closed `conn`).
     pub fn absorb_response(&mut self, conn: Conn, r: R) {
         self.grow(conn);
-        self.to_client[conn].push_back(r);
+        if !self.closed[conn] {
+            self.to_client[conn].push_back(r);
+        }
+    }
+
+    /// The server closed `conn`: responses in flight on it are lost, and so
+    /// is anything it sends there later. Requests in flight stay
+    /// deliverable: the server may have read them before it closed.
+    pub fn close(&mut self, conn: Conn) {
+        self.grow(conn);
+        self.closed[conn] = true;
+        self.to_client[conn].clear();
+    }
+
+    /// Whether the server closed `conn`.
+    pub fn is_closed(&self, conn: Conn) -> bool {
+        self.closed.get(conn).copied().unwrap_or(false)
     }
 
     /// The tester receives the oldest response of `conn`, if the server has
@@ -109,5 +128,18 @@ mod tests {
         n.absorb_response(2, 7);
         assert_eq!(n.emit_response(0), None);
         assert_eq!(n.emit_response(2), Some(7));
+    }
+
+    #[test]
+    fn a_closed_connection_loses_responses_but_not_requests() {
+        let mut n: Network<u8, u8> = Network::new();
+        n.absorb_request(0, 1);
+        n.absorb_response(0, 9);
+        n.close(0);
+        assert!(n.is_closed(0));
+        assert_eq!(n.emit_response(0), None, "the response in flight is lost");
+        assert_eq!(n.deliver(0), Some(1), "the server may still have read the request");
+        n.absorb_response(0, 10);
+        assert_eq!(n.responses_in_flight(), 0, "nothing sent after the close arrives");
     }
 }

@@ -30,6 +30,35 @@ pub enum Decoded<T> {
     Malformed(String),
 }
 
+/// Where a request goes: what encoding it may depend on besides the
+/// request itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Wire {
+    /// A number unique to the execution (fresh at every execution, replays
+    /// included). A protocol whose server keeps state across executions
+    /// (a real server the tester cannot reset) uses it to isolate them,
+    /// e.g. as a prefix of every resource name.
+    pub execution: u64,
+    /// The connection (the model's number).
+    pub conn: Conn,
+}
+
+/// What the decoder of a response knows besides the bytes: the framing of
+/// a response may depend on the request it answers (an HTTP response to
+/// `HEAD` has no body whatever its `Content-Length` says) and on the
+/// connection (a body delimited by the end of the connection).
+#[derive(Clone, Copy, Debug)]
+pub struct Answering<'a, Q> {
+    /// Where the request went.
+    pub wire: Wire,
+    /// The oldest request on the connection still waiting for its response
+    /// (`None`: the response is unsolicited).
+    pub request: Option<&'a Q>,
+    /// The server closed the connection: no more bytes will come, so a
+    /// message delimited by the end of the stream is complete.
+    pub closed: bool,
+}
+
 /// Who sends which message where: one entry of the trace the heuristics see.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TraceEntry {
@@ -40,6 +69,8 @@ pub struct TraceEntry {
     pub conn: Conn,
     /// True for messages the tester sent.
     pub sent: bool,
+    /// True for the server closing the connection (`ir` is `null`).
+    pub closed: bool,
     /// The message in the intermediate representation.
     pub ir: Value,
 }
@@ -67,7 +98,7 @@ pub struct View<'a, P: Protocol + ?Sized> {
 impl<P: Protocol + ?Sized> View<'_, P> {
     /// Received messages, newest first, with their labels.
     pub fn responses(&self) -> impl Iterator<Item = &TraceEntry> {
-        self.trace.iter().rev().filter(|e| !e.sent)
+        self.trace.iter().rev().filter(|e| !e.sent && !e.closed)
     }
 }
 
@@ -83,10 +114,10 @@ pub trait Protocol: Send + Sync + 'static {
     fn model(&self) -> Arc<Self::Model>;
 
     /// A request as bytes on the wire.
-    fn encode_request(&self, req: &Req<Self>) -> Vec<u8>;
+    fn encode_request(&self, req: &Req<Self>, wire: &Wire) -> Vec<u8>;
 
-    /// The first response in `bytes`.
-    fn decode_response(&self, bytes: &[u8]) -> Decoded<Resp<Self>>;
+    /// The first response in `bytes`, answering what `answering` says.
+    fn decode_response(&self, bytes: &[u8], answering: &Answering<'_, Req<Self>>) -> Decoded<Resp<Self>>;
 
     /// A request in the intermediate representation.
     fn request_to_ir(&self, req: &Req<Self>) -> Value;

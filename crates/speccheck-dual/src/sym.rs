@@ -8,7 +8,7 @@
 //! comparison against a concrete tag (RFC 7232 §2.3.2), which reduces to
 //! string equalities.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 /// The sort (type) of a symbolic value.
@@ -148,7 +148,8 @@ impl fmt::Display for Var {
 ///
 /// Build them with the constructors and methods below rather than by hand:
 /// `tag.equals(Expr::str("abc"))`, `q.le(n)`, `!cond`, `Expr::and([a, b])`.
-#[derive(Clone, PartialEq, Eq, Hash)]
+/// Expressions are ordered (structurally) so that sets of them are states.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Expr {
     /// A constant.
     Const(Value),
@@ -416,6 +417,22 @@ impl<T: Syms> Syms for Vec<T> {
 impl<T: Syms> Syms for std::collections::VecDeque<T> {
     fn visit_exprs(&mut self, f: &mut dyn FnMut(&mut Expr)) {
         self.iter_mut().for_each(|x| x.visit_exprs(f))
+    }
+}
+/// Sets are state whose order is not history: a set of expressions is
+/// rebuilt after the visit, so renamed or resolved elements find their
+/// place (and elements that became equal merge). Models keep unordered
+/// collections — tags issued so far, paths written — in sets, so branches
+/// that did the same things in different orders are one branch.
+impl<T: Syms + Ord> Syms for BTreeSet<T> {
+    fn visit_exprs(&mut self, f: &mut dyn FnMut(&mut Expr)) {
+        *self = std::mem::take(self)
+            .into_iter()
+            .map(|mut x| {
+                x.visit_exprs(f);
+                x
+            })
+            .collect();
     }
 }
 /// Keys must not hold variables (they cannot be changed in place).

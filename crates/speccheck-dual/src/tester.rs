@@ -49,6 +49,9 @@ pub struct DualReport {
     pub executions: u64,
     /// Messages sent and received over the run.
     pub interactions: u64,
+    /// Executions the validator could not decide (too many branches, out
+    /// of fuel): neither passes nor failures, counted as discards.
+    pub inconclusive: u64,
     /// The first failure, if any.
     pub first_failure: Option<FirstFailure>,
 }
@@ -64,6 +67,9 @@ impl fmt::Display for DualReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.run)?;
         write!(f, "  {} executions, {} messages", self.executions, self.interactions)?;
+        if self.inconclusive > 0 {
+            write!(f, ", {} inconclusive (no verdict)", self.inconclusive)?;
+        }
         if let Some(ff) = &self.first_failure {
             write!(
                 f,
@@ -83,6 +89,7 @@ struct Shared {
     repeats: Mutex<HashMap<u64, Vec<Step>>>,
     executions: AtomicU64,
     interactions: AtomicU64,
+    inconclusive: AtomicU64,
     first: Mutex<Option<FirstFailure>>,
 }
 
@@ -186,6 +193,7 @@ impl<P: Protocol, S: Solver> Tester<P, S> {
             run,
             executions: shared.executions.load(Ordering::Relaxed),
             interactions: shared.interactions.load(Ordering::Relaxed),
+            inconclusive: shared.inconclusive.load(Ordering::Relaxed),
             first_failure: *shared.first.lock().unwrap_or_else(|e| e.into_inner()),
         }
     }
@@ -229,9 +237,10 @@ fn body<P: Protocol, S: Solver>(
         let steps = exec.steps.clone();
         tc.show("script", || Term::seq("[", "]", steps.iter().map(|s| Term::Atom(s.to_string())).collect()));
     }
-    if let Verdict::TooManyBranches(_) = exec.verdict {
+    if let Verdict::Inconclusive(_) = exec.verdict {
         // No verdict on this execution: counted as a discard, so a run where
         // it happens too often gives up with an error instead of passing.
+        shared.inconclusive.fetch_add(1, Ordering::Relaxed);
         return Outcome::Discard { reason: exec.verdict.to_string() };
     }
     if !exec.verdict.is_failure() {

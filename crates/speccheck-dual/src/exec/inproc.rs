@@ -23,6 +23,13 @@ pub trait Service: Send {
     fn receive(&mut self, conn: Conn, bytes: &[u8]);
     /// Gives the server a turn; it appends what it sends to `out`.
     fn poll(&mut self, out: &mut Vec<(Conn, Vec<u8>)>);
+
+    /// Connections the server closes now, after what it sent so far
+    /// (appended to `out`; by default it never closes one). A connection
+    /// number is never reused: a client that reconnects gets a new one.
+    fn closing(&mut self, out: &mut Vec<Conn>) {
+        let _ = out;
+    }
 }
 
 /// A line-oriented server: one request per `\n`-terminated line.
@@ -121,6 +128,9 @@ impl Target for InProcess {
             last_up: Vec::new(),
             last_down: Vec::new(),
             scratch: Vec::new(),
+            sids: Vec::new(),
+            next_sid: 0,
+            shut: Vec::new(),
         }))
     }
 
@@ -137,20 +147,48 @@ struct Simulated {
     tick: Duration,
     /// Towards the service: (due tick, connection, bytes), by due tick.
     up: VecDeque<(u64, Conn, Vec<u8>)>,
-    /// Towards the tester, per connection: (due tick, bytes).
-    down: Vec<VecDeque<(u64, Vec<u8>)>>,
+    /// Towards the tester, per connection: (due tick, bytes or close).
+    down: Vec<VecDeque<(u64, Down)>>,
     last_up: Vec<u64>,
     last_down: Vec<u64>,
     scratch: Vec<(Conn, Vec<u8>)>,
+    /// Per tester connection: the service's number for it (a reconnection
+    /// is a new connection to the service).
+    sids: Vec<Conn>,
+    next_sid: Conn,
+    /// Per tester connection: the service closed it (what the tester sends
+    /// there is lost until it reconnects).
+    shut: Vec<bool>,
+}
+
+/// What travels towards the tester on one connection.
+enum Down {
+    Bytes(Vec<u8>),
+    /// The service closed the connection.
+    Close,
 }
 
 impl Simulated {
     fn grow(&mut self, conn: Conn) {
-        if self.down.len() <= conn {
-            self.down.resize(conn + 1, VecDeque::new());
-            self.last_up.resize(conn + 1, 0);
-            self.last_down.resize(conn + 1, 0);
+        while self.down.len() <= conn {
+            self.down.push(VecDeque::new());
+            self.last_up.push(0);
+            self.last_down.push(0);
+            self.sids.push(self.next_sid);
+            self.next_sid += 1;
+            self.shut.push(false);
         }
+    }
+
+    /// The tester connection the service's connection `sid` is, if open.
+    fn slot(&self, sid: Conn) -> Option<Conn> {
+        self.sids.iter().position(|&s| s == sid).filter(|&c| !self.shut[c])
+    }
+
+    fn push_down(&mut self, c: Conn, what: Down) {
+        let due = (self.now + self.delay()).max(self.last_down[c]);
+        self.last_down[c] = due;
+        self.down[c].push_back((due, what));
     }
 
     fn delay(&mut self) -> u64 {
@@ -162,15 +200,24 @@ impl Simulated {
         loop {
             let due = self.up.iter().position(|(t, _, _)| *t <= self.now);
             let Some(i) = due else { break };
-            let (_, c, bytes) = self.up.remove(i).expect("a due message");
-            self.service.receive(c, &bytes);
+            let (_, sid, bytes) = self.up.remove(i).expect("a due message");
+            self.service.receive(sid, &bytes);
         }
         self.service.poll(&mut self.scratch);
-        for (c, bytes) in std::mem::take(&mut self.scratch) {
-            self.grow(c);
-            let due = (self.now + self.delay()).max(self.last_down[c]);
-            self.last_down[c] = due;
-            self.down[c].push_back((due, bytes));
+        for (sid, bytes) in std::mem::take(&mut self.scratch) {
+            if let Some(c) = self.slot(sid) {
+                self.push_down(c, Down::Bytes(bytes));
+            }
+        }
+        let mut closing = Vec::new();
+        self.service.closing(&mut closing);
+        for sid in closing {
+            if let Some(c) = self.slot(sid) {
+                self.shut[c] = true;
+                // Requests still on their way to the closed connection are lost.
+                self.up.retain(|(_, s, _)| *s != sid);
+                self.push_down(c, Down::Close);
+            }
         }
     }
 }
@@ -178,27 +225,46 @@ impl Simulated {
 impl Transport for Simulated {
     fn connect(&mut self, conn: Conn) -> Result<(), TransportError> {
         self.grow(conn);
+        if self.shut[conn] {
+            // A reconnection: a new connection to the service.
+            self.sids[conn] = self.next_sid;
+            self.next_sid += 1;
+            self.shut[conn] = false;
+            self.down[conn].clear();
+        }
         Ok(())
     }
 
     fn send(&mut self, conn: Conn, bytes: &[u8]) -> Result<(), TransportError> {
         self.grow(conn);
+        if self.shut[conn] {
+            // Sent into a connection the service closed: lost (the tester
+            // learns of the close when it reads).
+            return Ok(());
+        }
         let due = (self.now + self.delay()).max(self.last_up[conn]);
         self.last_up[conn] = due;
         // Keep `up` ordered by due tick (stable among equals).
         let at = self.up.iter().position(|(t, _, _)| *t > due).unwrap_or(self.up.len());
-        self.up.insert(at, (due, conn, bytes.to_vec()));
+        self.up.insert(at, (due, self.sids[conn], bytes.to_vec()));
         Ok(())
     }
 
     fn recv(&mut self, conn: Conn, buf: &mut Vec<u8>) -> Result<usize, TransportError> {
         self.grow(conn);
         let mut n = 0;
-        while let Some((t, _)) = self.down[conn].front() {
+        while let Some((t, what)) = self.down[conn].front() {
             if *t > self.now {
                 break;
             }
-            let (_, bytes) = self.down[conn].pop_front().expect("a due message");
+            if let Down::Close = what {
+                if n > 0 {
+                    return Ok(n); // the close is reported on the next read
+                }
+                self.down[conn].pop_front();
+                return Err(TransportError::Closed { conn });
+            }
+            let Some((_, Down::Bytes(bytes))) = self.down[conn].pop_front() else { unreachable!("bytes") };
             n += bytes.len();
             buf.extend_from_slice(&bytes);
         }

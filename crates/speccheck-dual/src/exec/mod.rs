@@ -15,7 +15,15 @@
 //!   [`Verdict::Liveness`] (silence is never a rejection; this is the
 //!   separate check that caught the thesis's server hanging on pipelined
 //!   requests);
-//! * a connection reset or closed by the server → [`Verdict::ConnectionLost`].
+//! * a connection reset or closed by the server → [`Verdict::ConnectionLost`],
+//!   unless the model allows the server to close connections
+//!   ([`Model::CLOSES`](crate::model::Model::CLOSES), HTTP/1.1): then the
+//!   validator takes note, the requests still waiting on it are no longer
+//!   owed a response, and the tester reconnects (the new connection gets a
+//!   new number in the trace and the model);
+//! * the validator cannot decide (too many branches, a branch out of fuel
+//!   before no branch was left) → [`Verdict::Inconclusive`]: counted and
+//!   reported, never a rejection.
 //!
 //! A connection that cannot be opened is a [`SetupError`], never a verdict.
 
@@ -31,8 +39,8 @@ use speccheck_core::TestCase;
 
 use crate::dual::{Invalid, Limits, Rejection, Validator, ValidatorStats};
 use crate::harness::script::{Grammar, ScriptDrawer, Step};
-use crate::model::{Conn, ModelError};
-use crate::protocol::{Decoded, Protocol, TraceEntry, View, show_bytes};
+use crate::model::{Conn, Model, ModelError};
+use crate::protocol::{Answering, Decoded, Protocol, Req, TraceEntry, View, Wire, show_bytes};
 use crate::solver::Solver;
 
 /// Why a transport operation failed.
@@ -174,18 +182,30 @@ pub enum Verdict {
         /// How long the tester waited.
         waited: Duration,
     },
-    /// The server reset or closed a connection.
+    /// The server reset or closed a connection (and the model does not
+    /// allow it, or reconnecting failed).
     ConnectionLost(TransportError),
     /// The model is broken.
     Model(ModelError),
-    /// The validator gave up (too many branches): no verdict.
-    TooManyBranches(usize),
+    /// The validator could not decide (too many branches, or no branch
+    /// left after some were abandoned for lack of fuel): no verdict.
+    Inconclusive(Invalid),
+}
+
+impl From<Invalid> for Verdict {
+    fn from(e: Invalid) -> Self {
+        match e {
+            Invalid::Rejected(r) => Verdict::Rejected(r),
+            Invalid::Model(e) => Verdict::Model(e),
+            inconclusive => Verdict::Inconclusive(inconclusive),
+        }
+    }
 }
 
 impl Verdict {
     /// True for a failure of the system under test (or of its model).
     pub fn is_failure(&self) -> bool {
-        !matches!(self, Verdict::Accepted { .. } | Verdict::TooManyBranches(_))
+        !matches!(self, Verdict::Accepted { .. } | Verdict::Inconclusive(_))
     }
 
     /// A short name for the kind of failure (also what identifies "the
@@ -198,7 +218,7 @@ impl Verdict {
             Verdict::Liveness { .. } => "liveness",
             Verdict::ConnectionLost(_) => "connection lost",
             Verdict::Model(_) => "model error",
-            Verdict::TooManyBranches(_) => "validator gave up",
+            Verdict::Inconclusive(_) => "inconclusive",
         }
     }
 }
@@ -221,7 +241,7 @@ impl fmt::Display for Verdict {
             ),
             Verdict::ConnectionLost(e) => write!(f, "CONNECTION LOST: {e}"),
             Verdict::Model(e) => write!(f, "MODEL ERROR: {e}"),
-            Verdict::TooManyBranches(n) => write!(f, "{}", Invalid::TooManyBranches(*n)),
+            Verdict::Inconclusive(e) => write!(f, "INCONCLUSIVE: {e}"),
         }
     }
 }
@@ -257,6 +277,10 @@ impl Execution {
     pub fn trace_lines(&self) -> String {
         let mut s = String::new();
         for (i, e) in self.trace.iter().enumerate() {
+            if e.closed {
+                s.push_str(&format!("#{i:<3}       conn {} closed by the server\n", e.conn));
+                continue;
+            }
             let arrow = if e.sent { "->" } else { "<-" };
             s.push_str(&format!("#{i:<3} [{:>3}] conn {} {arrow} {}\n", e.label, e.conn, e.ir));
         }
@@ -264,12 +288,29 @@ impl Execution {
     }
 }
 
+/// A number unique to each execution in this process (and, through the
+/// clock, across processes), for [`Wire::execution`].
+fn execution_id() -> u64 {
+    use std::hash::{BuildHasher, RandomState};
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+    RandomState::new().hash_one((n, now, std::process::id()))
+}
+
 struct Live<'a, P: Protocol, S: Solver> {
     protocol: &'a P,
     transport: Box<dyn Transport>,
     validator: Validator<P::Model, S>,
+    execution: u64,
+    /// Per transport slot: the model's number of the connection open there
+    /// (a reconnection gets a new number).
+    ids: Vec<Conn>,
+    next_id: Conn,
     bufs: Vec<Vec<u8>>,
-    awaiting: Vec<VecDeque<u32>>,
+    /// Per slot: labels and requests still owed a response, oldest first.
+    awaiting: Vec<VecDeque<(u32, Req<P>)>>,
     trace: Vec<TraceEntry>,
     last_progress: Duration,
     received: usize,
@@ -285,18 +326,22 @@ impl<P: Protocol, S: Solver> Live<'_, P, S> {
     fn poll(&mut self, liveness: Duration) -> Option<Verdict> {
         self.transport.idle();
         let mut progressed = false;
-        for conn in 0..self.bufs.len() {
-            match self.transport.recv(conn, &mut self.bufs[conn]) {
+        for slot in 0..self.bufs.len() {
+            match self.transport.recv(slot, &mut self.bufs[slot]) {
                 Ok(_) => {}
                 Err(e) => {
                     // Whatever arrived before the loss is still validated.
-                    if let Some(v) = self.decode_all(conn, &mut progressed) {
+                    if let Some(v) = self.decode_all(slot, true, &mut progressed) {
                         return Some(v);
                     }
-                    return Some(Verdict::ConnectionLost(e));
+                    if let Some(v) = self.closed(slot, e) {
+                        return Some(v);
+                    }
+                    progressed = true;
+                    continue;
                 }
             }
-            if let Some(v) = self.decode_all(conn, &mut progressed) {
+            if let Some(v) = self.decode_all(slot, false, &mut progressed) {
                 return Some(v);
             }
         }
@@ -311,32 +356,89 @@ impl<P: Protocol, S: Solver> Live<'_, P, S> {
         None
     }
 
-    fn decode_all(&mut self, conn: Conn, progressed: &mut bool) -> Option<Verdict> {
+    /// Decodes and validates the complete responses buffered on `slot`
+    /// (`closed`: no more bytes will come).
+    fn decode_all(&mut self, slot: usize, closed: bool, progressed: &mut bool) -> Option<Verdict> {
+        let conn = self.ids[slot];
         loop {
-            if self.bufs[conn].is_empty() {
+            if self.bufs[slot].is_empty() {
                 return None;
             }
-            match self.protocol.decode_response(&self.bufs[conn]) {
+            let answering = Answering {
+                wire: Wire { execution: self.execution, conn },
+                request: self.awaiting[slot].front().map(|(_, q)| q),
+                closed,
+            };
+            match self.protocol.decode_response(&self.bufs[slot], &answering) {
+                Decoded::Incomplete if closed => {
+                    let reason = "the server closed the connection in the middle of a response".to_string();
+                    return Some(Verdict::Malformed { conn, bytes: std::mem::take(&mut self.bufs[slot]), reason });
+                }
                 Decoded::Incomplete => return None,
                 Decoded::Malformed(reason) => {
-                    return Some(Verdict::Malformed { conn, bytes: std::mem::take(&mut self.bufs[conn]), reason });
+                    return Some(Verdict::Malformed { conn, bytes: std::mem::take(&mut self.bufs[slot]), reason });
                 }
                 Decoded::Message(resp, used) => {
-                    let used = used.min(self.bufs[conn].len());
-                    self.bufs[conn].drain(..used);
+                    let used = used.clamp(1, self.bufs[slot].len());
+                    self.bufs[slot].drain(..used);
                     *progressed = true;
                     self.received += 1;
-                    let label = self.awaiting[conn].pop_front().map_or(0, |l| l.wrapping_add(1));
-                    self.trace.push(TraceEntry { label, conn, sent: false, ir: self.protocol.response_to_ir(&resp) });
-                    match self.validator.observe_recv(conn, &resp) {
-                        Ok(()) => {}
-                        Err(Invalid::Rejected(r)) => return Some(Verdict::Rejected(r)),
-                        Err(Invalid::Model(e)) => return Some(Verdict::Model(e)),
-                        Err(Invalid::TooManyBranches(n)) => return Some(Verdict::TooManyBranches(n)),
+                    let label = self.awaiting[slot].pop_front().map_or(0, |(l, _)| l.wrapping_add(1));
+                    let ir = self.protocol.response_to_ir(&resp);
+                    self.trace.push(TraceEntry { label, conn, sent: false, closed: false, ir });
+                    if let Err(e) = self.validator.observe_recv(conn, &resp) {
+                        return Some(e.into());
                     }
                 }
             }
         }
+    }
+
+    /// The server closed (or reset) the connection in `slot`: a verdict,
+    /// unless the model allows it — then the validator takes note and the
+    /// slot reconnects under a new connection number.
+    fn closed(&mut self, slot: usize, e: TransportError) -> Option<Verdict> {
+        let lost = matches!(e, TransportError::Closed { .. } | TransportError::Reset { .. });
+        if !lost || !<P::Model as Model>::CLOSES {
+            return Some(Verdict::ConnectionLost(e));
+        }
+        let conn = self.ids[slot];
+        if let Err(e) = self.validator.observe_close(conn) {
+            return Some(e.into());
+        }
+        self.trace.push(TraceEntry { label: 0, conn, sent: false, closed: true, ir: serde_json::Value::Null });
+        self.awaiting[slot].clear();
+        self.bufs[slot].clear();
+        if let Err(e) = self.transport.connect(slot) {
+            return Some(Verdict::ConnectionLost(e));
+        }
+        self.ids[slot] = self.next_id;
+        self.next_id += 1;
+        None
+    }
+
+    /// Sends `req` on `slot`; a connection the server closed in the
+    /// meantime (when the model allows it) is reopened and the request
+    /// sent once more on the new one.
+    fn send(&mut self, slot: usize, req: &Req<P>) -> Result<(), Verdict> {
+        for attempt in 0..2 {
+            let wire = Wire { execution: self.execution, conn: self.ids[slot] };
+            let bytes = self.protocol.encode_request(req, &wire);
+            match self.transport.send(slot, &bytes) {
+                Ok(()) => return Ok(()),
+                Err(e) if attempt == 0 => {
+                    let mut progressed = false;
+                    if let Some(v) = self.decode_all(slot, true, &mut progressed) {
+                        return Err(v);
+                    }
+                    if let Some(v) = self.closed(slot, e) {
+                        return Err(v);
+                    }
+                }
+                Err(e) => return Err(Verdict::ConnectionLost(e)),
+            }
+        }
+        unreachable!("the loop returns")
     }
 }
 
@@ -383,8 +485,11 @@ pub fn execute<P: Protocol, S: Solver>(
         protocol,
         transport,
         validator,
+        execution: execution_id(),
+        ids: (0..conns).collect(),
+        next_id: conns,
         bufs: vec![Vec::new(); conns],
-        awaiting: vec![VecDeque::new(); conns],
+        awaiting: (0..conns).map(|_| VecDeque::new()).collect(),
         trace: Vec::new(),
         last_progress: now,
         received: 0,
@@ -431,25 +536,22 @@ pub fn execute<P: Protocol, S: Solver>(
                     skipped += 1;
                     continue;
                 };
-                let bytes = protocol.encode_request(&req);
-                if let Err(e) = live.transport.send(conn, &bytes) {
-                    return finish(Verdict::ConnectionLost(e), steps, Some(live), sent, skipped);
+                let slot = conn;
+                if let Err(v) = live.send(slot, &req) {
+                    return finish(v, steps, Some(live), sent, skipped);
                 }
+                let conn = live.ids[slot];
                 if protocol.expects_response(&req) {
                     if live.pending() == 0 {
                         live.last_progress = live.transport.clock();
                     }
-                    live.awaiting[conn].push_back(label);
+                    live.awaiting[slot].push_back((label, req.clone()));
                 }
-                live.trace.push(TraceEntry { label, conn, sent: true, ir: protocol.request_to_ir(&req) });
+                let ir = protocol.request_to_ir(&req);
+                live.trace.push(TraceEntry { label, conn, sent: true, closed: false, ir });
                 sent += 1;
                 if let Err(e) = live.validator.observe_send(conn, req) {
-                    let v = match e {
-                        Invalid::Rejected(r) => Verdict::Rejected(r),
-                        Invalid::Model(e) => Verdict::Model(e),
-                        Invalid::TooManyBranches(n) => Verdict::TooManyBranches(n),
-                    };
-                    return finish(v, steps, Some(live), sent, skipped);
+                    return finish(e.into(), steps, Some(live), sent, skipped);
                 }
             }
             Step::Wait => {

@@ -246,6 +246,8 @@ fn serve(listener: TcpListener, mut service: Box<dyn Service>, stop: Arc<AtomicB
             }
         }
         service.poll(&mut out);
+        let mut closing = Vec::new();
+        service.closing(&mut closing);
         for (c, bytes) in out.drain(..) {
             busy = true;
             if let Some(Some(s)) = conns.get_mut(c) {
@@ -260,6 +262,13 @@ fn serve(listener: TcpListener, mut service: Box<dyn Service>, stop: Arc<AtomicB
                         Err(_) => break,
                     }
                 }
+            }
+        }
+        for c in closing {
+            // Dropping the stream closes it (a reset if requests are unread).
+            if let Some(slot) = conns.get_mut(c) {
+                *slot = None;
+                busy = true;
             }
         }
         if !busy {

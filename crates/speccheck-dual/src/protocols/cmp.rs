@@ -20,7 +20,7 @@ use super::first_line;
 use crate::exec::inproc::{LineServer, Lines, Service};
 use crate::harness::jexp::{JExp, JFn, JPath};
 use crate::model::{Conn, Cx, Model, Step};
-use crate::protocol::{Decoded, Protocol, View};
+use crate::protocol::{Answering, Decoded, Protocol, View, Wire};
 use crate::sym::{Expr, Value};
 
 /// CMP-SET: deterministic.
@@ -129,11 +129,11 @@ where
         self.model.clone()
     }
 
-    fn encode_request(&self, q: &i64) -> Vec<u8> {
+    fn encode_request(&self, q: &i64, _: &Wire) -> Vec<u8> {
         format!("{q}\n").into_bytes()
     }
 
-    fn decode_response(&self, bytes: &[u8]) -> Decoded<Value> {
+    fn decode_response(&self, bytes: &[u8], _: &Answering<'_, i64>) -> Decoded<Value> {
         match first_line(bytes) {
             Decoded::Message(l, n) => match l {
                 "0" => Decoded::Message(Value::Int(0), n),

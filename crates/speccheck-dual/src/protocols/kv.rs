@@ -19,7 +19,7 @@ use super::first_line;
 use crate::exec::inproc::{LineServer, Lines, Service};
 use crate::harness::jexp::{JExp, JFn, JPath};
 use crate::model::{Conn, Cx, Model, Step, Symbolic};
-use crate::protocol::{Decoded, Protocol, View};
+use crate::protocol::{Answering, Decoded, Protocol, View, Wire};
 use crate::sym::{Expr, Syms};
 
 /// A request.
@@ -206,7 +206,7 @@ impl Protocol for Kv {
         self.model.clone()
     }
 
-    fn encode_request(&self, req: &KvReq) -> Vec<u8> {
+    fn encode_request(&self, req: &KvReq, _: &Wire) -> Vec<u8> {
         match req {
             KvReq::Get(k) => format!("GET {k}\n"),
             KvReq::Put { key, value, if_match: None } => format!("PUT {key} {value}\n"),
@@ -215,7 +215,7 @@ impl Protocol for Kv {
         .into_bytes()
     }
 
-    fn decode_response(&self, bytes: &[u8]) -> Decoded<KvResp> {
+    fn decode_response(&self, bytes: &[u8], _: &Answering<'_, KvReq>) -> Decoded<KvResp> {
         let (line, n) = match first_line(bytes) {
             Decoded::Message(l, n) => (l, n),
             Decoded::Incomplete => return Decoded::Incomplete,

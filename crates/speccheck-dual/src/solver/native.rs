@@ -81,13 +81,34 @@ impl Uf {
 }
 
 /// The purpose-built constraint store (see the module documentation).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+///
+/// Two stores are equal when they hold the same variables and constraints;
+/// how many assertions led there is history, not state, so it takes no
+/// part in equality (branches that reach the same store by different
+/// routes merge).
+#[derive(Clone, Debug, Default)]
 pub struct Native {
     vars: Vec<Var>,
     uf: Uf,
     residual: Vec<Expr>,
     dead: bool,
     asserted: usize,
+}
+
+impl PartialEq for Native {
+    fn eq(&self, o: &Self) -> bool {
+        self.dead == o.dead && self.vars == o.vars && self.uf == o.uf && self.residual == o.residual
+    }
+}
+impl Eq for Native {}
+
+impl std::hash::Hash for Native {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.dead.hash(h);
+        self.vars.hash(h);
+        self.uf.hash(h);
+        self.residual.hash(h);
+    }
 }
 
 impl Solver for Native {
@@ -354,7 +375,15 @@ fn norm(e: &Expr, neg: bool, uf: &Uf, vars: &[Var]) -> Expr {
             if sa != sb {
                 return lit(false);
             }
-            if sa == Some(Sort::Bool) && !(is_atom(&ta) && is_atom(&tb) && (is_const(&ta) || is_const(&tb))) {
+            if sa == Some(Sort::Bool) {
+                // p == c  ≡  p (c true) or ¬p (c false): a literal, never a
+                // disequality, so `b != true && b != false` is unsatisfiable.
+                if let Expr::Const(Value::Bool(c)) = tb {
+                    return norm(&ta, neg == c, uf, vars);
+                }
+                if let Expr::Const(Value::Bool(c)) = ta {
+                    return norm(&tb, neg == c, uf, vars);
+                }
                 // p == q  ≡  (p ∧ q) ∨ (¬p ∧ ¬q)
                 let (p, q) = (ta, tb);
                 let split = Expr::Or(vec![
@@ -425,14 +454,6 @@ fn norm(e: &Expr, neg: bool, uf: &Uf, vars: &[Var]) -> Expr {
             norm(&expanded, neg, uf, vars)
         }
     }
-}
-
-fn is_atom(e: &Expr) -> bool {
-    matches!(e, Expr::Var(_) | Expr::Const(_))
-}
-
-fn is_const(e: &Expr) -> bool {
-    matches!(e, Expr::Const(_))
 }
 
 fn collect_strings(e: &Expr, out: &mut BTreeSet<String>) {

@@ -66,7 +66,13 @@ fn constraint(tc: &mut TestCase, depth: u32) -> Expr {
         }
         5 => {
             let b = Expr::Var(var(Sort::Bool, tc.draw_index(BOOL_VARS as usize) as u32));
-            if tc.draw_bool(0.3) { b.equals(Expr::Var(var(Sort::Bool, 0))) } else { b }
+            match tc.draw_index(3) {
+                0 => b,
+                1 => b.equals(Expr::Var(var(Sort::Bool, 0))),
+                // Comparisons with constants, either side.
+                _ if tc.draw_bool(0.5) => b.equals(Expr::bool(tc.draw_bool(0.5))),
+                _ => Expr::bool(tc.draw_bool(0.5)).equals(b),
+            }
         }
         6 => !constraint(tc, depth - 1),
         7 => Expr::and([constraint(tc, depth - 1), constraint(tc, depth - 1)]),
@@ -167,6 +173,34 @@ fn bindings_resolve_and_conflicts_kill() {
     assert!(!s.assert(n.not_equals(4)), "3 < n <= 4 and n != 4 is unsatisfiable");
     assert!(!s.is_sat());
     assert!(!s.assert(Expr::bool(true)), "a dead store stays dead");
+}
+
+#[test]
+fn a_boolean_differs_from_at_most_one_constant() {
+    let mut s = Native::empty();
+    let b = Expr::Var(s.fresh(Sort::Bool, "b"));
+    assert!(s.assert(b.not_equals(true)));
+    assert_eq!(s.resolve(&b), Expr::bool(false), "b != true binds b to false");
+    assert!(!s.assert(b.not_equals(false)), "b != true && b != false is unsatisfiable");
+    let mut s = Native::empty();
+    let b = Expr::Var(s.fresh(Sort::Bool, "b"));
+    assert!(!s.assert(Expr::and([Expr::bool(false).not_equals(b.clone()), b.not_equals(true)])));
+}
+
+#[test]
+fn stores_reached_by_different_routes_are_equal() {
+    let (mut a, mut b) = (Native::empty(), Native::empty());
+    let x = Expr::Var(a.fresh(Sort::Int, "x"));
+    b.fresh(Sort::Int, "x");
+    assert!(a.assert(x.equals(3)));
+    assert!(b.assert(x.ge(3)));
+    assert!(b.assert(x.le(3)));
+    assert_ne!(a.asserted(), b.asserted());
+    let (a, b) = (a.project(&[]), b.project(&[]));
+    assert_eq!(a, b, "two stores with the same constraints are one state");
+    let h = std::hash::RandomState::new();
+    use std::hash::BuildHasher;
+    assert_eq!(h.hash_one(&a), h.hash_one(&b));
 }
 
 #[test]

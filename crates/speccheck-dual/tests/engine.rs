@@ -1,0 +1,252 @@
+//! What the engine needs for real protocols: an explanation deeper than
+//! the fuel is no verdict, sets are state, the server may close
+//! connections, and a response is decoded knowing the request it answers.
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use speccheck::Config;
+use speccheck::runner::report::RunVerdict;
+use speccheck_dual::dual::{Invalid, Limits, Validator};
+use speccheck_dual::exec::inproc::{InProcess, Service};
+use speccheck_dual::exec::tcp::Tcp;
+use speccheck_dual::model::{Conn, Cx, Model, Step};
+use speccheck_dual::protocols::line_message;
+use speccheck_dual::rand::Rng;
+use speccheck_dual::rand::rngs::SmallRng;
+use speccheck_dual::serde_json::{Value as Json, json};
+use speccheck_dual::solver::Native;
+use speccheck_dual::sym::{Expr, Syms};
+use speccheck_dual::{Answering, Decoded, JExp, Protocol, Target, Tester, View, Wire};
+
+fn config(name: &str, cases: u32) -> Config {
+    Config { cases, seed: Some(0xe61e), database: None, ..Config::named(name) }
+}
+
+/// An echo server's model: each request is answered with itself, after
+/// `depth` internal steps; `CLOSES`: the server may close connections.
+struct Echo<const CLOSES: bool> {
+    depth: usize,
+}
+
+impl<const CLOSES: bool> Model for Echo<CLOSES> {
+    type State = ();
+    type Req = i64;
+    type Resp = Expr;
+    const CLOSES: bool = CLOSES;
+    fn init(&self) {}
+    fn serve(&self, _: &mut (), cx: &mut Cx<'_, Self>) -> Step {
+        let (conn, q) = cx.recv()?;
+        for _ in 0..self.depth {
+            cx.require(Expr::bool(true))?;
+        }
+        cx.send(conn, Expr::int(q))
+    }
+}
+
+/// The echo protocol; its responses are `ok` lines whose number the
+/// decoder takes from the request they answer (framing with context).
+struct EchoProtocol<const CLOSES: bool> {
+    model: Arc<Echo<CLOSES>>,
+}
+
+impl<const CLOSES: bool> EchoProtocol<CLOSES> {
+    fn new(depth: usize) -> Self {
+        EchoProtocol { model: Arc::new(Echo { depth }) }
+    }
+}
+
+impl<const CLOSES: bool> Protocol for EchoProtocol<CLOSES> {
+    type Model = Echo<CLOSES>;
+    fn name(&self) -> &str {
+        "echo"
+    }
+    fn model(&self) -> Arc<Echo<CLOSES>> {
+        self.model.clone()
+    }
+    fn encode_request(&self, q: &i64, _: &Wire) -> Vec<u8> {
+        format!("{q}\n").into_bytes()
+    }
+    fn decode_response(&self, bytes: &[u8], answering: &Answering<'_, i64>) -> Decoded<speccheck_dual::Value> {
+        let request = answering.request.copied();
+        line_message(bytes, |l| match (l, request) {
+            ("ok", Some(q)) => Ok(speccheck_dual::Value::Int(q)),
+            ("ok", None) => Err("an `ok` that answers no request".into()),
+            _ => Err(format!("not a response: {l:?}")),
+        })
+    }
+    fn request_to_ir(&self, q: &i64) -> Json {
+        json!(q)
+    }
+    fn request_from_ir(&self, ir: &Json) -> Option<i64> {
+        ir.as_i64()
+    }
+    fn response_to_ir(&self, r: &speccheck_dual::Value) -> Json {
+        r.to_json()
+    }
+    fn propose(&self, _: &View<'_, Self>, rng: &mut SmallRng) -> JExp {
+        JExp::lit(rng.random_range(0..100i64))
+    }
+}
+
+/// Answers `ok` to every line; closes a connection after every
+/// `close_every` requests on it (0: never).
+struct EchoServer {
+    close_every: usize,
+    bufs: Vec<(Vec<u8>, usize)>,
+    out: Vec<(Conn, Vec<u8>)>,
+    closing: Vec<Conn>,
+}
+
+impl EchoServer {
+    fn service(close_every: usize) -> Box<dyn Service> {
+        Box::new(EchoServer { close_every, bufs: Vec::new(), out: Vec::new(), closing: Vec::new() })
+    }
+}
+
+impl Service for EchoServer {
+    fn receive(&mut self, conn: Conn, bytes: &[u8]) {
+        if self.bufs.len() <= conn {
+            self.bufs.resize(conn + 1, (Vec::new(), 0));
+        }
+        let (buf, served) = &mut self.bufs[conn];
+        if self.close_every > 0 && *served >= self.close_every {
+            return; // closed: ignores what still arrives
+        }
+        buf.extend_from_slice(bytes);
+        while let Some(end) = buf.iter().position(|&b| b == b'\n') {
+            buf.drain(..=end);
+            self.out.push((conn, b"ok\n".to_vec()));
+            *served += 1;
+            if self.close_every > 0 && *served == self.close_every {
+                self.closing.push(conn);
+                break;
+            }
+        }
+    }
+    fn poll(&mut self, out: &mut Vec<(Conn, Vec<u8>)>) {
+        out.append(&mut self.out);
+    }
+    fn closing(&mut self, out: &mut Vec<Conn>) {
+        out.append(&mut self.closing);
+    }
+}
+
+#[test]
+fn an_explanation_deeper_than_the_fuel_is_inconclusive_not_a_rejection() {
+    // A correct server whose model needs 50 steps per response, validated
+    // with fuel for 20: before, every execution was failed as "diverging".
+    let target = InProcess::new("echo", |_| EchoServer::service(0));
+    let r = Tester::new(EchoProtocol::<false>::new(50), target)
+        .with_settings(|s| s.limits = Limits { fuel: 20, ..Limits::default() })
+        .config(config("deep", 20))
+        .run();
+    assert!(!matches!(r.run.verdict, RunVerdict::Failed(_)), "a correct server is never rejected:\n{r}");
+    assert!(!r.passed(), "nor does it pass when nothing could be decided:\n{r}");
+    assert!(r.inconclusive > 0, "{r}");
+    // With enough fuel it passes.
+    let target = InProcess::new("echo", |_| EchoServer::service(0));
+    let r = Tester::new(EchoProtocol::<false>::new(50), target).config(config("deep-enough", 20)).run();
+    assert!(r.passed(), "{r}");
+}
+
+#[test]
+fn a_rejection_after_an_abandoned_branch_is_inconclusive() {
+    let mut v =
+        Validator::<Echo<false>, Native>::new(Arc::new(Echo { depth: 30 }), Limits { fuel: 10, ..Limits::default() })
+            .unwrap();
+    v.observe_send(0, 7).unwrap();
+    let e = v.observe_recv(0, &speccheck_dual::Value::Int(7)).unwrap_err();
+    assert!(matches!(e, Invalid::OutOfFuel { fuel: 10, abandoned: 1, .. }), "{e}");
+    assert!(e.is_inconclusive());
+    assert_eq!(v.stats().abandoned, 1);
+}
+
+/// Writers add a constant to a collection; responses say nothing of the
+/// order in which concurrent writes were applied.
+struct Writers<const SET: bool>;
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+struct Written {
+    last: i64,
+    log: Vec<Expr>,
+    set: BTreeSet<Expr>,
+}
+
+impl Syms for Written {
+    fn visit_exprs(&mut self, f: &mut dyn FnMut(&mut Expr)) {
+        self.log.visit_exprs(f);
+        self.set.visit_exprs(f);
+    }
+}
+
+impl<const SET: bool> Model for Writers<SET> {
+    type State = Written;
+    type Req = i64;
+    type Resp = Expr;
+    fn init(&self) -> Written {
+        Written::default()
+    }
+    fn serve(&self, s: &mut Written, cx: &mut Cx<'_, Self>) -> Step {
+        let (conn, q) = cx.recv()?;
+        s.last = q;
+        if SET {
+            s.set.insert(Expr::int(q));
+        } else {
+            s.log.push(Expr::int(q));
+        }
+        cx.send(conn, Expr::int(0))
+    }
+}
+
+fn branches_after_concurrent_writes<const SET: bool>(w: usize) -> usize {
+    let mut v = Validator::<Writers<SET>, Native>::new(Arc::new(Writers::<SET>), Limits::default()).unwrap();
+    for c in 0..w {
+        v.observe_send(c, c as i64 + 1).unwrap();
+    }
+    // The responses arrive in reverse order of sending: every order of
+    // applying the writes explains them.
+    for c in (0..w).rev() {
+        v.observe_recv(c, &speccheck_dual::Value::Int(0)).unwrap();
+    }
+    v.live()
+}
+
+#[test]
+fn set_valued_state_keeps_one_branch_per_outcome() {
+    // The last writer decides `last`: w outcomes. A log in a Vec remembers
+    // the order too (w! branches); a set does not.
+    assert_eq!(branches_after_concurrent_writes::<true>(4), 4);
+    assert_eq!(branches_after_concurrent_writes::<false>(4), 24);
+}
+
+#[test]
+fn a_server_may_close_connections_when_the_model_allows_it() {
+    for target in [
+        Box::new(InProcess::new("echo", |_| EchoServer::service(2))) as Box<dyn Target>,
+        Box::new(Tcp::spawn("echo", |_| EchoServer::service(2))),
+    ] {
+        let target: Arc<dyn Target> = Arc::from(target);
+        let r = Tester::new(EchoProtocol::<true>::new(0), Shared(target.clone()))
+            .with_settings(|s| s.fuel = 12)
+            .config(config("closes", 30))
+            .run();
+        assert!(r.passed(), "closing between responses is allowed:\n{r}");
+        let r = Tester::new(EchoProtocol::<false>::new(0), Shared(target)).config(config("no-closes", 30)).run();
+        match &r.run.verdict {
+            RunVerdict::Failed(c) => assert!(c.failure.message.contains("CONNECTION LOST"), "{r}"),
+            other => panic!("a close the model does not allow fails the execution, got {other:?}\n{r}"),
+        }
+    }
+}
+
+/// A shared target (the tests run one target under two protocols).
+struct Shared(Arc<dyn Target>);
+impl Target for Shared {
+    fn start(&self, seed: u64) -> Result<Box<dyn speccheck_dual::exec::Transport>, speccheck_dual::exec::SetupError> {
+        self.0.start(seed)
+    }
+    fn describe(&self) -> String {
+        self.0.describe()
+    }
+}
