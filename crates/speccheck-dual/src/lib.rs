@@ -64,5 +64,5 @@ pub use harness::jexp::{JExp, JFn, JPath};
 pub use harness::script::Step;
 pub use model::{Conn, Cx, Model, Symbolic};
 pub use protocol::{Answering, Decoded, Protocol, View, Wire};
-pub use sym::{Expr, Sort, SymJson, Value, Var};
+pub use sym::{EntityTag, Expr, Sort, SymJson, Value, Var};
 pub use tester::{DualReport, Tester};

@@ -347,6 +347,88 @@ impl Expr {
     }
 }
 
+/// An HTTP entity tag whose parts may be unknown (RFC 7232 §2.3): whether
+/// it is weak (a boolean) and its opaque part (a string, quotes included).
+/// A server chooses its tags, so a model names a new one with fresh
+/// variables; comparisons between two tags — either or both unknown —
+/// reduce to boolean and string equalities the solver decides exactly.
+///
+/// ```
+/// # use speccheck_dual::sym::{EntityTag, Expr};
+/// let seen = EntityTag::parse("W/\"7\"").unwrap();
+/// assert_eq!(seen.weak_eq(&EntityTag::parse("\"7\"").unwrap()).eval_ground(), Some(true.into()));
+/// assert_eq!(seen.strong_eq(&seen).eval_ground(), Some(false.into()), "weak tags never match strongly");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct EntityTag {
+    /// Whether the tag is weak (`W/` prefix), a boolean expression.
+    pub weak: Expr,
+    /// The opaque tag with its quotes (`"xyz"`), a string expression.
+    pub opaque: Expr,
+}
+
+impl EntityTag {
+    /// A tag from its parts.
+    pub fn new(weak: impl Into<Expr>, opaque: impl Into<Expr>) -> Self {
+        EntityTag { weak: weak.into(), opaque: opaque.into() }
+    }
+
+    /// A concrete tag as written in a header (`"x"`, `W/"x"`); `None`
+    /// when it is not an entity tag (RFC 7232 §2.3: a quoted string of
+    /// visible characters other than `"`, optionally prefixed by `W/`).
+    pub fn parse(s: &str) -> Option<Self> {
+        let (weak, opaque) = match s.strip_prefix("W/") {
+            Some(rest) => (true, rest),
+            None => (false, s),
+        };
+        let inner = opaque.strip_prefix('"')?.strip_suffix('"')?;
+        let ok = inner.bytes().all(|b| b == 0x21 || (0x23..=0x7e).contains(&b) || b >= 0x80);
+        ok.then(|| EntityTag::new(weak, opaque.to_string()))
+    }
+
+    /// Strong comparison (RFC 7232 §2.3.2): both strong, same opaque tag.
+    pub fn strong_eq(&self, other: &EntityTag) -> Expr {
+        Expr::and([!self.weak.clone(), !other.weak.clone(), self.opaque.equals(&other.opaque)])
+    }
+
+    /// Weak comparison (RFC 7232 §2.3.2): same opaque tag.
+    pub fn weak_eq(&self, other: &EntityTag) -> Expr {
+        self.opaque.equals(&other.opaque)
+    }
+
+    /// The constraint that this tag is the one written `observed` in a
+    /// header (false when `observed` is not an entity tag).
+    pub fn is(&self, observed: &str) -> Expr {
+        match EntityTag::parse(observed) {
+            Some(t) => Expr::and([self.weak.equals(t.weak), self.opaque.equals(t.opaque)]),
+            None => Expr::bool(false),
+        }
+    }
+
+    /// Whether some tag of `list` matches this one (strongly, or weakly
+    /// with `weak`): a disjunction, false for an empty list.
+    pub fn any_of(&self, list: &[EntityTag], weak: bool) -> Expr {
+        Expr::or(list.iter().map(|t| if weak { self.weak_eq(t) } else { self.strong_eq(t) }))
+    }
+}
+
+impl fmt::Display for EntityTag {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (&self.weak, &self.opaque) {
+            (Expr::Const(Value::Bool(true)), Expr::Const(Value::Str(o))) => write!(f, "W/{o}"),
+            (Expr::Const(Value::Bool(false)), Expr::Const(Value::Str(o))) => f.write_str(o),
+            (w, o) => write!(f, "etag(weak: {w}, opaque: {o})"),
+        }
+    }
+}
+
+impl Syms for EntityTag {
+    fn visit_exprs(&mut self, f: &mut dyn FnMut(&mut Expr)) {
+        f(&mut self.weak);
+        f(&mut self.opaque);
+    }
+}
+
 /// Values that may hold symbolic expressions: model states and symbolic
 /// responses. The validator visits them to replace variables the
 /// constraints fix by their values, drop constraints nothing refers to any
@@ -675,6 +757,36 @@ mod tests {
         assert!(etag_match("W/\"1\"", "\"1\"", true));
         assert!(etag_match("\"1\"", "\"1\"", false));
         assert!(etag_match("\"1\"", "\"1\"", true));
+    }
+
+    #[test]
+    fn entity_tags_compare_as_rfc_7232_says_whatever_is_unknown() {
+        // The table of RFC 7232 §2.3.2, through symbolic tags.
+        let t = |s: &str| EntityTag::parse(s).unwrap();
+        let g = |e: Expr| e.eval_ground().and_then(|v| v.as_bool()).unwrap();
+        for (a, b, strong, weak) in [
+            ("W/\"1\"", "W/\"1\"", false, true),
+            ("W/\"1\"", "W/\"2\"", false, false),
+            ("W/\"1\"", "\"1\"", false, true),
+            ("\"1\"", "\"1\"", true, true),
+        ] {
+            assert_eq!(g(t(a).strong_eq(&t(b))), strong, "{a} {b}");
+            assert_eq!(g(t(a).weak_eq(&t(b))), weak, "{a} {b}");
+            assert_eq!(etag_match(a, b, false), strong);
+            assert_eq!(etag_match(a, b, true), weak);
+        }
+        assert!(EntityTag::parse("abc").is_none() && EntityTag::parse("\"a\"b\"").is_none());
+        // Two unknown tags: the comparison is a constraint on both.
+        let u = EntityTag::new(Expr::Var(var(0, Sort::Bool)), Expr::Var(var(1, Sort::Str)));
+        let lookup = |v: Var| match v.id {
+            0 => Some(Value::Bool(false)),
+            _ => Some(Value::Str("\"1\"".into())),
+        };
+        assert_eq!(u.strong_eq(&t("\"1\"")).eval(&lookup), Some(Value::Bool(true)));
+        assert_eq!(u.any_of(&[t("\"2\""), t("W/\"1\"")], false).eval(&lookup), Some(Value::Bool(false)));
+        assert_eq!(u.any_of(&[t("\"2\""), t("W/\"1\"")], true).eval(&lookup), Some(Value::Bool(true)));
+        assert_eq!(u.is("\"1\"").eval(&lookup), Some(Value::Bool(true)));
+        assert_eq!(u.is("garbage"), Expr::bool(false));
     }
 
     #[test]

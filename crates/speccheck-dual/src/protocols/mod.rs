@@ -6,9 +6,12 @@
 //!   nondeterminism over integers, §2.2.1);
 //! * [`kv`] — a key-value store whose server chooses version tags,
 //!   with conditional writes (`If-Match`-like): internal nondeterminism
-//!   over strings, trace-based heuristics reusing observed tags.
+//!   over strings, trace-based heuristics reusing observed tags;
+//! * [`http`] — HTTP/1.1 (the thesis's case study): a document store with
+//!   entity tags and conditional requests, for real servers over TCP.
 
 pub mod cmp;
+pub mod http;
 pub mod kv;
 
 use crate::protocol::Decoded;

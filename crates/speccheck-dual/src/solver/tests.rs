@@ -7,7 +7,7 @@ use speccheck::gens;
 use speccheck::{Config, Property, TestCase};
 
 use super::{Native, Solver};
-use crate::sym::{Expr, Sort, Value, Var};
+use crate::sym::{EntityTag, Expr, Sort, Value, Var};
 
 const INT_VARS: u32 = 2;
 const STR_VARS: u32 = 2;
@@ -52,6 +52,13 @@ fn str_term(tc: &mut TestCase) -> Expr {
     }
 }
 
+fn bool_term(tc: &mut TestCase) -> Expr {
+    match tc.draw_index(2) {
+        0 => Expr::bool(tc.draw_bool(0.5)),
+        _ => Expr::Var(var(Sort::Bool, tc.draw_index(BOOL_VARS as usize) as u32)),
+    }
+}
+
 fn constraint(tc: &mut TestCase, depth: u32) -> Expr {
     let n = if depth > 0 { 9 } else { 6 };
     match tc.draw_index(n) {
@@ -59,6 +66,12 @@ fn constraint(tc: &mut TestCase, depth: u32) -> Expr {
         1 => int_term(tc, 1).lt(int_term(tc, 1)),
         2 => int_term(tc, 1).le(int_term(tc, 1)),
         3 => str_term(tc).equals(str_term(tc)),
+        4 if tc.draw_bool(0.4) => {
+            // Two entity tags, either part of either unknown.
+            let tag = |tc: &mut TestCase| EntityTag::new(bool_term(tc), str_term(tc));
+            let (a, b) = (tag(tc), tag(tc));
+            if tc.draw_bool(0.5) { a.weak_eq(&b) } else { a.strong_eq(&b) }
+        }
         4 => {
             let t = str_term(tc);
             let against = TAGS[tc.draw_index(TAGS.len())];

@@ -1,0 +1,166 @@
+//! HTTP/1.1 (thesis §1.2, §4–§6.1): a model of an origin server storing
+//! documents — GET, HEAD, PUT, DELETE with `If-Match` / `If-None-Match`
+//! (RFC 7230–7232 subset) — and everything the tester needs to speak it to
+//! a real server over TCP: the codec ([`codec`], responses framed by the
+//! request they answer), the intermediate representation ([`message`]),
+//! and generic HTTP heuristics.
+//!
+//! ```no_run
+//! use speccheck_dual::exec::tcp::Tcp;
+//! use speccheck_dual::protocols::http::Http;
+//! use speccheck_dual::tester::Tester;
+//!
+//! // nginx with WebDAV PUT/DELETE on 127.0.0.1:8080.
+//! let target = Tcp::connect("127.0.0.1:8080".parse().unwrap(), None);
+//! let report = Tester::new(Http::new(), target).run();
+//! println!("{report}");
+//! ```
+//!
+//! A real server keeps its state between executions, and the model
+//! assumes a server with no resources: by default each execution uses
+//! resource names of its own ([`Isolation::PerExecution`]).
+
+pub mod codec;
+mod heuristics;
+pub mod message;
+pub mod model;
+
+use std::sync::Arc;
+
+use rand::rngs::SmallRng;
+use serde_json::Value as Json;
+
+pub use codec::Isolation;
+pub use message::{Condition, HttpReq, HttpResp, Method};
+pub use model::{HttpModel, HttpState, HttpSym};
+
+use crate::harness::jexp::{JExp, JFn};
+use crate::protocol::{Answering, Decoded, Protocol, View, Wire};
+
+/// What requests are made of: resource names, bodies, and methods the
+/// model does not define (answered 405 or 501).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Vocabulary {
+    /// Resource names (letters, digits, `-`, `_`).
+    pub paths: Vec<String>,
+    /// Bodies of `PUT` and `POST`.
+    pub bodies: Vec<String>,
+    /// Other methods.
+    pub other_methods: Vec<String>,
+}
+
+impl Default for Vocabulary {
+    fn default() -> Self {
+        let strings = |xs: &[&str]| xs.iter().map(|s| s.to_string()).collect();
+        Vocabulary {
+            paths: strings(&["a", "b", "c"]),
+            // Empty, short and longer bodies; some of equal length.
+            bodies: strings(&["", "x", "y", "hello", "world", "0123456789abcdef"]),
+            other_methods: strings(&["PATCH", "BREW"]),
+        }
+    }
+}
+
+/// The HTTP/1.1 protocol (see the [module docs](self)).
+#[derive(Clone, Debug)]
+pub struct Http {
+    model: Arc<HttpModel>,
+    vocabulary: Vocabulary,
+    isolation: Isolation,
+    base: String,
+    host: String,
+}
+
+impl Default for Http {
+    fn default() -> Self {
+        Http::new()
+    }
+}
+
+impl Http {
+    /// The protocol with the default vocabulary, isolating executions.
+    pub fn new() -> Self {
+        Http {
+            model: Arc::new(HttpModel),
+            vocabulary: Vocabulary::default(),
+            isolation: Isolation::PerExecution,
+            base: String::new(),
+            host: "127.0.0.1".into(),
+        }
+    }
+
+    /// Replaces the vocabulary (empty lists keep the default).
+    pub fn vocabulary(mut self, v: Vocabulary) -> Self {
+        let d = Vocabulary::default();
+        self.vocabulary = Vocabulary {
+            paths: if v.paths.is_empty() { d.paths } else { v.paths },
+            bodies: if v.bodies.is_empty() { d.bodies } else { v.bodies },
+            other_methods: if v.other_methods.is_empty() { d.other_methods } else { v.other_methods },
+        };
+        self
+    }
+
+    /// How executions are kept apart on the server.
+    pub fn isolation(mut self, i: Isolation) -> Self {
+        self.isolation = i;
+        self
+    }
+
+    /// A directory below the document root for every resource (e.g.
+    /// `dav/`), with its trailing slash.
+    pub fn base(mut self, base: impl Into<String>) -> Self {
+        self.base = base.into();
+        self
+    }
+
+    /// The `Host` header.
+    pub fn host(mut self, host: impl Into<String>) -> Self {
+        self.host = host.into();
+        self
+    }
+
+    /// The request target of a resource name in an execution.
+    pub fn target(&self, execution: u64, name: &str) -> String {
+        codec::target(&self.base, &self.isolation, execution, name)
+    }
+}
+
+impl Protocol for Http {
+    type Model = HttpModel;
+
+    fn name(&self) -> &str {
+        "http"
+    }
+
+    fn model(&self) -> Arc<HttpModel> {
+        self.model.clone()
+    }
+
+    fn encode_request(&self, req: &HttpReq, wire: &Wire) -> Vec<u8> {
+        codec::encode(req, &self.target(wire.execution, &req.path), &self.host)
+    }
+
+    fn decode_response(&self, bytes: &[u8], answering: &Answering<'_, HttpReq>) -> Decoded<HttpResp> {
+        codec::decode(bytes, answering.request, answering.closed)
+    }
+
+    fn request_to_ir(&self, req: &HttpReq) -> Json {
+        req.to_ir()
+    }
+
+    fn request_from_ir(&self, ir: &Json) -> Option<HttpReq> {
+        HttpReq::from_ir(ir)
+    }
+
+    fn response_to_ir(&self, resp: &HttpResp) -> Json {
+        resp.to_ir()
+    }
+
+    fn propose(&self, view: &View<'_, Self>, rng: &mut SmallRng) -> JExp {
+        self.propose_request(view, rng)
+    }
+
+    fn functions(&self) -> &[JFn] {
+        &heuristics::FUNCS
+    }
+}
