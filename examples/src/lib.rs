@@ -2,7 +2,11 @@
 //! examples and the benchmarks test. The runnable examples live beside
 //! this crate; run them with
 //! `cargo run -p speccheck-examples --example <name>`.
+//!
+//! [`http`] is the HTTP/1.1 server — the reference and its mutants — that
+//! the dual HTTP tester is evaluated on.
 
 #![warn(missing_docs)]
 
+pub mod http;
 pub mod smartcheck;

@@ -2,8 +2,10 @@
 //!
 //! `speccheck tour` runs every technique on bundled buggy code and prints
 //! what it finds; `speccheck tour --list` names the stops; `speccheck tour
-//! <stop>…` runs some of them.
+//! <stop>…` runs some of them. `speccheck http` tests an HTTP/1.1 server
+//! against the model (the bundled reference server by default).
 
+mod http;
 mod tour;
 
 use clap::{Parser, Subcommand};
@@ -28,15 +30,24 @@ enum Command {
         #[arg(long, default_value_t = 2026)]
         seed: u64,
     },
+    /// Test an HTTP/1.1 server against the model: the bundled reference
+    /// server (or a mutant of it) by default, or --target HOST:PORT.
+    /// Exit status: 0 passed, 1 rejected, 2 no verdict (setup error).
+    Http(http::Args),
 }
 
 fn main() {
     let cli = Cli::parse();
-    let result = match cli.command {
-        Command::Tour { stops, list, seed } => tour::run(&stops, list, seed),
+    // Errors: the tour exits 1; `http` exits 2 (no verdict: setup error).
+    let (result, error_status) = match cli.command {
+        Command::Tour { stops, list, seed } => (tour::run(&stops, list, seed).map(|()| 0), 1),
+        Command::Http(args) => (http::run(args), 2),
     };
-    if let Err(e) = result {
-        eprintln!("speccheck: {e:#}");
-        std::process::exit(1);
+    match result {
+        Ok(status) => std::process::exit(status),
+        Err(e) => {
+            eprintln!("speccheck: {e:#}");
+            std::process::exit(error_status);
+        }
     }
 }

@@ -54,6 +54,9 @@ pub struct DualReport {
     pub inconclusive: u64,
     /// The first failure, if any.
     pub first_failure: Option<FirstFailure>,
+    /// The execution of the reported failure's final run (the shrunk
+    /// script against a fresh system), with its trace and verdict.
+    pub final_execution: Option<Execution>,
 }
 
 impl DualReport {
@@ -91,7 +94,12 @@ struct Shared {
     interactions: AtomicU64,
     inconclusive: AtomicU64,
     first: Mutex<Option<FirstFailure>>,
+    final_execution: Mutex<Option<Execution>>,
+    on_execution: Option<OnExecution>,
 }
+
+/// Called after every execution (progress reports).
+type OnExecution = Arc<dyn Fn(&Execution) + Send + Sync>;
 
 /// Tests a live system against a protocol's model; `S` is the validator's
 /// constraint solver.
@@ -100,6 +108,7 @@ pub struct Tester<P: Protocol, S: Solver = Native> {
     target: Arc<dyn Target>,
     settings: Settings,
     config: Config,
+    on_execution: Option<OnExecution>,
     solver: PhantomData<fn() -> S>,
 }
 
@@ -120,8 +129,15 @@ impl<P: Protocol, S: Solver> Tester<P, S> {
             target: Arc::new(target),
             settings: Settings::default(),
             config,
+            on_execution: None,
             solver: PhantomData,
         }
+    }
+
+    /// Calls `f` after every execution (e.g. to show progress).
+    pub fn on_execution(mut self, f: impl Fn(&Execution) + Send + Sync + 'static) -> Self {
+        self.on_execution = Some(Arc::new(f));
+        self
     }
 
     /// Replaces the execution settings.
@@ -164,9 +180,10 @@ impl<P: Protocol, S: Solver> Tester<P, S> {
     /// Runs the tester as a speccheck property.
     pub fn run(&self) -> DualReport {
         let started = Instant::now();
-        let shared = Arc::new(Shared::default());
+        let shared = Arc::new(Shared { on_execution: self.on_execution.clone(), ..Shared::default() });
         let (protocol, target, settings, sh) =
             (self.protocol.clone(), self.target.clone(), self.settings, shared.clone());
+
         let seed_gen = gens::from_fn(|tc: &mut TestCase| tc.draw_int::<u64>(0, u64::MAX));
         // An execution stops itself after its budget and a drain; the
         // runner's hang detection must not fire before that.
@@ -195,6 +212,7 @@ impl<P: Protocol, S: Solver> Tester<P, S> {
             interactions: shared.interactions.load(Ordering::Relaxed),
             inconclusive: shared.inconclusive.load(Ordering::Relaxed),
             first_failure: *shared.first.lock().unwrap_or_else(|e| e.into_inner()),
+            final_execution: shared.final_execution.lock().unwrap_or_else(|e| e.into_inner()).take(),
         }
     }
 
@@ -233,7 +251,11 @@ fn body<P: Protocol, S: Solver>(
     let executions = shared.executions.fetch_add(1, Ordering::Relaxed) + 1;
     let interactions =
         shared.interactions.fetch_add(exec.interactions() as u64, Ordering::Relaxed) + exec.interactions() as u64;
+    if let Some(f) = &shared.on_execution {
+        f(&exec);
+    }
     if tc.is_final() {
+        *shared.final_execution.lock().unwrap_or_else(|e| e.into_inner()) = Some(exec.clone());
         let steps = exec.steps.clone();
         tc.show("script", || Term::seq("[", "]", steps.iter().map(|s| Term::Atom(s.to_string())).collect()));
     }

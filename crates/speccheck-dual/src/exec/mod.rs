@@ -265,6 +265,9 @@ pub struct Execution {
     pub elapsed: Duration,
     /// The validator's counters.
     pub validator: ValidatorStats,
+    /// Time spent validating observations (the validator's share of
+    /// `elapsed`).
+    pub validation: Duration,
 }
 
 impl Execution {
@@ -314,6 +317,7 @@ struct Live<'a, P: Protocol, S: Solver> {
     trace: Vec<TraceEntry>,
     last_progress: Duration,
     received: usize,
+    validation: Duration,
 }
 
 impl<P: Protocol, S: Solver> Live<'_, P, S> {
@@ -386,7 +390,10 @@ impl<P: Protocol, S: Solver> Live<'_, P, S> {
                     let label = self.awaiting[slot].pop_front().map_or(0, |(l, _)| l.wrapping_add(1));
                     let ir = self.protocol.response_to_ir(&resp);
                     self.trace.push(TraceEntry { label, conn, sent: false, closed: false, ir });
-                    if let Err(e) = self.validator.observe_recv(conn, &resp) {
+                    let t = Instant::now();
+                    let observed = self.validator.observe_recv(conn, &resp);
+                    self.validation += t.elapsed();
+                    if let Err(e) = observed {
                         return Some(e.into());
                     }
                 }
@@ -470,11 +477,12 @@ pub fn execute<P: Protocol, S: Solver>(
     let mut sent = 0;
     let mut skipped = 0;
     let finish = |verdict: Verdict, steps: Vec<Step>, live: Option<Live<'_, P, S>>, sent, skipped| {
-        let (trace, received, validator) = match live {
-            Some(l) => (l.trace, l.received, l.validator.stats()),
-            None => (Vec::new(), 0, ValidatorStats::default()),
+        let (trace, received, validator, validation) = match live {
+            Some(l) => (l.trace, l.received, l.validator.stats(), l.validation),
+            None => (Vec::new(), 0, ValidatorStats::default(), Duration::ZERO),
         };
-        Ok(Execution { verdict, steps, trace, sent, received, skipped, elapsed: started.elapsed(), validator })
+        let elapsed = started.elapsed();
+        Ok(Execution { verdict, steps, trace, sent, received, skipped, elapsed, validator, validation })
     };
     let validator = match Validator::<P::Model, S>::new(protocol.model(), settings.limits) {
         Ok(v) => v,
@@ -493,6 +501,7 @@ pub fn execute<P: Protocol, S: Solver>(
         trace: Vec::new(),
         last_progress: now,
         received: 0,
+        validation: Duration::ZERO,
     };
     let funcs = protocol.functions();
     let mut next_label = 1u32;
@@ -550,7 +559,10 @@ pub fn execute<P: Protocol, S: Solver>(
                 let ir = protocol.request_to_ir(&req);
                 live.trace.push(TraceEntry { label, conn, sent: true, closed: false, ir });
                 sent += 1;
-                if let Err(e) = live.validator.observe_send(conn, req) {
+                let t = Instant::now();
+                let observed = live.validator.observe_send(conn, req);
+                live.validation += t.elapsed();
+                if let Err(e) = observed {
                     return finish(e.into(), steps, Some(live), sent, skipped);
                 }
             }

@@ -199,6 +199,9 @@ impl HttpResp {
         if let Some(t) = &self.etag {
             m.insert("etag".into(), json!(t));
         }
+        m.insert("reason".into(), json!(self.reason));
+        let head: Vec<String> = self.headers.iter().take(32).map(|(n, v)| format!("{n}: {v}")).collect();
+        m.insert("headers".into(), json!(head));
         let body = String::from_utf8_lossy(&self.body[..self.body.len().min(SHOWN_BODY)]).into_owned();
         m.insert("body".into(), json!(if self.body.len() > SHOWN_BODY { format!("{body}...") } else { body }));
         Json::Object(m)

@@ -34,6 +34,7 @@ pub use codec::Isolation;
 pub use message::{Condition, HttpReq, HttpResp, Method};
 pub use model::{HttpModel, HttpState, HttpSym};
 
+use crate::exec::{Execution, Verdict};
 use crate::harness::jexp::{JExp, JFn};
 use crate::protocol::{Answering, Decoded, Protocol, View, Wire};
 
@@ -123,6 +124,78 @@ impl Http {
     pub fn target(&self, execution: u64, name: &str) -> String {
         codec::target(&self.base, &self.isolation, execution, name)
     }
+}
+
+impl Http {
+    /// An execution's trace as HTTP messages, each tagged with its
+    /// connection, the response no branch of the model explains marked
+    /// with why. Resource names are shown without the execution's prefix.
+    pub fn render(&self, exec: &Execution) -> String {
+        let rejected = match &exec.verdict {
+            Verdict::Rejected(r) => Some(r.index),
+            _ => None,
+        };
+        let mut out = String::new();
+        let mut observation = 0;
+        for e in &exec.trace {
+            if e.closed {
+                out.push_str(&format!("conn {}: closed by the server\n\n", e.conn));
+                continue;
+            }
+            let lines = if e.sent { render_request(&e.ir) } else { render_response(&e.ir) };
+            let arrow = if e.sent { "->" } else { "<-" };
+            for (i, l) in lines.iter().enumerate() {
+                let tag = if i == 0 { format!("conn {} {arrow}", e.conn) } else { String::new() };
+                out.push_str(&format!("{tag:<11} {l}\n"));
+            }
+            if rejected == Some(observation)
+                && let Verdict::Rejected(r) = &exec.verdict
+            {
+                out.push_str("^^^^^^^^^^^ no behaviour of the model explains this response:\n");
+                for why in &r.reasons {
+                    out.push_str(&format!("            - {why}\n"));
+                }
+            }
+            out.push('\n');
+            observation += 1;
+        }
+        out
+    }
+}
+
+fn render_request(ir: &Json) -> Vec<String> {
+    let s = |k: &str| ir.get(k).and_then(Json::as_str).unwrap_or("");
+    let mut lines = vec![format!("{} /{} HTTP/1.1", s("method"), s("path"))];
+    for (key, header) in [("if_match", "If-Match"), ("if_none_match", "If-None-Match")] {
+        match ir.get(key) {
+            Some(Json::String(v)) => lines.push(format!("{header}: {v}")),
+            Some(Json::Array(vs)) => {
+                let vs: Vec<&str> = vs.iter().filter_map(Json::as_str).collect();
+                lines.push(format!("{header}: {}", vs.join(", ")));
+            }
+            _ => {}
+        }
+    }
+    if let Some(b) = ir.get("body").and_then(Json::as_str) {
+        lines.push(format!("Content-Length: {}", b.len()));
+        lines.push(String::new());
+        lines.push(format!("{b:?}"));
+    }
+    lines
+}
+
+fn render_response(ir: &Json) -> Vec<String> {
+    let status = ir.get("status").and_then(Json::as_u64).unwrap_or(0);
+    let reason = ir.get("reason").and_then(Json::as_str).unwrap_or("");
+    let mut lines = vec![format!("HTTP/1.1 {status} {reason}")];
+    for h in ir.get("headers").and_then(Json::as_array).into_iter().flatten() {
+        lines.push(h.as_str().unwrap_or("").to_string());
+    }
+    if let Some(b) = ir.get("body").and_then(Json::as_str).filter(|b| !b.is_empty()) {
+        lines.push(String::new());
+        lines.push(format!("{b:?}"));
+    }
+    lines
 }
 
 impl Protocol for Http {

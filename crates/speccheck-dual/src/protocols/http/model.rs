@@ -8,6 +8,19 @@
 //! leaves the server a choice (200 or 204 for an overwrite), the response
 //! allows each; where it does not (201 for a creation, 304 for a failed
 //! `If-None-Match` on a read), it allows one.
+//!
+//! Two freedoms of real servers are part of the model because the RFCs
+//! give them:
+//!
+//! * **A fresh tag may start weak and become strong.** A server that cannot
+//!   yet vouch for a new representation (its timestamp is within the clock's
+//!   resolution) may issue its validator in weak form and the same opaque tag
+//!   in strong form later (RFC 7232 §2.1, §2.2.2). Weakness only ever goes
+//!   away: before each request touching a resource whose tag is not known to
+//!   be strong, the model lets the server have strengthened it.
+//! * **`POST` has the resource's own semantics** (RFC 7231 §4.3.3), which a
+//!   document store need not define: the server may refuse it (405, 501) or
+//!   answer it (200, 204); the model assumes it changes no document.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -25,12 +38,17 @@ pub struct Resource {
     pub tag: EntityTag,
     /// Whether the server sends the tag (a boolean: a server may send none).
     pub tagged: Expr,
+    /// When the tag would, in strong form, repeat the strong tag of the
+    /// different representation it replaced (a boolean; the tag must not
+    /// be strong then, RFC 7232 §2.1).
+    pub clash: Expr,
 }
 
 impl Syms for Resource {
     fn visit_exprs(&mut self, f: &mut dyn FnMut(&mut Expr)) {
         self.tag.visit_exprs(f);
         f(&mut self.tagged);
+        f(&mut self.clash);
     }
 }
 
@@ -234,22 +252,20 @@ impl HttpModel {
         }
         let tagged = cx.fresh_bool("etag sent")?;
         let tag = EntityTag::new(cx.fresh_bool("weak")?, cx.fresh_str("etag")?);
-        if let Some(old) = current
-            && old.body != req.body
-        {
-            // A strong validator changes whenever the representation does
-            // (RFC 7232 §2.1).
-            let unchanged = Expr::and([
+        // A strong validator changes whenever the representation does
+        // (RFC 7232 §2.1).
+        let clash = match current {
+            Some(old) if old.body != req.body => Expr::and([
                 old.tagged.clone(),
-                tagged.clone(),
                 !old.tag.weak.clone(),
-                !tag.weak.clone(),
+                tagged.clone(),
                 old.tag.opaque.equals(&tag.opaque),
-            ]);
-            cx.require(!unchanged)?;
-        }
-        s.resources
-            .insert(req.path.clone(), Resource { body: req.body.clone(), tag: tag.clone(), tagged: tagged.clone() });
+            ]),
+            _ => Expr::bool(false),
+        };
+        cx.require(!Expr::and([clash.clone(), !tag.weak.clone()]))?;
+        let stored = Resource { body: req.body.clone(), tag: tag.clone(), tagged: tagged.clone(), clash };
+        s.resources.insert(req.path.clone(), stored);
         // 201 for a creation (RFC 7231 §4.3.4); an overwrite is 200 or 204.
         let status = if current.is_none() { vec![201] } else { vec![200, 204] };
         Ok(HttpSym { status, etag: TagSpec::MaybeIs { tagged, tag }, body: BodySpec::Any })
@@ -282,13 +298,23 @@ impl Model for HttpModel {
 
     fn serve(&self, s: &mut HttpState, cx: &mut Cx<'_, Self>) -> Step {
         let (conn, req) = cx.recv()?;
+        if let Some(r) = s.resources.get_mut(&req.path)
+            && r.tag.weak != Expr::bool(false)
+            && cx.or()?
+        {
+            // The server now vouches for the tag: strong from here on, and
+            // so different from the strong tag it replaced.
+            cx.require(!r.clash.clone())?;
+            r.tag.weak = Expr::bool(false);
+            r.clash = Expr::bool(false);
+        }
         let current = s.resources.get(&req.path).cloned();
         let resp = match &req.method {
             Method::Get | Method::Head => Self::read(cx, &req, current.as_ref())?,
             Method::Put => Self::write(s, cx, &req, current.as_ref())?,
             Method::Delete => Self::delete(s, cx, &req, current.as_ref())?,
-            // Resources here are plain documents: no POST semantics.
-            Method::Post | Method::Other(_) => HttpSym::error(&[405, 501]),
+            Method::Post => HttpSym::error(&[200, 204, 405, 501]),
+            Method::Other(_) => HttpSym::error(&[405, 501]),
         };
         cx.send(conn, resp)
     }

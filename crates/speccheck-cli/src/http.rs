@@ -1,0 +1,223 @@
+//! `speccheck http`: tests an HTTP/1.1 server against the model — the
+//! bundled reference server (or one of its mutants) when no target is
+//! given, a server on the loopback interface otherwise.
+//!
+//! Exit status: 0 when the server passed, 1 when it was rejected, 2 when
+//! there is no verdict (a setup error, or runs the validator could not
+//! decide).
+
+use std::net::{SocketAddr, ToSocketAddrs};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+use indicatif::{ProgressBar, ProgressStyle};
+use serde_json::json;
+use speccheck::runner::report::RunVerdict;
+use speccheck_dual::exec::tcp::Tcp;
+use speccheck_dual::protocols::http::{Http, Isolation, Vocabulary};
+use speccheck_dual::tester::{DualReport, Tester};
+use speccheck_examples::http::{HttpBug, HttpServer};
+
+/// Options of `speccheck http`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The server, HOST:PORT (default: start the bundled reference server).
+    #[arg(long)]
+    pub target: Option<String>,
+    /// Allow a target that is not on the loopback interface.
+    #[arg(long)]
+    pub allow_remote: bool,
+    /// Test a mutant of the bundled server instead (see --list-mutants).
+    #[arg(long, conflicts_with = "target")]
+    pub mutant: Option<String>,
+    /// List the bundled server's mutants and exit.
+    #[arg(long)]
+    pub list_mutants: bool,
+    /// Concurrent client connections.
+    #[arg(long, default_value_t = 2)]
+    pub connections: usize,
+    /// Most steps (requests and pauses) per execution.
+    #[arg(long, default_value_t = 40)]
+    pub steps: usize,
+    /// Executions (each against a fresh server, or fresh resource names).
+    #[arg(long, default_value_t = 200)]
+    pub executions: u32,
+    /// Time budget of the whole run, in seconds.
+    #[arg(long, default_value_t = 120)]
+    pub time: u64,
+    /// Seed (default: random, printed in the report).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Resource names, comma-separated (default a,b,c).
+    #[arg(long, value_delimiter = ',')]
+    pub paths: Vec<String>,
+    /// Bodies of PUT and POST, comma-separated.
+    #[arg(long, value_delimiter = ',')]
+    pub bodies: Vec<String>,
+    /// A directory below the document root for every resource, e.g. `dav/`.
+    #[arg(long, default_value = "")]
+    pub base: String,
+    /// A shell command that resets the server to no resources, run before
+    /// each execution; then resource names are used as they are (without
+    /// it, each execution uses names of its own).
+    #[arg(long)]
+    pub reset: Option<String>,
+    /// How long requests may go unanswered before a liveness failure, in
+    /// milliseconds.
+    #[arg(long, default_value_t = 1000)]
+    pub liveness_ms: u64,
+    /// Write a machine-readable report here.
+    #[arg(long)]
+    pub json: Option<PathBuf>,
+}
+
+/// Runs `speccheck http`; returns the exit status.
+pub fn run(args: Args) -> anyhow::Result<i32> {
+    if args.list_mutants {
+        for bug in HttpBug::ALL {
+            println!("{:<28} {}", bug.name(), bug.describe());
+        }
+        return Ok(0);
+    }
+    let mutant = match &args.mutant {
+        Some(name) => Some(name.parse::<HttpBug>().map_err(|e| anyhow::anyhow!("{e}"))?),
+        None => None,
+    };
+    let vocabulary = Vocabulary { paths: args.paths.clone(), bodies: args.bodies.clone(), other_methods: Vec::new() };
+    for p in &vocabulary.paths {
+        if p.is_empty() || !p.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') {
+            bail!("--paths: {p:?} is not a resource name (letters, digits, - and _)");
+        }
+    }
+    let mut http = Http::new().vocabulary(vocabulary).base(args.base.clone());
+    let (target, described) = match &args.target {
+        None => {
+            let name = match mutant {
+                Some(b) => format!("bundled reference server, mutant {}", b.name()),
+                None => "bundled reference server".to_string(),
+            };
+            (Tcp::spawn(name.clone(), move |seed| HttpServer::service(mutant, seed)), name)
+        }
+        Some(t) => {
+            let addr = resolve(t, args.allow_remote)?;
+            let reset = args
+                .reset
+                .clone()
+                .map(|cmd| Arc::new(move || run_reset(&cmd)) as Arc<dyn Fn() -> Result<(), String> + Send + Sync>);
+            if reset.is_some() {
+                http = http.isolation(Isolation::Shared);
+            }
+            http = http.host(addr.to_string());
+            (Tcp::connect(addr, reset), format!("{addr}"))
+        }
+    };
+    let bar = ProgressBar::new(u64::from(args.executions));
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} {pos}/{len} executions {msg} [{elapsed}]")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let progress = bar.clone();
+    let started = Instant::now();
+    let tester = Tester::new(http.clone(), target)
+        .with_settings(|s| {
+            s.conns = args.connections.max(1);
+            s.fuel = args.steps.max(1);
+            s.liveness = Duration::from_millis(args.liveness_ms);
+        })
+        .configure(|c| {
+            c.cases = args.executions;
+            c.seed = args.seed;
+            c.time_budget = Some(Duration::from_secs(args.time));
+        })
+        .on_execution(move |e| {
+            progress.inc(1);
+            progress.set_message(format!("({} messages in the last)", e.interactions()));
+        });
+    let report = tester.run();
+    bar.finish_and_clear();
+    print_report(&report, &http, &described);
+    if let Some(path) = &args.json {
+        let j = json_report(&report, &described, started.elapsed());
+        std::fs::write(path, serde_json::to_string_pretty(&j)?)
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
+    Ok(match report.run.verdict {
+        RunVerdict::Passed => 0,
+        RunVerdict::Failed(_) | RunVerdict::Flaky(_) => 1,
+        _ => 2,
+    })
+}
+
+/// The target's address; loopback only unless `allow_remote`.
+fn resolve(target: &str, allow_remote: bool) -> anyhow::Result<SocketAddr> {
+    let addrs: Vec<SocketAddr> =
+        target.to_socket_addrs().with_context(|| format!("--target {target:?} is not HOST:PORT"))?.collect();
+    let Some(addr) = addrs.iter().find(|a| a.ip().is_loopback()).or(addrs.first()).copied() else {
+        bail!("--target {target:?} resolves to no address");
+    };
+    if !addr.ip().is_loopback() && !allow_remote {
+        bail!("--target {target} is {addr}, not on the loopback interface: pass --allow-remote to test it");
+    }
+    Ok(addr)
+}
+
+fn run_reset(cmd: &str) -> Result<(), String> {
+    let out = std::process::Command::new("sh").arg("-c").arg(cmd).output().map_err(|e| format!("{cmd}: {e}"))?;
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(format!("`{cmd}` failed ({}): {}", out.status, String::from_utf8_lossy(&out.stderr).trim()))
+    }
+}
+
+fn print_report(report: &DualReport, http: &Http, target: &str) {
+    println!("speccheck http: {target}");
+    match (&report.run.verdict, &report.final_execution) {
+        (RunVerdict::Failed(_) | RunVerdict::Flaky(_), Some(exec)) => {
+            println!("{}\n", exec.verdict);
+            println!("the shrunk interaction ({} messages):\n", exec.trace.len());
+            println!("{}", http.render(exec));
+        }
+        _ => {}
+    }
+    println!("{report}");
+}
+
+fn json_report(report: &DualReport, target: &str, elapsed: Duration) -> serde_json::Value {
+    let verdict = match &report.run.verdict {
+        RunVerdict::Passed => "passed",
+        RunVerdict::Failed(_) => "rejected",
+        RunVerdict::Flaky(_) => "rejected (flaky)",
+        RunVerdict::GaveUp { .. } => "no verdict (gave up)",
+        RunVerdict::Incomplete { .. } => "no verdict (incomplete)",
+        RunVerdict::Error(_) => "error",
+    };
+    let failure = report.final_execution.as_ref().map(|e| {
+        json!({
+            "verdict": e.verdict.to_string(),
+            "kind": e.verdict.kind(),
+            "trace": e.trace.iter().map(|t| json!({
+                "conn": t.conn, "sent": t.sent, "closed": t.closed, "label": t.label, "message": t.ir,
+            })).collect::<Vec<_>>(),
+        })
+    });
+    json!({
+        "target": target,
+        "verdict": verdict,
+        "report": report.to_string(),
+        "executions": report.executions,
+        "interactions": report.interactions,
+        "inconclusive": report.inconclusive,
+        "elapsed_ms": elapsed.as_millis() as u64,
+        "first_failure": report.first_failure.map(|f| json!({
+            "after_ms": f.after.as_millis() as u64, "executions": f.executions, "interactions": f.interactions,
+        })),
+        "failure": failure,
+        "replay": match &report.run.verdict {
+            RunVerdict::Failed(c) | RunVerdict::Flaky(c) => Some(c.replay_string()),
+            _ => None,
+        },
+    })
+}
