@@ -16,7 +16,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 use speccheck::runner::report::RunVerdict;
 use speccheck_dual::exec::tcp::Tcp;
-use speccheck_dual::protocols::http::{Http, Isolation, Vocabulary};
+use speccheck_dual::protocols::http::{Http, Isolation, Method, Vocabulary};
 use speccheck_dual::tester::{DualReport, Tester};
 use speccheck_examples::http::{HttpBug, HttpServer};
 
@@ -56,6 +56,10 @@ pub struct Args {
     /// Bodies of PUT and POST, comma-separated.
     #[arg(long, value_delimiter = ',')]
     pub bodies: Vec<String>,
+    /// Methods whose requests may carry If-Match / If-None-Match,
+    /// comma-separated (default GET,HEAD,PUT,DELETE; `none` for none).
+    #[arg(long, value_delimiter = ',')]
+    pub conditional: Vec<String>,
     /// A directory below the document root for every resource, e.g. `dav/`.
     #[arg(long, default_value = "")]
     pub base: String,
@@ -85,7 +89,16 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         Some(name) => Some(name.parse::<HttpBug>().map_err(|e| anyhow::anyhow!("{e}"))?),
         None => None,
     };
-    let vocabulary = Vocabulary { paths: args.paths.clone(), bodies: args.bodies.clone(), other_methods: Vec::new() };
+    let conditional = match args.conditional.as_slice() {
+        [] => Vocabulary::default().conditional,
+        [none] if none == "none" => Vec::new(),
+        names => names
+            .iter()
+            .map(|m| Method::parse(m).ok_or_else(|| anyhow::anyhow!("--conditional: {m:?} is not a method")))
+            .collect::<anyhow::Result<_>>()?,
+    };
+    let vocabulary =
+        Vocabulary { paths: args.paths.clone(), bodies: args.bodies.clone(), other_methods: Vec::new(), conditional };
     for p in &vocabulary.paths {
         if p.is_empty() || !p.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') {
             bail!("--paths: {p:?} is not a resource name (letters, digits, - and _)");

@@ -20,7 +20,9 @@
 //!   ([`Model::CLOSES`](crate::model::Model::CLOSES), HTTP/1.1): then the
 //!   validator takes note, the requests still waiting on it are no longer
 //!   owed a response, and the tester reconnects (the new connection gets a
-//!   new number in the trace and the model);
+//!   new number in the trace and the model) — except when the server closes
+//!   a connection before answering any of its requests, which is a refusal
+//!   or a crash, not a keep-alive policy;
 //! * the validator cannot decide (too many branches, a branch out of fuel
 //!   before no branch was left) → [`Verdict::Inconclusive`]: counted and
 //!   reported, never a rejection.
@@ -314,6 +316,8 @@ struct Live<'a, P: Protocol, S: Solver> {
     bufs: Vec<Vec<u8>>,
     /// Per slot: labels and requests still owed a response, oldest first.
     awaiting: Vec<VecDeque<(u32, Req<P>)>>,
+    /// Per slot: responses received on the connection open there.
+    answered: Vec<usize>,
     trace: Vec<TraceEntry>,
     last_progress: Duration,
     received: usize,
@@ -388,6 +392,7 @@ impl<P: Protocol, S: Solver> Live<'_, P, S> {
                     *progressed = true;
                     self.received += 1;
                     let label = self.awaiting[slot].pop_front().map_or(0, |(l, _)| l.wrapping_add(1));
+                    self.answered[slot] += 1;
                     let ir = self.protocol.response_to_ir(&resp);
                     self.trace.push(TraceEntry { label, conn, sent: false, closed: false, ir });
                     let t = Instant::now();
@@ -406,7 +411,11 @@ impl<P: Protocol, S: Solver> Live<'_, P, S> {
     /// slot reconnects under a new connection number.
     fn closed(&mut self, slot: usize, e: TransportError) -> Option<Verdict> {
         let lost = matches!(e, TransportError::Closed { .. } | TransportError::Reset { .. });
-        if !lost || !<P::Model as Model>::CLOSES {
+        // A server may close a connection it has served (a request limit,
+        // an idle timeout), not one whose requests it never answered: that
+        // is a server refusing or crashing, and no pass.
+        let never_served = self.answered[slot] == 0 && !self.awaiting[slot].is_empty();
+        if !lost || !<P::Model as Model>::CLOSES || never_served {
             return Some(Verdict::ConnectionLost(e));
         }
         let conn = self.ids[slot];
@@ -421,6 +430,7 @@ impl<P: Protocol, S: Solver> Live<'_, P, S> {
         }
         self.ids[slot] = self.next_id;
         self.next_id += 1;
+        self.answered[slot] = 0;
         None
     }
 
@@ -498,6 +508,7 @@ pub fn execute<P: Protocol, S: Solver>(
         next_id: conns,
         bufs: vec![Vec::new(); conns],
         awaiting: (0..conns).map(|_| VecDeque::new()).collect(),
+        answered: vec![0; conns],
         trace: Vec::new(),
         last_progress: now,
         received: 0,

@@ -21,7 +21,7 @@
 use rand::rngs::SmallRng;
 use serde_json::{Number, Value};
 use speccheck_core::draw::many::{Many, ManyWriter};
-use speccheck_core::test_case::catch_invalid;
+use speccheck_core::test_case::{CaseControl as _, catch_invalid};
 use speccheck_core::{Choice, ChoiceKind, EncodeError, Encoder, SpanKind, Tail, TestCase, TypeInfo};
 
 use super::jexp::{JExp, JPath, PathStep};
@@ -339,6 +339,13 @@ impl ScriptDrawer {
         if self.count >= self.max {
             return None;
         }
+        if !tc.is_sampling() && !tc.prefix_unused() {
+            // A replayed script ends where its recording ended. A recording
+            // stops drawing at the failure it ends with; a replay that
+            // notices the same failure a poll later must not draw past it
+            // (the end of a script is its simplest continuation anyway).
+            return None;
+        }
         tc.start_span(SpanKind::Slot, slot_info, "step");
         let more = if tc.is_sampling() {
             let go = self.count < self.target;
@@ -378,7 +385,6 @@ fn force(tc: &mut TestCase, choices: &[Choice]) {
 mod tests {
     use super::*;
     use serde_json::json;
-    use speccheck_core::test_case::CaseControl as _;
 
     fn grammar() -> Grammar {
         Grammar { conns: 3, funcs: 2 }
@@ -429,5 +435,24 @@ mod tests {
         }
         assert_eq!(again, proposals);
         assert!(!tc.prefix_unused());
+    }
+
+    #[test]
+    fn a_recording_cut_short_by_a_failure_replays_to_its_end_not_past_it() {
+        // The execution failed after two steps, before drawing the end of
+        // the script; a replay that notices the failure later asks for a
+        // third step: the script has ended, and the case is still valid.
+        let mut tc = TestCase::random(3, 50);
+        let mut d = ScriptDrawer::repeating(grammar(), 10, 5);
+        for _ in 0..2 {
+            d.next(&mut tc, |_| Step::Wait).expect("a step");
+        }
+        let (choices, _) = tc.finish();
+        let mut tc = TestCase::replay(choices.0, Tail::Stop);
+        let mut d = ScriptDrawer::new(&mut tc, grammar(), 10);
+        assert_eq!(d.next(&mut tc, |_| unreachable!()), Some(Step::Wait));
+        assert_eq!(d.next(&mut tc, |_| unreachable!()), Some(Step::Wait));
+        assert_eq!(d.next(&mut tc, |_| unreachable!()), None);
+        assert!(tc.invalid().is_none(), "{:?}", tc.invalid());
     }
 }

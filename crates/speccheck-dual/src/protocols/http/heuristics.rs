@@ -11,7 +11,7 @@ use rand::Rng;
 use rand::rngs::SmallRng;
 use serde_json::{Value as Json, json};
 
-use super::Http;
+use super::{Http, Method};
 use crate::harness::jexp::{JExp, JFn, JPath};
 use crate::protocol::View;
 
@@ -41,7 +41,8 @@ impl Http {
             let bodies = &self.vocabulary.bodies;
             fields.push(("body", JExp::lit(bodies[rng.random_range(0..bodies.len())].clone())));
         }
-        if matches!(method, "GET" | "HEAD" | "PUT" | "DELETE") && rng.random_bool(0.5) {
+        let conditional = Method::parse(method).is_some_and(|m| self.vocabulary.conditional.contains(&m));
+        if conditional && rng.random_bool(0.5) {
             match rng.random_range(0..10) {
                 0..=4 => fields.push(("if_match", self.condition(view, &path, rng))),
                 5..=8 => fields.push(("if_none_match", self.condition(view, &path, rng))),

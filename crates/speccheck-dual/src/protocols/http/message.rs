@@ -83,8 +83,7 @@ impl Condition {
         }
     }
 
-    /// The list's entity tags (elements that are not entity tags match
-    /// nothing, so they are left out).
+    /// The list's entity tags.
     pub fn tags(&self) -> Vec<EntityTag> {
         match self {
             Condition::Any => Vec::new(),
@@ -111,10 +110,11 @@ impl Condition {
     }
 }
 
-/// Whether `t` can stand in a header list: visible ASCII, no comma, not
-/// empty (it need not be a valid entity tag: servers must cope).
+/// Whether `t` can stand in a tag list: an entity tag (so that shrinking
+/// keeps requests well formed: a malformed header is a different test)
+/// of visible ASCII without commas.
 fn list_element(t: &str) -> bool {
-    !t.is_empty() && t.len() <= 64 && t.bytes().all(|b| b.is_ascii_graphic() && b != b',')
+    t.len() <= 64 && t.bytes().all(|b| b.is_ascii_graphic() && b != b',') && EntityTag::parse(t).is_some()
 }
 
 /// Whether `p` is a resource name the tester uses (the path below the

@@ -48,6 +48,8 @@ pub struct Vocabulary {
     pub bodies: Vec<String>,
     /// Other methods.
     pub other_methods: Vec<String>,
+    /// Methods whose requests may carry `If-Match` / `If-None-Match`.
+    pub conditional: Vec<Method>,
 }
 
 impl Default for Vocabulary {
@@ -58,6 +60,7 @@ impl Default for Vocabulary {
             // Empty, short and longer bodies; some of equal length.
             bodies: strings(&["", "x", "y", "hello", "world", "0123456789abcdef"]),
             other_methods: strings(&["PATCH", "BREW"]),
+            conditional: vec![Method::Get, Method::Head, Method::Put, Method::Delete],
         }
     }
 }
@@ -90,13 +93,16 @@ impl Http {
         }
     }
 
-    /// Replaces the vocabulary (empty lists keep the default).
+    /// Replaces the vocabulary (empty lists of names, bodies and other
+    /// methods keep the default; an empty `conditional` sends no
+    /// conditional requests).
     pub fn vocabulary(mut self, v: Vocabulary) -> Self {
         let d = Vocabulary::default();
         self.vocabulary = Vocabulary {
             paths: if v.paths.is_empty() { d.paths } else { v.paths },
             bodies: if v.bodies.is_empty() { d.bodies } else { v.bodies },
             other_methods: if v.other_methods.is_empty() { d.other_methods } else { v.other_methods },
+            conditional: v.conditional,
         };
         self
     }

@@ -20,7 +20,8 @@
 //!   be strong, the model lets the server have strengthened it.
 //! * **`POST` has the resource's own semantics** (RFC 7231 §4.3.3), which a
 //!   document store need not define: the server may refuse it (405, 501) or
-//!   answer it (200, 204); the model assumes it changes no document.
+//!   answer it (200, 204; 404 when there is no document); the model assumes
+//!   it changes no document.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -313,6 +314,7 @@ impl Model for HttpModel {
             Method::Get | Method::Head => Self::read(cx, &req, current.as_ref())?,
             Method::Put => Self::write(s, cx, &req, current.as_ref())?,
             Method::Delete => Self::delete(s, cx, &req, current.as_ref())?,
+            Method::Post if current.is_none() => HttpSym::error(&[404, 405, 501]),
             Method::Post => HttpSym::error(&[200, 204, 405, 501]),
             Method::Other(_) => HttpSym::error(&[405, 501]),
         };
