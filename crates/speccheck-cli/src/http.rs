@@ -229,7 +229,7 @@ fn json_report(report: &DualReport, target: &str, elapsed: Duration) -> serde_js
         })),
         "failure": failure,
         "replay": match &report.run.verdict {
-            RunVerdict::Failed(c) | RunVerdict::Flaky(c) => Some(c.replay_string()),
+            RunVerdict::Failed(c) | RunVerdict::Flaky(c) => Some(format!("SPECCHECK_REPLAY={}", c.replay_string())),
             _ => None,
         },
     })

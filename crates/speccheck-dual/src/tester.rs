@@ -24,7 +24,7 @@ use speccheck_core::gens;
 use speccheck_core::runner::report::RunVerdict;
 use speccheck_core::{Config, FailureInfo, FailureKind, Outcome, Property, RunReport, Term, TestCase};
 
-use crate::exec::{Execution, Settings, Target, Verdict, execute};
+use crate::exec::{Execution, Settings, Target, Verdict, draw_script, execute, execute_script};
 use crate::harness::script::Step;
 use crate::protocol::Protocol;
 use crate::solver::{Native, Solver};
@@ -241,7 +241,32 @@ fn body<P: Protocol, S: Solver>(
     let generating = tc.is_sampling();
     let repeat =
         if generating { shared.repeats.lock().unwrap_or_else(|e| e.into_inner()).get(&seed).cloned() } else { None };
-    let exec = match execute::<P, S>(protocol, target, settings, tc, seed, repeat.as_deref()) {
+    let mut run = || -> Result<Execution, crate::exec::SetupError> {
+        if generating && repeat.is_none() {
+            return execute::<P, S>(protocol, target, settings, tc, seed, None);
+        }
+        // A known script (confirming a failure, shrinking, the final run):
+        // drawn whole, then run — again, for a failure that must reproduce.
+        let script = draw_script(protocol, settings, tc, repeat.as_deref());
+        let attempts = if repeat.is_some() || tc.is_final() { settings.attempts.max(1) } else { 1 };
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let exec = execute_script::<P, S>(protocol, target, settings, seed, &script)?;
+            if exec.verdict.is_failure() || attempt >= attempts {
+                if attempt > 1 && exec.verdict.is_failure() && tc.is_final() {
+                    tc.note(|| {
+                        format!(
+                            "the failure reproduced on attempt {attempt} of {attempts} (the interleaving of the \
+                             connections is the system's)"
+                        )
+                    });
+                }
+                return Ok(exec);
+            }
+        }
+    };
+    let exec = match run() {
         Ok(e) => e,
         Err(e) => {
             *shared.setup_error.lock().unwrap_or_else(|e| e.into_inner()) = Some(e.to_string());

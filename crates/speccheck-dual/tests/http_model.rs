@@ -150,9 +150,13 @@ fn an_unknown_tag_is_learned_from_the_response() {
 
 #[test]
 fn other_methods_are_refused() {
-    for (m, status) in [(Method::Post, 405), (Method::Other("BREW".into()), 501), (Method::Post, 200)] {
+    for (m, status) in [(Method::Post, 405), (Method::Other("BREW".into()), 501), (Method::Post, 404)] {
         assert!(exchange(vec![(req(m, "a", "x"), resp(status, None, "no"))]).is_ok());
     }
+    // POST has the resource's own semantics: answered when it exists.
+    let put = (req(Method::Put, "a", "x"), resp(201, None, ""));
+    assert!(exchange(vec![put.clone(), (req(Method::Post, "a", "y"), resp(200, None, "x"))]).is_ok());
+    assert_eq!(rejected_at(exchange(vec![put, (req(Method::Post, "a", "y"), resp(404, None, ""))])), 3);
     let brew = || req(Method::Other("BREW".into()), "a", "x");
     assert_eq!(rejected_at(exchange(vec![(brew(), resp(200, None, ""))])), 1);
     assert_eq!(rejected_at(exchange(vec![(req(Method::Post, "a", "x"), resp(201, None, ""))])), 1);

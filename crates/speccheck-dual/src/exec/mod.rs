@@ -141,6 +141,12 @@ pub struct Settings {
     pub max_in_flight: usize,
     /// Bounds on the validator.
     pub limits: Limits,
+    /// Executions of a known failing script before it counts as not
+    /// reproducing (the confirmation of a failure found adaptively, and
+    /// the final run of the shrunk one): the interleaving of concurrent
+    /// connections is the system's, so a failure that needs one may take
+    /// more than one try. Reported with the attempt it took.
+    pub attempts: usize,
 }
 
 impl Default for Settings {
@@ -154,6 +160,7 @@ impl Default for Settings {
             p_wait: 0.15,
             max_in_flight: 4,
             limits: Limits::default(),
+            attempts: 3,
         }
     }
 }
@@ -472,16 +479,74 @@ pub fn execute<P: Protocol, S: Solver>(
     seed: u64,
     repeat: Option<&[Step]>,
 ) -> Result<Execution, SetupError> {
+    if repeat.is_some() || !tc.is_sampling() {
+        let steps = draw_script(protocol, settings, tc, repeat);
+        return execute_script::<P, S>(protocol, target, settings, seed, &steps);
+    }
+    run::<P, S>(protocol, target, settings, seed, Source::Adaptive(tc))
+}
+
+/// The grammar of a protocol's scripts under `settings`.
+fn grammar<P: Protocol>(protocol: &P, settings: &Settings) -> Grammar {
+    Grammar { conns: settings.conns.max(1), funcs: protocol.functions().len() }
+}
+
+/// Draws a whole script from `tc` without running it: the steps of
+/// `repeat` when given (recorded as choices), else the steps the choices
+/// decode to (replaying).
+pub fn draw_script<P: Protocol>(
+    protocol: &P,
+    settings: &Settings,
+    tc: &mut TestCase,
+    repeat: Option<&[Step]>,
+) -> Vec<Step> {
+    let grammar = grammar(protocol, settings);
+    let mut drawer = match repeat {
+        Some(steps) => ScriptDrawer::repeating(grammar, settings.fuel, steps.len()),
+        None => ScriptDrawer::new(tc, grammar, settings.fuel),
+    };
+    let mut out = Vec::new();
+    while let Some(step) = drawer.next(tc, |_| repeat.and_then(|r| r.get(out.len())).cloned().unwrap_or(Step::Wait)) {
+        out.push(step);
+    }
+    out
+}
+
+/// Runs a known script against a fresh system from `target`.
+pub fn execute_script<P: Protocol, S: Solver>(
+    protocol: &P,
+    target: &dyn Target,
+    settings: &Settings,
+    seed: u64,
+    script: &[Step],
+) -> Result<Execution, SetupError> {
+    run::<P, S>(protocol, target, settings, seed, Source::Fixed(script))
+}
+
+/// Where an execution's steps come from.
+enum Source<'a> {
+    /// Drawn as the execution goes, by the heuristics (recorded in the case).
+    Adaptive(&'a mut TestCase),
+    /// A known script.
+    Fixed(&'a [Step]),
+}
+
+fn run<P: Protocol, S: Solver>(
+    protocol: &P,
+    target: &dyn Target,
+    settings: &Settings,
+    seed: u64,
+    mut source: Source<'_>,
+) -> Result<Execution, SetupError> {
     let started = Instant::now();
     let conns = settings.conns.max(1);
     let mut transport = target.start(seed)?;
     for c in 0..conns {
         transport.connect(c).map_err(SetupError::Connect)?;
     }
-    let grammar = Grammar { conns, funcs: protocol.functions().len() };
-    let mut drawer = match repeat {
-        Some(steps) => ScriptDrawer::repeating(grammar, settings.fuel, steps.len()),
-        None => ScriptDrawer::new(tc, grammar, settings.fuel),
+    let mut drawer = match &mut source {
+        Source::Adaptive(tc) => Some(ScriptDrawer::new(tc, grammar(protocol, settings), settings.fuel)),
+        Source::Fixed(_) => None,
     };
     let mut steps: Vec<Step> = Vec::new();
     let mut sent = 0;
@@ -525,11 +590,7 @@ pub fn execute<P: Protocol, S: Solver>(
             budget_hit = true;
             break;
         }
-        let index = drawer.count();
         let proposed = |rng: &mut rand::rngs::SmallRng| -> Step {
-            if let Some(script) = repeat {
-                return script[index].clone();
-            }
             if sent > 0 && (live.pending() >= settings.max_in_flight || rng.random_bool(settings.p_wait)) {
                 return Step::Wait;
             }
@@ -545,7 +606,12 @@ pub fn execute<P: Protocol, S: Solver>(
             };
             Step::Send { label: next_label, conn, body: protocol.propose(&view, rng) }
         };
-        let Some(step) = drawer.next(tc, proposed) else { break };
+        let next = match (&mut source, &mut drawer) {
+            (Source::Adaptive(tc), Some(drawer)) => drawer.next(tc, proposed),
+            (Source::Fixed(script), _) => script.get(steps.len()).cloned(),
+            (Source::Adaptive(_), None) => unreachable!("an adaptive source has a drawer"),
+        };
+        let Some(step) = next else { break };
         steps.push(step.clone());
         match step {
             Step::Send { label, conn, body } => {
