@@ -31,9 +31,11 @@ struct Server {
 impl Server {
     fn start(script: &str) -> Server {
         let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../servers").join(script);
-        let dir = std::env::temp_dir().join(format!("speccheck-{script}-{}", std::process::id(), script = {
-            script.file_stem().and_then(|s| s.to_str()).unwrap_or("server").to_string()
-        }));
+        let dir = std::env::temp_dir().join(format!(
+            "speccheck-{script}-{}",
+            std::process::id(),
+            script = { script.file_stem().and_then(|s| s.to_str()).unwrap_or("server").to_string() }
+        ));
         let out = Command::new("bash").arg(&script).arg("start").arg(&dir).output().expect("bash runs");
         assert!(
             out.status.success(),

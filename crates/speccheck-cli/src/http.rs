@@ -187,13 +187,10 @@ fn run_reset(cmd: &str) -> Result<(), String> {
 
 fn print_report(report: &DualReport, http: &Http, target: &str) {
     println!("speccheck http: {target}");
-    match (&report.run.verdict, &report.final_execution) {
-        (RunVerdict::Failed(_) | RunVerdict::Flaky(_), Some(exec)) => {
-            println!("{}\n", exec.verdict);
-            println!("the shrunk interaction ({} messages):\n", exec.trace.len());
-            println!("{}", http.render(exec));
-        }
-        _ => {}
+    if let (RunVerdict::Failed(_) | RunVerdict::Flaky(_), Some(exec)) = (&report.run.verdict, &report.final_execution) {
+        println!("{}\n", exec.verdict);
+        println!("the shrunk interaction ({} messages):\n", exec.trace.len());
+        println!("{}", http.render(exec));
     }
     println!("{report}");
 }

@@ -33,7 +33,7 @@ enum Command {
     /// Test an HTTP/1.1 server against the model: the bundled reference
     /// server (or a mutant of it) by default, or --target HOST:PORT.
     /// Exit status: 0 passed, 1 rejected, 2 no verdict (setup error).
-    Http(http::Args),
+    Http(Box<http::Args>),
 }
 
 fn main() {
@@ -41,7 +41,7 @@ fn main() {
     // Errors: the tour exits 1; `http` exits 2 (no verdict: setup error).
     let (result, error_status) = match cli.command {
         Command::Tour { stops, list, seed } => (tour::run(&stops, list, seed).map(|()| 0), 1),
-        Command::Http(args) => (http::run(args), 2),
+        Command::Http(args) => (http::run(*args), 2),
     };
     match result {
         Ok(status) => std::process::exit(status),

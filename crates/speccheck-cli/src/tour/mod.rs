@@ -5,6 +5,7 @@
 
 mod core_engine;
 mod dual;
+mod http;
 mod interface;
 mod reduce;
 
@@ -46,7 +47,7 @@ pub struct Stop {
 }
 
 fn stops() -> Vec<Stop> {
-    vec![core_engine::stop(), reduce::stop(), interface::stop(), dual::stop()]
+    vec![core_engine::stop(), reduce::stop(), interface::stop(), dual::stop(), http::stop()]
 }
 
 /// How a run ended, as far as the tour is concerned.
