@@ -17,7 +17,7 @@
 //!   requests);
 //! * a connection reset or closed by the server → [`Verdict::ConnectionLost`],
 //!   unless the model allows the server to close connections
-//!   ([`Model::CLOSES`](crate::model::Model::CLOSES), HTTP/1.1): then the
+//!   ([`Model::CLOSES`], HTTP/1.1): then the
 //!   validator takes note, the requests still waiting on it are no longer
 //!   owed a response, and the tester reconnects (the new connection gets a
 //!   new number in the trace and the model) — except when the server closes
