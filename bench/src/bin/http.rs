@@ -70,13 +70,14 @@ fn mutants(args: &Args, out: &mut String) {
         "Each mutant is tested {} times (seeds 1..={}), each run up to {} executions of up to 40 steps over 2\n\
          connections (the CLI's defaults), a fresh server per execution, over TCP on 127.0.0.1. Time and messages\n\
          are to the first rejection (before shrinking); the shrunk trace is the messages of the final, shrunk\n\
-         interaction. Liveness window: 500 ms (the tester's default), which is the floor for the mutants that\n\
+         interaction. A rejection counts when its confirmation reproduced it (up to 5 attempts: the interleaving\n\
+         of the connections is the server's); \"flaky\" ones were observed but did not reproduce. Liveness window: 500 ms (the tester's default), which is the floor for the mutants that\n\
          hang or misframe a response.\n\n",
         args.seeds, args.seeds, args.max_executions
     ));
     let mut table = Table::new(&[
         "mutant",
-        "rejected",
+        "rejected (reproduced)",
         "time median",
         "time p95",
         "time max",
@@ -87,7 +88,7 @@ fn mutants(args: &Args, out: &mut String) {
     let mut all_times = Vec::new();
     for bug in HttpBug::ALL {
         let (mut times, mut msgs, mut shrunk) = (Vec::new(), Vec::new(), Vec::new());
-        let mut rejected = 0;
+        let (mut rejected, mut flaky) = (0, 0);
         for seed in 1..=args.seeds {
             let r = tester(bundled(Some(bug)), Http::new(), seed, args.max_executions, 2).run();
             if let (RunVerdict::Failed(_), Some(ff)) = (&r.run.verdict, r.first_failure) {
@@ -96,6 +97,9 @@ fn mutants(args: &Args, out: &mut String) {
                 msgs.push(ff.interactions as f64);
                 shrunk.push(r.final_execution.as_ref().map_or(0, |e| e.trace.len()) as f64);
             } else {
+                if matches!(r.run.verdict, RunVerdict::Flaky(_)) {
+                    flaky += 1;
+                }
                 eprintln!("{} seed {seed}: not rejected: {}", bug.name(), r.run.summary());
             }
         }
@@ -104,7 +108,11 @@ fn mutants(args: &Args, out: &mut String) {
         let m = Summary::of(&msgs);
         table.row(vec![
             format!("`{}`", bug.name()),
-            format!("{rejected}/{}", args.seeds),
+            if flaky > 0 {
+                format!("{rejected}/{} ({flaky} flaky)", args.seeds)
+            } else {
+                format!("{rejected}/{}", args.seeds)
+            },
             fmt_s(median(&times)),
             fmt_s(t.p95),
             fmt_s(times.iter().copied().fold(0.0, f64::max)),

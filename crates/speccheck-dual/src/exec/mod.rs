@@ -160,7 +160,7 @@ impl Default for Settings {
             p_wait: 0.15,
             max_in_flight: 4,
             limits: Limits::default(),
-            attempts: 3,
+            attempts: 5,
         }
     }
 }
@@ -615,7 +615,12 @@ fn run<P: Protocol, S: Solver>(
         steps.push(step.clone());
         match step {
             Step::Send { label, conn, body } => {
-                next_label = next_label.max(label.saturating_add(2) | 1);
+                // Labels stay unique and increasing in the order of the
+                // steps, whatever shrinking did to them: a reference then
+                // resolves by the script, not by the order in which
+                // responses on different connections happened to arrive.
+                let label = label.max(next_label);
+                next_label = label.saturating_add(2) | 1;
                 let labelled: Vec<(u32, &serde_json::Value)> = live.trace.iter().map(|e| (e.label, &e.ir)).collect();
                 let ir = body.instantiate(&labelled, funcs);
                 let Some(req) = protocol.request_from_ir(&ir) else {
