@@ -132,6 +132,8 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     let progress = bar.clone();
+    let branches = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let most = branches.clone();
     let started = Instant::now();
     let tester = Tester::new(http.clone(), target)
         .with_settings(|s| {
@@ -145,14 +147,18 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             c.time_budget = Some(Duration::from_secs(args.time));
         })
         .on_execution(move |e| {
+            most.fetch_max(e.validator.max_branches, std::sync::atomic::Ordering::Relaxed);
             progress.inc(1);
             progress.set_message(format!("({} messages in the last)", e.interactions()));
         });
     let report = tester.run();
     bar.finish_and_clear();
     print_report(&report, &http, &described);
+    let branches = branches.load(std::sync::atomic::Ordering::Relaxed);
+    println!("  the validator kept at most {branches} branches of the model alive at once");
     if let Some(path) = &args.json {
-        let j = json_report(&report, &described, started.elapsed());
+        let mut j = json_report(&report, &described, started.elapsed());
+        j["max_branches"] = json!(branches);
         std::fs::write(path, serde_json::to_string_pretty(&j)?)
             .with_context(|| format!("writing {}", path.display()))?;
     }

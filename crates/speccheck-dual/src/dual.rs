@@ -312,7 +312,9 @@ impl<M: Model, S: Solver> Validator<M, S> {
     /// ([`Model::CLOSES`]); the tester then opens a new connection under a
     /// new number. In every branch, responses the model still owed on
     /// `conn` are lost, and requests it had not received stay in flight —
-    /// the server may have read and acted on them before closing.
+    /// the server may have read and acted on them before closing (safe
+    /// ones, [`Model::is_safe`], are forgotten: acting on them changes
+    /// nothing).
     pub fn observe_close(&mut self, conn: Conn) -> Result<(), Invalid> {
         if let Some(f) = &self.failed {
             return Err(f.clone());
@@ -320,8 +322,10 @@ impl<M: Model, S: Solver> Validator<M, S> {
         self.stats.closes += 1;
         let mut seen: HashSet<Branch<M, S>> = HashSet::new();
         let mut out = Vec::with_capacity(self.branches.len());
+        let model = self.model.clone();
         for mut b in std::mem::take(&mut self.branches) {
             b.net.close(conn);
+            b.net.forget_requests(conn, |q| model.is_safe(q));
             let b = compact(b);
             if seen.insert(b.clone()) {
                 out.push(b);
@@ -481,9 +485,18 @@ pub fn compact<M: Model, S: Solver>(mut b: Branch<M, S>) -> Branch<M, S> {
     if !store.is_sat() {
         return b;
     }
-    server.visit_exprs(&mut |e| *e = store.resolve(e));
+    // Fixed variables become their values, and what is then ground is
+    // evaluated: two branches holding `"a" == "b"` and `false` are one.
+    let settle = |e: &mut Expr| {
+        let resolved = store.resolve(e);
+        *e = match resolved.eval_ground() {
+            Some(v) => Expr::Const(v),
+            None => resolved,
+        };
+    };
+    server.visit_exprs(&mut |e| settle(e));
     for r in net.responses_mut() {
-        r.visit_exprs(&mut |e| *e = store.resolve(e));
+        r.visit_exprs(&mut |e| settle(e));
     }
     let mut keep: Vec<Var> = Vec::new();
     let mut collect = |e: &mut Expr| {

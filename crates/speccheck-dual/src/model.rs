@@ -120,6 +120,16 @@ pub trait Model: Send + Sync + 'static {
     /// When false, a closed connection fails the execution.
     const CLOSES: bool = false;
 
+    /// Whether handling `req` changes nothing in the server's state (a
+    /// *safe* request, RFC 7231 §4.2.1). When the server closes a
+    /// connection, its unanswered safe requests are forgotten: whether the
+    /// server handled them before closing makes no difference to anything
+    /// observed later. Unsafe ones stay: the server may have acted on them.
+    fn is_safe(&self, req: &Self::Req) -> bool {
+        let _ = req;
+        false
+    }
+
     /// The state of a freshly started server.
     fn init(&self) -> Self::State;
 

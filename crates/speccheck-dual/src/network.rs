@@ -78,6 +78,13 @@ impl<Q, R> Network<Q, R> {
         self.to_client[conn].clear();
     }
 
+    /// Forgets the requests in flight on `conn` that `forget` selects.
+    pub fn forget_requests(&mut self, conn: Conn, forget: impl Fn(&Q) -> bool) {
+        if let Some(q) = self.to_server.get_mut(conn) {
+            q.retain(|x| !forget(x));
+        }
+    }
+
     /// Whether the server closed `conn`.
     pub fn is_closed(&self, conn: Conn) -> bool {
         self.closed.get(conn).copied().unwrap_or(false)

@@ -24,7 +24,7 @@ use speccheck_core::gens;
 use speccheck_core::runner::report::RunVerdict;
 use speccheck_core::{Config, FailureInfo, FailureKind, Outcome, Property, RunReport, Term, TestCase};
 
-use crate::exec::{Execution, Settings, Target, Verdict, draw_script, execute, execute_script};
+use crate::exec::{Execution, Settings, Target, Verdict, draw_script, execute, execute_paced, execute_script};
 use crate::harness::script::Step;
 use crate::protocol::Protocol;
 use crate::solver::{Native, Solver};
@@ -52,6 +52,8 @@ pub struct DualReport {
     /// Executions the validator could not decide (too many branches, out
     /// of fuel): neither passes nor failures, counted as discards.
     pub inconclusive: u64,
+    /// Why (a few distinct reasons).
+    pub inconclusive_reasons: Vec<String>,
     /// The first failure, if any.
     pub first_failure: Option<FirstFailure>,
     /// The execution of the reported failure's final run (the shrunk
@@ -73,6 +75,9 @@ impl fmt::Display for DualReport {
         if self.inconclusive > 0 {
             write!(f, ", {} inconclusive (no verdict)", self.inconclusive)?;
         }
+        for r in &self.inconclusive_reasons {
+            write!(f, "\n  inconclusive: {}", r.lines().next().unwrap_or(""))?;
+        }
         if let Some(ff) = &self.first_failure {
             write!(
                 f,
@@ -89,14 +94,20 @@ impl fmt::Display for DualReport {
 #[derive(Default)]
 struct Shared {
     setup_error: Mutex<Option<String>>,
-    repeats: Mutex<HashMap<u64, Vec<Step>>>,
+    /// Failing scripts found adaptively, by seed, with the pace they were
+    /// taken at, for the run that confirms them.
+    repeats: Mutex<HashMap<u64, Paced>>,
     executions: AtomicU64,
     interactions: AtomicU64,
     inconclusive: AtomicU64,
+    inconclusive_reasons: Mutex<Vec<String>>,
     first: Mutex<Option<FirstFailure>>,
     final_execution: Mutex<Option<Execution>>,
     on_execution: Option<OnExecution>,
 }
+
+/// A script and the pace it was taken at.
+type Paced = (Vec<Step>, Vec<Duration>);
 
 /// Called after every execution (progress reports).
 type OnExecution = Arc<dyn Fn(&Execution) + Send + Sync>;
@@ -211,6 +222,9 @@ impl<P: Protocol, S: Solver> Tester<P, S> {
             executions: shared.executions.load(Ordering::Relaxed),
             interactions: shared.interactions.load(Ordering::Relaxed),
             inconclusive: shared.inconclusive.load(Ordering::Relaxed),
+            inconclusive_reasons: std::mem::take(
+                &mut *shared.inconclusive_reasons.lock().unwrap_or_else(|e| e.into_inner()),
+            ),
             first_failure: *shared.first.lock().unwrap_or_else(|e| e.into_inner()),
             final_execution: shared.final_execution.lock().unwrap_or_else(|e| e.into_inner()).take(),
         }
@@ -247,12 +261,18 @@ fn body<P: Protocol, S: Solver>(
         }
         // A known script (confirming a failure, shrinking, the final run):
         // drawn whole, then run — again, for a failure that must reproduce.
-        let script = draw_script(protocol, settings, tc, repeat.as_deref());
+        let script = draw_script(protocol, settings, tc, repeat.as_ref().map(|(s, _)| s.as_slice()));
         let attempts = if repeat.is_some() || tc.is_final() { settings.attempts.max(1) } else { 1 };
         let mut attempt = 0;
         loop {
             attempt += 1;
-            let exec = execute_script::<P, S>(protocol, target, settings, seed, &script)?;
+            let exec = match &repeat {
+                // The first attempts at the pace of the failure, the last at the script's own.
+                Some((_, pace)) if attempt < attempts => {
+                    execute_paced::<P, S>(protocol, target, settings, seed, &script, pace)?
+                }
+                _ => execute_script::<P, S>(protocol, target, settings, seed, &script)?,
+            };
             if exec.verdict.is_failure() || attempt >= attempts {
                 if attempt > 1 && exec.verdict.is_failure() && tc.is_final() {
                     tc.note(|| {
@@ -288,6 +308,12 @@ fn body<P: Protocol, S: Solver>(
         // No verdict on this execution: counted as a discard, so a run where
         // it happens too often gives up with an error instead of passing.
         shared.inconclusive.fetch_add(1, Ordering::Relaxed);
+        let mut reasons = shared.inconclusive_reasons.lock().unwrap_or_else(|e| e.into_inner());
+        let reason = exec.verdict.to_string();
+        if reasons.len() < 3 && !reasons.contains(&reason) {
+            reasons.push(reason);
+        }
+        drop(reasons);
         return Outcome::Discard { reason: exec.verdict.to_string() };
     }
     if !exec.verdict.is_failure() {
@@ -300,7 +326,8 @@ fn body<P: Protocol, S: Solver>(
         }
     }
     if generating && repeat.is_none() {
-        shared.repeats.lock().unwrap_or_else(|e| e.into_inner()).insert(seed, exec.steps.clone());
+        let failing = (exec.steps.clone(), exec.pacing.clone());
+        shared.repeats.lock().unwrap_or_else(|e| e.into_inner()).insert(seed, failing);
     }
     let message = format!(
         "{}\n\ntrace ({} sent, {} received{}):\n{}",

@@ -10,6 +10,7 @@ use speccheck::runner::report::RunVerdict;
 use speccheck_dual::dual::{Invalid, Limits, Validator};
 use speccheck_dual::exec::inproc::{InProcess, Service};
 use speccheck_dual::exec::tcp::Tcp;
+use speccheck_dual::exec::{Settings, execute_script};
 use speccheck_dual::model::{Conn, Cx, Model, Step};
 use speccheck_dual::protocols::line_message;
 use speccheck_dual::rand::Rng;
@@ -249,4 +250,99 @@ impl Target for Shared {
     fn describe(&self) -> String {
         self.0.describe()
     }
+}
+
+/// Remembers whether the server's hidden choice equals "a".
+struct Guess;
+
+impl Model for Guess {
+    type State = Option<Expr>;
+    type Req = i64;
+    type Resp = Expr;
+    fn init(&self) -> Option<Expr> {
+        None
+    }
+    fn serve(&self, s: &mut Option<Expr>, cx: &mut Cx<'_, Self>) -> Step {
+        let (conn, _) = cx.recv()?;
+        let x = cx.fresh_str("x")?;
+        *s = Some(x.equals("a"));
+        cx.send(conn, x)
+    }
+}
+
+#[test]
+fn what_becomes_ground_in_a_state_is_evaluated() {
+    // Once `x` is seen to be "b", the state `x == "a"` is `false`: the same
+    // state as any other branch's `false`, so they can merge.
+    let mut v = Validator::<Guess, Native>::new(Arc::new(Guess), Limits::default()).unwrap();
+    v.observe_send(0, 1).unwrap();
+    v.observe_recv(0, &speccheck_dual::Value::Str("b".into())).unwrap();
+    assert_eq!(v.states(), vec![&Some(Expr::bool(false))]);
+}
+
+/// An echo model whose odd requests are safe (change nothing).
+struct SafeOdd;
+
+impl Model for SafeOdd {
+    type State = i64;
+    type Req = i64;
+    type Resp = Expr;
+    const CLOSES: bool = true;
+    fn is_safe(&self, q: &i64) -> bool {
+        q % 2 == 1
+    }
+    fn init(&self) -> i64 {
+        0
+    }
+    fn serve(&self, s: &mut i64, cx: &mut Cx<'_, Self>) -> Step {
+        let (conn, q) = cx.recv()?;
+        if q % 2 == 0 {
+            *s += q;
+        }
+        cx.send(conn, Expr::int(*s))
+    }
+}
+
+#[test]
+fn a_close_forgets_safe_requests_but_not_the_others() {
+    let mut v = Validator::<SafeOdd, Native>::new(Arc::new(SafeOdd), Limits::default()).unwrap();
+    for q in [1, 2, 3] {
+        v.observe_send(0, q).unwrap();
+    }
+    v.observe_close(0).unwrap();
+    let pending: Vec<i64> = v.branches()[0].net.pending_requests().map(|(_, q)| *q).collect();
+    assert_eq!(pending, vec![2], "the unsafe request may still have been handled; the safe ones change nothing");
+    // A later response may or may not reflect the orphaned write.
+    v.observe_send(1, 0).unwrap();
+    v.observe_recv(1, &speccheck_dual::Value::Int(2)).unwrap();
+}
+
+#[test]
+fn labels_stay_unique_in_script_order_whatever_shrinking_did() {
+    let p = EchoProtocol::<false>::new(0);
+    let target = InProcess::new("echo", |_| EchoServer::service(0));
+    use speccheck_dual::Step as S;
+    let script = [
+        S::Send { label: 0, conn: 0, body: JExp::lit(5) },
+        S::Send { label: 0, conn: 0, body: JExp::lit(6) },
+        S::Wait,
+        S::Send { label: 9, conn: 0, body: JExp::lit(7) },
+    ];
+    let e = execute_script::<_, Native>(&p, &target, &Settings::default(), 1, &script).unwrap();
+    let sent: Vec<u32> = e.trace.iter().filter(|t| t.sent).map(|t| t.label).collect();
+    assert_eq!(sent, vec![1, 3, 9]);
+}
+
+#[test]
+fn a_paced_script_takes_each_step_no_earlier_than_its_offset() {
+    use speccheck_dual::Step as S;
+    use speccheck_dual::exec::execute_paced;
+    use std::time::Duration;
+    let p = EchoProtocol::<false>::new(0);
+    let target = Tcp::spawn("echo", |_| EchoServer::service(0));
+    let script = [S::Send { label: 1, conn: 0, body: JExp::lit(5) }, S::Send { label: 3, conn: 0, body: JExp::lit(6) }];
+    let pace = [Duration::from_millis(5), Duration::from_millis(40)];
+    let e = execute_paced::<_, Native>(&p, &target, &Settings::default(), 1, &script, &pace).unwrap();
+    assert!(!e.verdict.is_failure(), "{}", e.verdict);
+    assert!(e.pacing[0] >= pace[0] && e.pacing[1] >= pace[1], "{:?}", e.pacing);
 }

@@ -262,6 +262,9 @@ pub struct Execution {
     pub verdict: Verdict,
     /// The script as executed.
     pub steps: Vec<Step>,
+    /// When each step was taken, from the start of the execution (to
+    /// repeat a script at the pace it failed at).
+    pub pacing: Vec<Duration>,
     /// Messages sent and received, in the intermediate representation.
     pub trace: Vec<TraceEntry>,
     /// Requests sent.
@@ -340,6 +343,13 @@ impl<P: Protocol, S: Solver> Live<'_, P, S> {
     /// arrived. Returns a failure verdict if any.
     fn poll(&mut self, liveness: Duration) -> Option<Verdict> {
         self.transport.idle();
+        self.read(liveness)
+    }
+
+    /// Reads and validates everything that arrived, without letting time
+    /// pass (between the requests of a burst, so that they reach the
+    /// server together: pipelining).
+    fn read(&mut self, liveness: Duration) -> Option<Verdict> {
         let mut progressed = false;
         for slot in 0..self.bufs.len() {
             match self.transport.recv(slot, &mut self.bufs[slot]) {
@@ -520,15 +530,30 @@ pub fn execute_script<P: Protocol, S: Solver>(
     seed: u64,
     script: &[Step],
 ) -> Result<Execution, SetupError> {
-    run::<P, S>(protocol, target, settings, seed, Source::Fixed(script))
+    run::<P, S>(protocol, target, settings, seed, Source::Fixed(script, None))
+}
+
+/// Runs a known script against a fresh system from `target`, taking each
+/// step no earlier than at its offset in `pacing` (from the start of the
+/// execution): a failure that needed the server to see requests in some
+/// order and at some pace is repeated at that pace.
+pub fn execute_paced<P: Protocol, S: Solver>(
+    protocol: &P,
+    target: &dyn Target,
+    settings: &Settings,
+    seed: u64,
+    script: &[Step],
+    pacing: &[Duration],
+) -> Result<Execution, SetupError> {
+    run::<P, S>(protocol, target, settings, seed, Source::Fixed(script, Some(pacing)))
 }
 
 /// Where an execution's steps come from.
 enum Source<'a> {
     /// Drawn as the execution goes, by the heuristics (recorded in the case).
     Adaptive(&'a mut TestCase),
-    /// A known script.
-    Fixed(&'a [Step]),
+    /// A known script, maybe with the pace to take it at.
+    Fixed(&'a [Step], Option<&'a [Duration]>),
 }
 
 fn run<P: Protocol, S: Solver>(
@@ -546,22 +571,24 @@ fn run<P: Protocol, S: Solver>(
     }
     let mut drawer = match &mut source {
         Source::Adaptive(tc) => Some(ScriptDrawer::new(tc, grammar(protocol, settings), settings.fuel)),
-        Source::Fixed(_) => None,
+        Source::Fixed(..) => None,
     };
     let mut steps: Vec<Step> = Vec::new();
+    let mut pacing: Vec<Duration> = Vec::new();
     let mut sent = 0;
     let mut skipped = 0;
-    let finish = |verdict: Verdict, steps: Vec<Step>, live: Option<Live<'_, P, S>>, sent, skipped| {
-        let (trace, received, validator, validation) = match live {
-            Some(l) => (l.trace, l.received, l.validator.stats(), l.validation),
-            None => (Vec::new(), 0, ValidatorStats::default(), Duration::ZERO),
+    let finish =
+        |verdict: Verdict, (steps, pacing): (Vec<Step>, Vec<Duration>), live: Option<Live<'_, P, S>>, sent, skipped| {
+            let (trace, received, validator, validation) = match live {
+                Some(l) => (l.trace, l.received, l.validator.stats(), l.validation),
+                None => (Vec::new(), 0, ValidatorStats::default(), Duration::ZERO),
+            };
+            let elapsed = started.elapsed();
+            Ok(Execution { verdict, steps, pacing, trace, sent, received, skipped, elapsed, validator, validation })
         };
-        let elapsed = started.elapsed();
-        Ok(Execution { verdict, steps, trace, sent, received, skipped, elapsed, validator, validation })
-    };
     let validator = match Validator::<P::Model, S>::new(protocol.model(), settings.limits) {
         Ok(v) => v,
-        Err(e) => return finish(Verdict::Model(e), steps, None, 0, 0),
+        Err(e) => return finish(Verdict::Model(e), (steps, pacing), None, 0, 0),
     };
     let now = transport.clock();
     let mut live = Live {
@@ -583,8 +610,12 @@ fn run<P: Protocol, S: Solver>(
     let mut next_label = 1u32;
     let mut budget_hit = false;
     loop {
-        if let Some(v) = live.poll(settings.liveness) {
-            return finish(v, steps, Some(live), sent, skipped);
+        // Consecutive requests go out back to back (a burst the server
+        // sees pipelined); time passes after anything else.
+        let burst = matches!(steps.last(), Some(Step::Send { .. }));
+        let polled = if burst { live.read(settings.liveness) } else { live.poll(settings.liveness) };
+        if let Some(v) = polled {
+            return finish(v, (steps, pacing), Some(live), sent, skipped);
         }
         if started.elapsed() > settings.budget {
             budget_hit = true;
@@ -608,11 +639,22 @@ fn run<P: Protocol, S: Solver>(
         };
         let next = match (&mut source, &mut drawer) {
             (Source::Adaptive(tc), Some(drawer)) => drawer.next(tc, proposed),
-            (Source::Fixed(script), _) => script.get(steps.len()).cloned(),
+            (Source::Fixed(script, pace), _) => {
+                let at = pace.and_then(|p| p.get(steps.len())).copied();
+                while let Some(at) = at
+                    && started.elapsed() < at
+                {
+                    if let Some(v) = live.poll(settings.liveness) {
+                        return finish(v, (steps, pacing), Some(live), sent, skipped);
+                    }
+                }
+                script.get(steps.len()).cloned()
+            }
             (Source::Adaptive(_), None) => unreachable!("an adaptive source has a drawer"),
         };
         let Some(step) = next else { break };
         steps.push(step.clone());
+        pacing.push(started.elapsed());
         match step {
             Step::Send { label, conn, body } => {
                 // Labels stay unique and increasing in the order of the
@@ -629,7 +671,7 @@ fn run<P: Protocol, S: Solver>(
                 };
                 let slot = conn;
                 if let Err(v) = live.send(slot, &req) {
-                    return finish(v, steps, Some(live), sent, skipped);
+                    return finish(v, (steps, pacing), Some(live), sent, skipped);
                 }
                 let conn = live.ids[slot];
                 if protocol.expects_response(&req) {
@@ -645,7 +687,7 @@ fn run<P: Protocol, S: Solver>(
                 let observed = live.validator.observe_send(conn, req);
                 live.validation += t.elapsed();
                 if let Err(e) = observed {
-                    return finish(e.into(), steps, Some(live), sent, skipped);
+                    return finish(e.into(), (steps, pacing), Some(live), sent, skipped);
                 }
             }
             Step::Wait => {
@@ -657,7 +699,7 @@ fn run<P: Protocol, S: Solver>(
                     && Instant::now() < wall
                 {
                     if let Some(v) = live.poll(settings.liveness) {
-                        return finish(v, steps, Some(live), sent, skipped);
+                        return finish(v, (steps, pacing), Some(live), sent, skipped);
                     }
                 }
             }
@@ -670,18 +712,18 @@ fn run<P: Protocol, S: Solver>(
     let hard_stop = started + settings.budget + settings.liveness * 2;
     while live.pending() > 0 {
         if let Some(v) = live.poll(settings.liveness) {
-            return finish(v, steps, Some(live), sent, skipped);
+            return finish(v, (steps, pacing), Some(live), sent, skipped);
         }
         if Instant::now() > hard_stop && live.pending() > 0 {
-            return finish(Verdict::Accepted { budget_hit: true }, steps, Some(live), sent, skipped);
+            return finish(Verdict::Accepted { budget_hit: true }, (steps, pacing), Some(live), sent, skipped);
         }
     }
     for conn in 0..conns {
         if !live.bufs[conn].is_empty() {
             let bytes = std::mem::take(&mut live.bufs[conn]);
             let reason = "bytes after the last response that do not form a complete message".to_string();
-            return finish(Verdict::Malformed { conn, bytes, reason }, steps, Some(live), sent, skipped);
+            return finish(Verdict::Malformed { conn, bytes, reason }, (steps, pacing), Some(live), sent, skipped);
         }
     }
-    finish(Verdict::Accepted { budget_hit }, steps, Some(live), sent, skipped)
+    finish(Verdict::Accepted { budget_hit }, (steps, pacing), Some(live), sent, skipped)
 }
