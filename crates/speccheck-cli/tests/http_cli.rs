@@ -130,3 +130,23 @@ fn a_server_that_closes_without_answering_is_reported_with_the_trace() {
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     assert!(text(&o).contains("CONNECTION LOST") && text(&o).contains("conn 0 ->"), "{}", text(&o));
 }
+
+#[test]
+fn a_truncated_response_is_a_rejection_showing_the_bytes() {
+    let addr = server(Duration::from_secs(30), |mut s| {
+        if read_head(&mut s) {
+            let _ = s.write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 50\r\n\r\nonly part of it");
+        }
+    });
+    let o = speccheck(&["--target", &addr, "--executions", "5", "--seed", "1"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("in the middle of a response") && text(&o).contains("only part of it"), "{}", text(&o));
+}
+
+#[test]
+fn a_failing_reset_command_is_a_setup_error() {
+    let addr = server(Duration::from_secs(30), |_| {});
+    let o = speccheck(&["--target", &addr, "--executions", "3", "--reset", "exit 3"]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("could not reset") && text(&o).contains("exit 3"), "{}", text(&o));
+}

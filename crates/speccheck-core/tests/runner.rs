@@ -286,3 +286,20 @@ fn every_combinator_is_clone() {
     let _ = clone_of(&gens::recursive(base, 3, |sub| sub.map(|x| x / 2).boxed()));
     let _ = clone_of(&(base, gens::floats(0.0..1.0), any::<String>()));
 }
+
+#[test]
+fn a_shrunk_input_that_does_not_fail_again_gives_way_to_the_one_found() {
+    // Inputs of 5 or more elements always fail; smaller ones fail only the
+    // first time they are run (a failure that needed more than the input).
+    // Shrinking accepts such a small one; its final replay passes. The
+    // input as found still fails: that is the counterexample, with a note.
+    let seen = Arc::new(std::sync::Mutex::new(std::collections::HashSet::<Vec<u8>>::new()));
+    let s = seen.clone();
+    let r = Property::new(gens::vec(any::<u8>(), 0..20)).config(quiet("fall back")).run(move |xs: Vec<u8>| {
+        let first_time = s.lock().unwrap().insert(xs.clone());
+        !(xs.len() >= 5 || (!xs.is_empty() && first_time))
+    });
+    let c = failed(&r);
+    assert!(c.notes.iter().any(|n| n.contains("did not fail again")), "{r}");
+    assert_eq!(r.counterexample_value::<Vec<u8>>().map(|xs| xs.len() >= 5), Some(true), "{r}");
+}

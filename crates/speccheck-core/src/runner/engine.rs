@@ -88,6 +88,8 @@ pub(crate) struct Pending {
 /// A shrunk and explained counterexample, before its final replay.
 struct LastStep {
     best: CaseResult,
+    /// The failing case as found and confirmed, before shrinking.
+    confirmed: ChoiceSequence,
     first_info: FailureInfo,
     found_after: u64,
     original_choices: usize,
@@ -723,6 +725,7 @@ impl Engine {
         }
 
         let as_given = source.as_deref() == Some(FROM_REPLAY);
+        let confirmed = first.choices.clone();
         let mut best = first;
         let mut shrink_stats: Option<ShrinkStats> = None;
         // A hang is shrunk only when its candidates run in a child that can
@@ -750,6 +753,7 @@ impl Engine {
 
         Explained::Final(Box::new(LastStep {
             best,
+            confirmed,
             first_info,
             found_after,
             original_choices,
@@ -762,11 +766,31 @@ impl Engine {
     /// The final replay shows the inputs and checks that the failure is
     /// real: one that does not come back is flaky, never a pass.
     fn final_replay(&self, last: LastStep, warnings: &mut Vec<String>) -> RunVerdict {
-        let LastStep { best, first_info, found_after, original_choices, shrink_stats, sections, source } = last;
-        let final_case = self.watched(Phase::Shrink, self.replay_case(&best.choices, Tail::Stop).with_final(true));
+        let LastStep { best, confirmed, first_info, found_after, original_choices, shrink_stats, sections, source } =
+            last;
+        let mut final_case = self.watched(Phase::Shrink, self.replay_case(&best.choices, Tail::Stop).with_final(true));
+        let mut fell_back = false;
+        if !final_case.outcome.is_fail() && confirmed != best.choices {
+            // The shrunk input did not fail again: its failure needed more
+            // than the input (timing, scheduling). The input as found and
+            // confirmed is still a reproducible counterexample: report it,
+            // and say why it is not the shrunk one.
+            let again = self.watched(Phase::Shrink, self.replay_case(&confirmed, Tail::Stop).with_final(true));
+            if again.outcome.is_fail() {
+                final_case = again;
+                fell_back = true;
+            }
+        }
         match &final_case.outcome {
             Outcome::Fail(info) => {
                 let saved_to = self.persist(&final_case, info, warnings);
+                if fell_back {
+                    final_case.notes.push(
+                        "the shrunk input did not fail again when replayed (its failure depends on more than the \
+                         input: timing, scheduling); shown is the input as found, which did"
+                            .into(),
+                    );
+                }
                 RunVerdict::Failed(Box::new(Counterexample {
                     saved_to,
                     source,
