@@ -399,7 +399,16 @@ impl<M: Model, S: Solver> Validator<M, S> {
                         }
                     }
                 } else {
-                    note(format!("expected {expected:?}: the guard {resolved} contradicts what was observed before"));
+                    note(match resolved.truth() {
+                        // The response itself differs from what this branch sends.
+                        Some(false) => format!("expected {expected:?}"),
+                        // It could match, but only on terms earlier observations rule out.
+                        _ => format!(
+                            "expected {expected:?}, which it matches only if {}: that contradicts what was \
+                             observed before",
+                            resolved.residue()
+                        ),
+                    });
                 }
                 continue;
             }

@@ -331,6 +331,44 @@ impl Expr {
         self.eval(&|_| None)
     }
 
+    /// The truth of a boolean expression as far as its constants decide it
+    /// (`false && x` is false whatever `x` is); `None` when it depends on
+    /// unknowns.
+    pub fn truth(&self) -> Option<bool> {
+        match self {
+            Expr::Not(e) => e.truth().map(|b| !b),
+            Expr::And(xs) => {
+                let ts: Vec<Option<bool>> = xs.iter().map(Expr::truth).collect();
+                if ts.contains(&Some(false)) {
+                    Some(false)
+                } else {
+                    ts.into_iter().collect::<Option<Vec<_>>>().map(|_| true)
+                }
+            }
+            Expr::Or(xs) => {
+                let ts: Vec<Option<bool>> = xs.iter().map(Expr::truth).collect();
+                if ts.contains(&Some(true)) {
+                    Some(true)
+                } else {
+                    ts.into_iter().collect::<Option<Vec<_>>>().map(|_| false)
+                }
+            }
+            other => other.eval_ground().and_then(|v| v.as_bool()),
+        }
+    }
+
+    /// The expression without the conjuncts its constants make true (for
+    /// reports: what is left to hold).
+    pub fn residue(&self) -> Expr {
+        match self {
+            Expr::And(xs) => {
+                let rest: Vec<Expr> = xs.iter().filter(|x| x.truth() != Some(true)).map(Expr::residue).collect();
+                if rest.len() == 1 { rest.into_iter().next().expect("one") } else { Expr::And(rest) }
+            }
+            other => other.clone(),
+        }
+    }
+
     /// Visits every variable occurrence, mutably (renaming).
     pub fn visit_vars_mut(&mut self, f: &mut dyn FnMut(&mut Var)) {
         match self {
@@ -787,6 +825,15 @@ mod tests {
         assert_eq!(u.any_of(&[t("\"2\""), t("W/\"1\"")], true).eval(&lookup), Some(Value::Bool(true)));
         assert_eq!(u.is("\"1\"").eval(&lookup), Some(Value::Bool(true)));
         assert_eq!(u.is("garbage"), Expr::bool(false));
+    }
+
+    #[test]
+    fn constants_decide_what_they_can() {
+        let x = Expr::Var(var(0, Sort::Bool));
+        assert_eq!(Expr::and([Expr::bool(false), x.clone()]).truth(), Some(false));
+        assert_eq!(Expr::or([x.clone(), Expr::str("a").equals("a")]).truth(), Some(true));
+        assert_eq!(Expr::and([Expr::bool(true), x.clone()]).truth(), None);
+        assert_eq!(Expr::and([Expr::bool(true), x.clone()]).residue(), x);
     }
 
     #[test]
