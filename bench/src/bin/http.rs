@@ -70,7 +70,7 @@ fn mutants(args: &Args, out: &mut String) {
         "Each mutant is tested {} times (seeds 1..={}), each run up to {} executions of up to 40 steps over 2\n\
          connections (the CLI's defaults), a fresh server per execution, over TCP on 127.0.0.1. Time and messages\n\
          are to the first rejection (before shrinking); the shrunk trace is the messages of the final, shrunk\n\
-         interaction. A rejection counts when its confirmation reproduced it (up to 5 attempts: the interleaving\n\
+         interaction. A rejection counts when its confirmation reproduced it (up to 8 attempts: the interleaving\n\
          of the connections is the server's); \"flaky\" ones were observed but did not reproduce. Liveness window: 500 ms (the tester's default), which is the floor for the mutants that\n\
          hang or misframe a response.\n\n",
         args.seeds, args.seeds, args.max_executions

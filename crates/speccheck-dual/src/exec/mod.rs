@@ -160,7 +160,7 @@ impl Default for Settings {
             p_wait: 0.15,
             max_in_flight: 4,
             limits: Limits::default(),
-            attempts: 5,
+            attempts: 8,
         }
     }
 }
