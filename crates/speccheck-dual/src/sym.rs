@@ -180,6 +180,13 @@ pub enum Expr {
         /// Weak comparison (otherwise strong).
         weak: bool,
     },
+    /// If-then-else: `then` where the condition holds, `otherwise` where it
+    /// does not (both the same sort). A model that lets the system choose,
+    /// independently, for each of *n* items (which of the dirty paths a
+    /// synchronizer propagated) names each choice with a boolean and builds
+    /// the outcome from these terms: one branch with *n* unknowns, where
+    /// `choose` would fork 2^n branches before the first observation.
+    Ite(Box<Expr>, Box<Expr>, Box<Expr>),
 }
 
 impl Expr {
@@ -253,6 +260,18 @@ impl Expr {
         Expr::TagMatch { tag: Box::new(self.clone()), against: against.into(), weak: true }
     }
 
+    /// `if cond { then } else { otherwise }` as a term (see [`Expr::Ite`]);
+    /// a constant condition picks its side at once.
+    pub fn ite(cond: impl Into<Expr>, then: impl Into<Expr>, otherwise: impl Into<Expr>) -> Expr {
+        let (cond, then, otherwise) = (cond.into(), then.into(), otherwise.into());
+        match cond.eval_ground().and_then(|v| v.as_bool()) {
+            Some(true) => then,
+            Some(false) => otherwise,
+            None if then == otherwise => then,
+            None => Expr::Ite(Box::new(cond), Box::new(then), Box::new(otherwise)),
+        }
+    }
+
     /// The constant, if this is one.
     pub fn as_const(&self) -> Option<&Value> {
         match self {
@@ -272,6 +291,11 @@ impl Expr {
             }
             Expr::Not(e) | Expr::Add(e, _) => e.vars(out),
             Expr::TagMatch { tag, .. } => tag.vars(out),
+            Expr::Ite(c, a, b) => {
+                c.vars(out);
+                a.vars(out);
+                b.vars(out);
+            }
             Expr::And(xs) | Expr::Or(xs) => xs.iter().for_each(|x| x.vars(out)),
             Expr::Eq(a, b) | Expr::Lt(a, b) | Expr::Le(a, b) => {
                 a.vars(out);
@@ -287,6 +311,7 @@ impl Expr {
             Expr::Const(v) => Some(v.sort()),
             Expr::Var(v) => Some(v.sort),
             Expr::Add(..) => Some(Sort::Int),
+            Expr::Ite(_, a, b) => a.sort().or_else(|| b.sort()),
             _ => Some(Sort::Bool),
         }
     }
@@ -322,6 +347,13 @@ impl Expr {
             Expr::TagMatch { tag, against, weak } => {
                 let t = tag.eval(lookup)?;
                 Value::Bool(etag_match(t.as_str()?, against, *weak))
+            }
+            Expr::Ite(c, a, b) => {
+                if c.eval(lookup)?.as_bool()? {
+                    a.eval(lookup)?
+                } else {
+                    b.eval(lookup)?
+                }
             }
         })
     }
@@ -376,6 +408,11 @@ impl Expr {
             Expr::Var(v) => f(v),
             Expr::Not(e) | Expr::Add(e, _) => e.visit_vars_mut(f),
             Expr::TagMatch { tag, .. } => tag.visit_vars_mut(f),
+            Expr::Ite(c, a, b) => {
+                c.visit_vars_mut(f);
+                a.visit_vars_mut(f);
+                b.visit_vars_mut(f);
+            }
             Expr::And(xs) | Expr::Or(xs) => xs.iter_mut().for_each(|x| x.visit_vars_mut(f)),
             Expr::Eq(a, b) | Expr::Lt(a, b) | Expr::Le(a, b) => {
                 a.visit_vars_mut(f);
@@ -665,6 +702,7 @@ impl fmt::Display for Expr {
             Expr::TagMatch { tag, against, weak } => {
                 write!(f, "{}({tag}, {against:?})", if *weak { "weak_match" } else { "strong_match" })
             }
+            Expr::Ite(c, a, b) => write!(f, "(if {c} then {a} else {b})"),
         }
     }
 }

@@ -346,3 +346,53 @@ fn a_paced_script_takes_each_step_no_earlier_than_its_offset() {
     assert!(!e.verdict.is_failure(), "{}", e.verdict);
     assert!(e.pacing[0] >= pace[0] && e.pacing[1] >= pace[1], "{:?}", e.pacing);
 }
+
+/// A server that, asked to move `n` items, may move any subset of them
+/// and says which: with `choose` per item (`ITE` false) or with a boolean
+/// per item and if-then-else terms (`ITE` true).
+struct Subset<const ITE: bool>;
+
+impl<const ITE: bool> Model for Subset<ITE> {
+    type State = Vec<Expr>;
+    type Req = usize;
+    type Resp = speccheck_dual::SymJson;
+    fn init(&self) -> Vec<Expr> {
+        Vec::new()
+    }
+    fn serve(&self, s: &mut Vec<Expr>, cx: &mut Cx<'_, Self>) -> Step {
+        let (conn, n) = cx.recv()?;
+        s.clear();
+        for _ in 0..n {
+            let moved = if ITE { cx.fresh_bool("moved")? } else { Expr::bool(cx.or()?) };
+            s.push(Expr::ite(moved, Expr::str("there"), Expr::str("here")));
+        }
+        let items = s.iter().cloned().map(speccheck_dual::SymJson::Leaf).collect();
+        cx.send(conn, speccheck_dual::SymJson::Array(items))
+    }
+}
+
+/// Model steps taken to explain one response, and the states left.
+fn subset_explained<const ITE: bool>(n: usize) -> (u64, Vec<Vec<Expr>>) {
+    let mut v = Validator::<Subset<ITE>, Native>::new(Arc::new(Subset::<ITE>), Limits::default()).unwrap();
+    v.observe_send(0, n).unwrap();
+    let seen: Vec<Json> = (0..n).map(|i| json!(if i % 2 == 0 { "there" } else { "here" })).collect();
+    v.observe_recv(0, &Json::Array(seen)).unwrap();
+    (v.stats().model_steps, v.states().into_iter().cloned().collect())
+}
+
+#[test]
+fn a_choice_of_any_subset_is_one_branch_with_a_boolean_per_item() {
+    let expected =
+        |n: usize| -> Vec<Expr> { (0..n).map(|i| Expr::str(if i % 2 == 0 { "there" } else { "here" })).collect() };
+    // `or` per item explores every subset: twice the work per item...
+    let (steps6, states) = subset_explained::<false>(6);
+    let (steps8, _) = subset_explained::<false>(8);
+    assert_eq!(states, vec![expected(6)]);
+    assert!(steps6 >= 64 && steps8 >= 4 * steps6 - 4, "{steps6} then {steps8}");
+    // ...a boolean per item is one branch, linear in the items, and the
+    // observed subset makes the state concrete again.
+    let (steps6, states) = subset_explained::<true>(6);
+    let (steps8, _) = subset_explained::<true>(8);
+    assert_eq!(states, vec![expected(6)]);
+    assert!(steps6 <= 8 && steps8 - steps6 <= 2, "{steps6} then {steps8}");
+}

@@ -311,7 +311,42 @@ fn resolve_term(e: &Expr, uf: &Uf, vars: &[Var]) -> Expr {
         Expr::TagMatch { tag, against, weak } => {
             Expr::TagMatch { tag: Box::new(resolve_term(tag, uf, vars)), against: against.clone(), weak: *weak }
         }
+        Expr::Ite(c, a, b) => {
+            let c = resolve_term(c, uf, vars);
+            match c.eval_ground().and_then(|v| v.as_bool()) {
+                Some(true) => resolve_term(a, uf, vars),
+                Some(false) => resolve_term(b, uf, vars),
+                None => Expr::ite(c, resolve_term(a, uf, vars), resolve_term(b, uf, vars)),
+            }
+        }
     }
+}
+
+/// Splits a term on its outermost if-then-else: the condition, the term
+/// where it holds and the term where it does not.
+fn split_ite(t: &Expr) -> Option<(Expr, Expr, Expr)> {
+    match t {
+        Expr::Ite(c, a, b) => Some(((**c).clone(), (**a).clone(), (**b).clone())),
+        Expr::Add(inner, k) => {
+            let (c, a, b) = split_ite(inner)?;
+            Some((c, Expr::Add(Box::new(a), *k), Expr::Add(Box::new(b), *k)))
+        }
+        _ => None,
+    }
+}
+
+/// An atom over terms with if-then-else lifted out: `p(ite(c, a, b), y)`
+/// is `(c && p(a, y)) || (!c && p(b, y))`, one case per side, so each
+/// if-then-else costs one case split, never a fork of the model.
+fn lift_ite(x: &Expr, y: &Expr, atom: impl Fn(Expr, Expr) -> Expr) -> Option<Expr> {
+    let cases = |c: Expr, then: Expr, otherwise: Expr| {
+        Expr::Or(vec![Expr::And(vec![c.clone(), then]), Expr::And(vec![Expr::Not(Box::new(c)), otherwise])])
+    };
+    if let Some((c, a, b)) = split_ite(x) {
+        return Some(cases(c, atom(a, y.clone()), atom(b, y.clone())));
+    }
+    let (c, a, b) = split_ite(y)?;
+    Some(cases(c, atom(x.clone(), a), atom(x.clone(), b)))
 }
 
 /// An integer term as `node + offset` (`node` `None`: the constant zero).
@@ -346,6 +381,13 @@ fn norm(e: &Expr, neg: bool, uf: &Uf, vars: &[Var]) -> Expr {
             }
         }
         Expr::Not(x) => norm(x, !neg, uf, vars),
+        Expr::Ite(c, a, b) => {
+            let cases = Expr::Or(vec![
+                Expr::And(vec![(**c).clone(), (**a).clone()]),
+                Expr::And(vec![Expr::Not(c.clone()), (**b).clone()]),
+            ]);
+            norm(&cases, neg, uf, vars)
+        }
         Expr::And(xs) | Expr::Or(xs) => {
             let conj = matches!(e, Expr::And(_)) != neg;
             let mut out = Vec::with_capacity(xs.len());
@@ -371,6 +413,9 @@ fn norm(e: &Expr, neg: bool, uf: &Uf, vars: &[Var]) -> Expr {
         }
         Expr::Eq(a, b) => {
             let (ta, tb) = (resolve_term(a, uf, vars), resolve_term(b, uf, vars));
+            if let Some(lifted) = lift_ite(&ta, &tb, |x, y| Expr::Eq(Box::new(x), Box::new(y))) {
+                return norm(&lifted, neg, uf, vars);
+            }
             let (sa, sb) = (sort_of(&ta), sort_of(&tb));
             if sa != sb {
                 return lit(false);
@@ -417,6 +462,12 @@ fn norm(e: &Expr, neg: bool, uf: &Uf, vars: &[Var]) -> Expr {
         Expr::Lt(a, b) | Expr::Le(a, b) => {
             let strict = matches!(e, Expr::Lt(..));
             let (ta, tb) = (resolve_term(a, uf, vars), resolve_term(b, uf, vars));
+            let rebuild = |x: Expr, y: Expr| {
+                if strict { Expr::Lt(Box::new(x), Box::new(y)) } else { Expr::Le(Box::new(x), Box::new(y)) }
+            };
+            if let Some(lifted) = lift_ite(&ta, &tb, rebuild) {
+                return norm(&lifted, neg, uf, vars);
+            }
             let (Some((na, oa)), Some((nb, ob))) = (int_key(&ta), int_key(&tb)) else {
                 return lit(false);
             };
@@ -434,6 +485,10 @@ fn norm(e: &Expr, neg: bool, uf: &Uf, vars: &[Var]) -> Expr {
         }
         Expr::TagMatch { tag, against, weak } => {
             let t = resolve_term(tag, uf, vars);
+            let rebuild = |x: Expr, _: Expr| Expr::TagMatch { tag: Box::new(x), against: against.clone(), weak: *weak };
+            if let Some(lifted) = lift_ite(&t, &Expr::bool(true), rebuild) {
+                return norm(&lifted, neg, uf, vars);
+            }
             if let Expr::Const(v) = &t {
                 return match v.as_str() {
                     Some(s) => lit(crate::sym::etag_match(s, against, *weak)),
@@ -470,6 +525,11 @@ fn collect_strings(e: &Expr, out: &mut BTreeSet<String>) {
         Expr::Not(x) | Expr::Add(x, _) => collect_strings(x, out),
         Expr::And(xs) | Expr::Or(xs) => xs.iter().for_each(|x| collect_strings(x, out)),
         Expr::Eq(a, b) | Expr::Lt(a, b) | Expr::Le(a, b) => {
+            collect_strings(a, out);
+            collect_strings(b, out);
+        }
+        Expr::Ite(c, a, b) => {
+            collect_strings(c, out);
             collect_strings(a, out);
             collect_strings(b, out);
         }

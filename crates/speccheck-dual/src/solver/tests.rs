@@ -38,17 +38,23 @@ fn all_vars() -> Vec<Var> {
 }
 
 fn int_term(tc: &mut TestCase, depth: u32) -> Expr {
-    match tc.draw_index(if depth > 0 { 3 } else { 2 }) {
+    match tc.draw_index(if depth > 0 { 4 } else { 2 }) {
         0 => Expr::int(tc.draw_int(-2i64, 2)),
         1 => Expr::Var(var(Sort::Int, tc.draw_index(INT_VARS as usize) as u32)),
-        _ => int_term(tc, 0).plus(tc.draw_int(-1i64, 1)),
+        2 => int_term(tc, 0).plus(tc.draw_int(-1i64, 1)),
+        // An if-then-else term, under an offset or not.
+        _ => {
+            let ite = Expr::Ite(Box::new(bool_term(tc)), Box::new(int_term(tc, 0)), Box::new(int_term(tc, 0)));
+            if tc.draw_bool(0.5) { ite.plus(tc.draw_int(-1i64, 1)) } else { ite }
+        }
     }
 }
 
 fn str_term(tc: &mut TestCase) -> Expr {
-    match tc.draw_index(2) {
-        0 => Expr::str(STRINGS[tc.draw_index(STRINGS.len())]),
-        _ => Expr::Var(var(Sort::Str, tc.draw_index(STR_VARS as usize) as u32)),
+    match tc.draw_index(5) {
+        0 | 1 => Expr::str(STRINGS[tc.draw_index(STRINGS.len())]),
+        2 | 3 => Expr::Var(var(Sort::Str, tc.draw_index(STR_VARS as usize) as u32)),
+        _ => Expr::Ite(Box::new(bool_term(tc)), Box::new(str_term(tc)), Box::new(str_term(tc))),
     }
 }
 
@@ -79,8 +85,10 @@ fn constraint(tc: &mut TestCase, depth: u32) -> Expr {
         }
         5 => {
             let b = Expr::Var(var(Sort::Bool, tc.draw_index(BOOL_VARS as usize) as u32));
-            match tc.draw_index(3) {
+            match tc.draw_index(4) {
                 0 => b,
+                // A boolean if-then-else as a formula.
+                3 => Expr::Ite(Box::new(b), Box::new(bool_term(tc)), Box::new(bool_term(tc))),
                 1 => b.equals(Expr::Var(var(Sort::Bool, 0))),
                 // Comparisons with constants, either side.
                 _ if tc.draw_bool(0.5) => b.equals(Expr::bool(tc.draw_bool(0.5))),

@@ -69,6 +69,15 @@ impl Tr {
                 T::I(i) => T::I(Int::add(&[i, Int::from_i64(*k)])),
                 _ => return None,
             },
+            Expr::Ite(c, a, b) => {
+                let c = self.formula(c);
+                match (self.term(a)?, self.term(b)?) {
+                    (T::B(x), T::B(y)) => T::B(c.ite(&x, &y)),
+                    (T::I(x), T::I(y)) => T::I(c.ite(&x, &y)),
+                    (T::S(x), T::S(y)) => T::S(c.ite(&x, &y)),
+                    _ => return None,
+                }
+            }
             _ => T::B(self.formula(e)),
         })
     }
@@ -116,6 +125,10 @@ impl Tr {
                 };
                 self.formula(&expanded)
             }
+            Expr::Ite(..) => match self.term(e) {
+                Some(T::B(b)) => b,
+                _ => Bool::from_bool(false),
+            },
             Expr::Const(_) | Expr::Add(..) => Bool::from_bool(false),
         }
     }
