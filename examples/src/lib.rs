@@ -4,9 +4,13 @@
 //! `cargo run -p speccheck-examples --example <name>`.
 //!
 //! [`http`] is the HTTP/1.1 server — the reference and its mutants — that
-//! the dual HTTP tester is evaluated on.
+//! the dual HTTP tester is evaluated on; [`sync`] (Unix only) is the file
+//! synchronizer — the reference and its mutants — behind the `refsync`
+//! binary, for testers of programs that change the file system.
 
 #![warn(missing_docs)]
 
 pub mod http;
 pub mod smartcheck;
+#[cfg(unix)]
+pub mod sync;

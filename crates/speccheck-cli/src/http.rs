@@ -157,16 +157,12 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     let branches = branches.load(std::sync::atomic::Ordering::Relaxed);
     println!("  the validator kept at most {branches} branches of the model alive at once");
     if let Some(path) = &args.json {
-        let mut j = json_report(&report, &described, started.elapsed());
+        let mut j = crate::report::json_report(&report, &described, started.elapsed());
         j["max_branches"] = json!(branches);
         std::fs::write(path, serde_json::to_string_pretty(&j)?)
             .with_context(|| format!("writing {}", path.display()))?;
     }
-    Ok(match report.run.verdict {
-        RunVerdict::Passed => 0,
-        RunVerdict::Failed(_) | RunVerdict::Flaky(_) => 1,
-        _ => 2,
-    })
+    Ok(crate::report::exit_status(&report))
 }
 
 /// The target's address; loopback only unless `allow_remote`.
@@ -199,41 +195,4 @@ fn print_report(report: &DualReport, http: &Http, target: &str) {
         println!("{}", http.render(exec));
     }
     println!("{report}");
-}
-
-fn json_report(report: &DualReport, target: &str, elapsed: Duration) -> serde_json::Value {
-    let verdict = match &report.run.verdict {
-        RunVerdict::Passed => "passed",
-        RunVerdict::Failed(_) => "rejected",
-        RunVerdict::Flaky(_) => "rejected (flaky)",
-        RunVerdict::GaveUp { .. } => "no verdict (gave up)",
-        RunVerdict::Incomplete { .. } => "no verdict (incomplete)",
-        RunVerdict::Error(_) => "error",
-    };
-    let failure = report.final_execution.as_ref().map(|e| {
-        json!({
-            "verdict": e.verdict.to_string(),
-            "kind": e.verdict.kind(),
-            "trace": e.trace.iter().map(|t| json!({
-                "conn": t.conn, "sent": t.sent, "closed": t.closed, "label": t.label, "message": t.ir,
-            })).collect::<Vec<_>>(),
-        })
-    });
-    json!({
-        "target": target,
-        "verdict": verdict,
-        "report": report.to_string(),
-        "executions": report.executions,
-        "interactions": report.interactions,
-        "inconclusive": report.inconclusive,
-        "elapsed_ms": elapsed.as_millis() as u64,
-        "first_failure": report.first_failure.map(|f| json!({
-            "after_ms": f.after.as_millis() as u64, "executions": f.executions, "interactions": f.interactions,
-        })),
-        "failure": failure,
-        "replay": match &report.run.verdict {
-            RunVerdict::Failed(c) | RunVerdict::Flaky(c) => Some(format!("SPECCHECK_REPLAY={}", c.replay_string())),
-            _ => None,
-        },
-    })
 }

@@ -3,9 +3,13 @@
 //! `speccheck tour` runs every technique on bundled buggy code and prints
 //! what it finds; `speccheck tour --list` names the stops; `speccheck tour
 //! <stop>…` runs some of them. `speccheck http` tests an HTTP/1.1 server
-//! against the model (the bundled reference server by default).
+//! against the model (the bundled reference server by default);
+//! `speccheck sync` tests a file synchronizer (the bundled reference
+//! synchronizer by default, Unison with `--unison`).
 
 mod http;
+mod report;
+mod sync;
 mod tour;
 
 use clap::{Parser, Subcommand};
@@ -34,6 +38,19 @@ enum Command {
     /// server (or a mutant of it) by default, or --target HOST:PORT.
     /// Exit status: 0 passed, 1 rejected, 2 no verdict (setup error).
     Http(Box<http::Args>),
+    /// Test a file synchronizer against the model of reconciliation: the
+    /// bundled reference synchronizer (or a mutant of it) by default,
+    /// --unison, or --command '<command with {a} {b}>'.
+    /// Exit status: 0 passed, 1 rejected, 2 no verdict (setup error).
+    Sync(Box<sync::Args>),
+    /// The bundled reference synchronizer itself: `[--bug NAME] A B STATE`
+    /// (what `speccheck sync` runs by default).
+    #[command(hide = true)]
+    SyncReference {
+        /// Its arguments.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
 }
 
 fn main() {
@@ -42,6 +59,8 @@ fn main() {
     let (result, error_status) = match cli.command {
         Command::Tour { stops, list, seed } => (tour::run(&stops, list, seed).map(|()| 0), 1),
         Command::Http(args) => (http::run(*args), 2),
+        Command::Sync(args) => (sync::run(*args), 2),
+        Command::SyncReference { args } => std::process::exit(sync::reference(&args)),
     };
     match result {
         Ok(status) => std::process::exit(status),

@@ -30,6 +30,7 @@
 //! A connection that cannot be opened is a [`SetupError`], never a verdict.
 
 pub mod inproc;
+pub mod local;
 pub mod tcp;
 
 use std::collections::VecDeque;
@@ -107,6 +108,12 @@ pub trait Transport: Send {
     fn idle(&mut self);
     /// Time since the transport started (virtual for simulated networks).
     fn clock(&self) -> Duration;
+    /// Why the system stopped answering, when the transport knows (a
+    /// local process stopped after its time limit): said in the liveness
+    /// verdict.
+    fn stalled(&self) -> Option<String> {
+        None
+    }
 }
 
 /// Something that starts a fresh system under test for each execution.
@@ -190,6 +197,8 @@ pub enum Verdict {
         pending: usize,
         /// How long the tester waited.
         waited: Duration,
+        /// What the transport knows of the cause.
+        cause: Option<String>,
     },
     /// The server reset or closed a connection (and the model does not
     /// allow it, or reconnecting failed).
@@ -242,12 +251,18 @@ impl fmt::Display for Verdict {
             Verdict::Malformed { conn, bytes, reason } => {
                 write!(f, "MALFORMED response on connection {conn}: {reason}\n  bytes: {}", show_bytes(bytes))
             }
-            Verdict::Liveness { pending, waited } => write!(
-                f,
-                "LIVENESS: no response within {} while {pending} request{} pending",
-                speccheck_core::runner::report::human(*waited),
-                if *pending == 1 { " was" } else { "s were" }
-            ),
+            Verdict::Liveness { pending, waited, cause } => {
+                write!(
+                    f,
+                    "LIVENESS: no response within {} while {pending} request{} pending",
+                    speccheck_core::runner::report::human(*waited),
+                    if *pending == 1 { " was" } else { "s were" }
+                )?;
+                match cause {
+                    Some(c) => write!(f, " ({c})"),
+                    None => Ok(()),
+                }
+            }
             Verdict::ConnectionLost(e) => write!(f, "CONNECTION LOST: {e}"),
             Verdict::Model(e) => write!(f, "MODEL ERROR: {e}"),
             Verdict::Inconclusive(e) => write!(f, "INCONCLUSIVE: {e}"),
@@ -376,7 +391,8 @@ impl<P: Protocol, S: Solver> Live<'_, P, S> {
         }
         let pending = self.pending();
         if pending > 0 && now.saturating_sub(self.last_progress) > liveness {
-            return Some(Verdict::Liveness { pending, waited: now.saturating_sub(self.last_progress) });
+            let waited = now.saturating_sub(self.last_progress);
+            return Some(Verdict::Liveness { pending, waited, cause: self.transport.stalled() });
         }
         None
     }
