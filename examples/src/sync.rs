@@ -20,7 +20,8 @@
 //!   and `G` takes it;
 //! - both changed, and both are directories: the directory's mode is
 //!   reconciled the same way (a mode changed on both sides, differently,
-//!   is a conflict), then each child of `p` in `A` or `B`, in name order;
+//!   is a conflict), then each child of `p` in `A`, `B` or `G`, in name
+//!   order;
 //! - both changed otherwise: a conflict. Nothing at `p` changes, not even
 //!   `G`.
 //!
@@ -520,7 +521,11 @@ impl Run {
         let (path_a, path_b) = (fs_path(&self.a.root, p), fs_path(&self.b.root, p));
         let opened_a = self.open(&path_a, mode_a);
         let opened_b = self.open(&path_b, mode_b);
-        for child in children(&self.a.tree, &self.b.tree, p) {
+        // Children in `G` too: one deleted on both sides is an agreement
+        // the archive must learn, or it would later count as a change.
+        let mut names = children(&self.a.tree, &self.b.tree, p);
+        names.extend(children(&self.archive, &self.archive, p));
+        for child in names {
             self.reconcile(&child);
         }
         let settled_a = self.settle(&path_a, mode_a, end_a, opened_a);

@@ -41,3 +41,97 @@ fn a_missing_command_is_a_setup_error_naming_it() {
     let err = Synchronizer::new("no-such-synchronizer {a} {b}").target().err().expect("not found");
     assert!(err.to_string().contains("`no-such-synchronizer`"), "{err}");
 }
+
+mod model {
+    use std::sync::Arc;
+
+    use speccheck_dual::dual::{Limits, Observation, validate};
+    use speccheck_dual::protocols::sync::{Content, Replica, SyncModel, SyncReq, SyncResp, Synced, Tree};
+    use speccheck_dual::solver::Native;
+
+    fn tree(entries: &[(&str, &str)]) -> Option<Tree> {
+        Some(entries.iter().map(|(p, c)| (p.to_string(), c.to_string())).collect())
+    }
+
+    fn synced(code: i64, a: &[(&str, &str)], b: &[(&str, &str)]) -> SyncResp {
+        SyncResp::Synced(Synced { code, a: tree(a), b: tree(b), outside: Vec::new() })
+    }
+
+    /// Runs a script of (request, response) pairs through the model.
+    fn accepts(script: Vec<(SyncReq, SyncResp)>) -> bool {
+        let trace: Vec<_> =
+            script.into_iter().flat_map(|(q, r)| [Observation::Sent(0, q), Observation::Received(0, r)]).collect();
+        validate::<SyncModel, Native>(Arc::new(SyncModel { enforce: false }), &trace, Limits::default()).is_ok()
+    }
+
+    fn write(at: Replica, path: &str, text: &str) -> (SyncReq, SyncResp) {
+        (SyncReq::Write { at, path: path.into(), content: Content::Text(text.into()) }, SyncResp::Done)
+    }
+
+    fn remove(at: Replica, path: &str) -> (SyncReq, SyncResp) {
+        (SyncReq::Remove { at, path: path.into() }, SyncResp::Done)
+    }
+
+    #[test]
+    fn a_deletion_on_both_sides_is_an_agreement_the_archive_learns() {
+        // Found by testing Unison: the model once kept the deleted file in
+        // its archive, so the new directory later counted as a conflict.
+        let root = ("", "d755");
+        let script = |propagated: bool| {
+            let z_in_b: &[(&str, &str)] =
+                if propagated { &[root, ("x", "f644:b"), ("z", "d755")] } else { &[root, ("x", "f644:b")] };
+            vec![
+                write(Replica::B, "z", "h"),
+                (SyncReq::Sync, synced(0, &[root, ("z", "f644:h")], &[root, ("z", "f644:h")])),
+                remove(Replica::A, "z"),
+                remove(Replica::B, "z"),
+                write(Replica::A, "x", "b"),
+                (SyncReq::Sync, synced(0, &[root, ("x", "f644:b")], &[root, ("x", "f644:b")])),
+                (SyncReq::Mkdir { at: Replica::A, path: "z".into() }, SyncResp::Done),
+                (SyncReq::Sync, synced(0, &[root, ("x", "f644:b"), ("z", "d755")], z_in_b)),
+            ]
+        };
+        assert!(accepts(script(true)), "the new directory propagates");
+        assert!(!accepts(script(false)), "and must, when the synchronizer says it finished");
+    }
+
+    #[test]
+    fn a_write_write_conflict_is_left_alone_and_exits_1() {
+        let root = ("", "d755");
+        let base = vec![
+            write(Replica::A, "x", "a"),
+            (SyncReq::Sync, synced(0, &[root, ("x", "f644:a")], &[root, ("x", "f644:a")])),
+            write(Replica::A, "x", "hello"),
+            write(Replica::B, "x", "world"),
+        ];
+        let ending = |code, b: &'static str| {
+            let mut s = base.clone();
+            s.push((SyncReq::Sync, synced(code, &[root, ("x", "f644:hello")], &[root, ("x", b)])));
+            s
+        };
+        assert!(accepts(ending(1, "f644:world")));
+        assert!(!accepts(ending(0, "f644:world")), "exit 0 with a conflict left");
+        assert!(!accepts(ending(1, "f644:hello")), "a conflicting write propagated");
+        assert!(!accepts(ending(2, "f644:hello")), "a crash propagates nothing unexpected");
+        assert!(accepts(ending(2, "f644:world")), "a crash may propagate nothing");
+    }
+
+    #[test]
+    fn a_run_that_stops_early_may_have_propagated_part_of_a_directory() {
+        // Found by testing Unison as an ordinary user: it sets a directory's
+        // new permission bits (555) before creating the new entry inside
+        // it, cannot create it, and exits 2.
+        let root = ("", "d755");
+        let script = |code| {
+            vec![
+                (SyncReq::Mkdir { at: Replica::B, path: "y".into() }, SyncResp::Done),
+                (SyncReq::Sync, synced(0, &[root, ("y", "d755")], &[root, ("y", "d755")])),
+                (SyncReq::Mkdir { at: Replica::B, path: "y/z".into() }, SyncResp::Done),
+                (SyncReq::Chmod { at: Replica::B, path: "y".into(), mode: 0o555 }, SyncResp::Done),
+                (SyncReq::Sync, synced(code, &[root, ("y", "d555")], &[root, ("y", "d555"), ("y/z", "d755")])),
+            ]
+        };
+        assert!(accepts(script(2)), "part of the changes, and exit 2");
+        assert!(!accepts(script(0)), "part of the changes, and exit 0");
+    }
+}

@@ -8,6 +8,7 @@ mod dual;
 mod http;
 mod interface;
 mod reduce;
+mod sync;
 
 use std::time::{Duration, Instant};
 
@@ -47,7 +48,7 @@ pub struct Stop {
 }
 
 fn stops() -> Vec<Stop> {
-    vec![core_engine::stop(), reduce::stop(), interface::stop(), dual::stop(), http::stop()]
+    vec![core_engine::stop(), reduce::stop(), interface::stop(), dual::stop(), http::stop(), sync::stop()]
 }
 
 /// How a run ended, as far as the tour is concerned.

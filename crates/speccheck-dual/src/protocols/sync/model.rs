@@ -5,8 +5,8 @@
 //! The file-system operations are deterministic: the model computes what
 //! each returns. The synchronizer is not: it may stop early (exit 2) having
 //! propagated any subset of what it should have, and the real Unison does
-//! (the thesis's loosened specification). Each propagation is therefore a
-//! boolean the synchronizer chooses, and the replicas after a run are
+//! (the thesis's loosened specification: any subset of the changed paths).
+//! Each path's propagation is therefore a boolean the synchronizer chooses, and the replicas after a run are
 //! if-then-else terms over those booleans ([`Expr::ite`]): one branch with
 //! one unknown per propagation, which the observed replicas settle, where
 //! a fork per propagation would be 2^n branches.
@@ -458,7 +458,10 @@ impl Plan {
                 } else {
                     self.g2.insert(at.to_string(), code_of(a, at));
                 }
-                let names = tree::children(a.keys().chain(b.keys()), at);
+                // Children in the archive too: one deleted on both sides is
+                // an agreement the archive must learn (else it would count
+                // as a change later; Unison learns it).
+                let names = tree::children(a.keys().chain(b.keys()).chain(g.keys()), at);
                 for name in names {
                     self.reconcile(cx, a, b, g, &tree::join(at, &name))?;
                 }
@@ -473,7 +476,11 @@ impl Plan {
     }
 
     /// The subtree at `at` of `from` replaces the one of `to` (replica
-    /// `side`), if the synchronizer chooses to.
+    /// `side`): each path that differs, if the synchronizer chooses to. A
+    /// run that finishes makes every one of them; one that stops early
+    /// (exit 2) may have made any (Unison sets a directory's permission
+    /// bits before it fills the directory, and can fail halfway), and
+    /// nothing it should not have.
     fn propagate(
         &mut self,
         cx: &mut Cx<'_, SyncModel>,
@@ -483,18 +490,28 @@ impl Plan {
         at: &str,
         side: Replica,
     ) -> Step {
-        let made = cx.fresh_bool("propagated")?;
-        self.chosen.push(made.clone());
-        let target = match side {
-            Replica::A => &mut self.a2,
-            Replica::B => &mut self.b2,
-        };
-        let paths: Vec<&String> = subtree(from, at).into_keys().chain(subtree(to, at).into_keys()).collect();
-        for p in &paths {
-            target.insert((*p).clone(), Expr::ite(made.clone(), code_of(from, p), code_of(to, p)));
+        let mut paths: Vec<&String> = subtree(from, at).into_keys().chain(subtree(to, at).into_keys()).collect();
+        paths.sort();
+        paths.dedup();
+        for p in subtree(g, at).into_keys() {
+            if !from.contains_key(p) && !to.contains_key(p) {
+                self.g2.remove(p); // absent on both sides: agreed
+            }
         }
-        for p in paths.into_iter().chain(subtree(g, at).into_keys()) {
-            self.g2.insert(p.clone(), Expr::ite(made.clone(), code_of(from, p), code_of(g, p)));
+        for p in paths {
+            let (new, old) = (code_of(from, p), code_of(to, p));
+            if new == old {
+                self.g2.insert(p.clone(), new);
+                continue;
+            }
+            let made = cx.fresh_bool("propagated")?;
+            self.chosen.push(made.clone());
+            let target = match side {
+                Replica::A => &mut self.a2,
+                Replica::B => &mut self.b2,
+            };
+            target.insert(p.clone(), Expr::ite(made.clone(), new.clone(), old));
+            self.g2.insert(p.clone(), Expr::ite(made, new, code_of(g, p)));
         }
         Ok(())
     }

@@ -206,8 +206,17 @@ impl Sandbox {
                 break status;
             }
             if started.elapsed() > self.sync.timeout {
-                // The whole process group: a shell's children too.
-                let _ = Command::new("kill").arg("-KILL").arg(format!("-{}", child.id())).status();
+                // The whole process group (the shell's children too), and
+                // only it: its id is the child's, never 0 or 1.
+                if let Ok(group) = libc::pid_t::try_from(child.id())
+                    && group > 1
+                {
+                    // SAFETY: kill(2) with a negative pid signals that
+                    // process group; no memory is involved.
+                    unsafe {
+                        libc::kill(-group, libc::SIGKILL);
+                    }
+                }
                 let _ = child.kill();
                 let _ = child.wait();
                 return Err(CallError::Stalled(format!(
