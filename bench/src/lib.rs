@@ -80,6 +80,18 @@ pub fn machine() -> String {
     format!("{cpu}, {cores} cores visible, {} {}", std::env::consts::OS, std::env::consts::ARCH)
 }
 
+/// The median of `xs` (the upper one of an even count; 0 when empty).
+pub fn median(xs: &[f64]) -> f64 {
+    let mut s = xs.to_vec();
+    s.sort_by(f64::total_cmp);
+    if s.is_empty() { 0.0 } else { s[s.len() / 2] }
+}
+
+/// Seconds for a table: milliseconds below one second.
+pub fn fmt_seconds(x: f64) -> String {
+    if x < 1.0 { format!("{:.0} ms", x * 1e3) } else { format!("{x:.2} s") }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

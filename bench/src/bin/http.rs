@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use clap::Parser;
 use speccheck::runner::report::RunVerdict;
-use speccheck_bench::{Summary, Table, machine};
+use speccheck_bench::{Summary, Table, fmt_seconds as fmt_s, machine, median};
 use speccheck_dual::exec::Target;
 use speccheck_dual::exec::tcp::Tcp;
 use speccheck_dual::protocols::http::{Http, Method, Vocabulary};
@@ -52,16 +52,6 @@ fn tester(target: impl Target + 'static, http: Http, seed: u64, executions: u32,
 
 fn bundled(bug: Option<HttpBug>) -> Tcp {
     Tcp::spawn("bundled", move |seed| HttpServer::service(bug, seed))
-}
-
-fn median(xs: &[f64]) -> f64 {
-    let mut s = xs.to_vec();
-    s.sort_by(f64::total_cmp);
-    if s.is_empty() { 0.0 } else { s[s.len() / 2] }
-}
-
-fn fmt_s(x: f64) -> String {
-    if x < 1.0 { format!("{:.0} ms", x * 1e3) } else { format!("{x:.2} s") }
 }
 
 fn mutants(args: &Args, out: &mut String) {

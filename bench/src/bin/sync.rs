@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use clap::Parser;
 use speccheck::runner::report::RunVerdict;
-use speccheck_bench::{Summary, Table, machine};
+use speccheck_bench::{Summary, Table, fmt_seconds as fmt_s, machine, median};
 use speccheck_dual::protocols::sync::Sync;
 use speccheck_dual::protocols::sync::session::Synchronizer;
 use speccheck_dual::tester::{DualReport, Tester};
@@ -76,16 +76,6 @@ fn run(sync: &Synchronizer, seed: u64, executions: u32, codes: Option<Codes>) ->
             }
         })
         .run()
-}
-
-fn median(xs: &[f64]) -> f64 {
-    let mut s = xs.to_vec();
-    s.sort_by(f64::total_cmp);
-    if s.is_empty() { 0.0 } else { s[s.len() / 2] }
-}
-
-fn fmt_s(x: f64) -> String {
-    if x < 1.0 { format!("{:.0} ms", x * 1e3) } else { format!("{x:.2} s") }
 }
 
 fn mutants(args: &Args, out: &mut String) {
