@@ -10,7 +10,7 @@
 //! unwinding too.
 //!
 //! A session that cannot answer because the system hung (a command past
-//! its time limit, stopped) says so with [`Stalled`]: the request then
+//! its time limit, stopped) says so with [`CallError::Stalled`]: the request then
 //! stays unanswered, the executor's liveness check fails the execution,
 //! and the verdict carries the session's explanation.
 
