@@ -42,6 +42,46 @@ fn a_missing_command_is_a_setup_error_naming_it() {
     assert!(err.to_string().contains("`no-such-synchronizer`"), "{err}");
 }
 
+/// A session whose own side fails on its third request (as when the
+/// sandbox's disk is full): the run ends with an error that says so, never
+/// a verdict on the synchronizer.
+#[test]
+fn a_failure_of_the_tester_itself_is_an_error_not_a_verdict() {
+    use speccheck_dual::exec::local::{CallError, Session};
+    use speccheck_dual::protocols::sync::session::{Sandbox, permissions_enforced};
+
+    struct FailsOnThird(Sandbox, usize);
+    impl Session for FailsOnThird {
+        fn call(&mut self, request: &[u8]) -> Result<Vec<u8>, CallError> {
+            self.1 += 1;
+            if self.1 == 3 {
+                return Err(CallError::Harness("no space left on the sandbox's device".into()));
+            }
+            self.0.call(request)
+        }
+    }
+    let sync = Synchronizer::new("exit 2");
+    let enforce = permissions_enforced();
+    let target = Local::new("fails-on-third", move |_| {
+        Ok(Box::new(FailsOnThird(Sandbox::new(sync.clone(), enforce)?, 0)) as Box<dyn Session>)
+    });
+    // `exit 2` (stopped early, nothing done) always passes: the run must
+    // not pass when the tester could not do its part.
+    let r = Tester::new(Sync::detect(), target)
+        .with_settings(|s| {
+            s.conns = 1;
+            s.fuel = 30;
+        })
+        .config(config("sync-harness-fails", 20))
+        .run();
+    match &r.run.verdict {
+        RunVerdict::Error(e) => {
+            assert!(e.contains("no space left") && e.contains("not a verdict"), "{e}");
+        }
+        other => panic!("expected an error, got {other:?}\n{r}"),
+    }
+}
+
 mod model {
     use std::sync::Arc;
 

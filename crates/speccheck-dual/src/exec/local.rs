@@ -103,7 +103,7 @@ impl Transport for Driver {
                 self.stalled = Some(why);
                 Ok(())
             }
-            Err(CallError::Harness(detail)) => Err(TransportError::Io { conn, detail }),
+            Err(CallError::Harness(detail)) => Err(TransportError::Harness { detail }),
         }
     }
 

@@ -27,7 +27,8 @@
 //!   before no branch was left) → [`Verdict::Inconclusive`]: counted and
 //!   reported, never a rejection.
 //!
-//! A connection that cannot be opened is a [`SetupError`], never a verdict.
+//! A connection that cannot be opened, or a failure on the tester's own
+//! side ([`TransportError::Harness`]), is a [`SetupError`], never a verdict.
 
 pub mod inproc;
 pub mod local;
@@ -79,9 +80,18 @@ pub enum TransportError {
         /// The system's message.
         detail: String,
     },
+    /// The tester's own side failed (a temporary file could not be
+    /// written, a request could not be handed over): not a verdict on the
+    /// system; the execution ends as a [`SetupError::Harness`].
+    #[error("the tester failed: {detail}")]
+    Harness {
+        /// What failed.
+        detail: String,
+    },
 }
 
-/// The system under test could not be set up: not a verdict on it.
+/// The system under test could not be set up, or the tester failed while
+/// running it: not a verdict on it.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SetupError {
     /// A connection could not be opened.
@@ -90,6 +100,9 @@ pub enum SetupError {
     /// Resetting the server failed.
     #[error("could not reset the server: {0}")]
     Reset(String),
+    /// The tester's own side failed in the middle of an execution.
+    #[error("the tester failed during an execution: {0}")]
+    Harness(String),
     /// Anything else.
     #[error("{0}")]
     Io(String),
@@ -599,6 +612,10 @@ fn run<P: Protocol, S: Solver>(
                 Some(l) => (l.trace, l.received, l.validator.stats(), l.validation),
                 None => (Vec::new(), 0, ValidatorStats::default(), Duration::ZERO),
             };
+            if let Verdict::ConnectionLost(TransportError::Harness { detail }) = verdict {
+                // The tester's failure, not the system's: no verdict.
+                return Err(SetupError::Harness(detail));
+            }
             let elapsed = started.elapsed();
             Ok(Execution { verdict, steps, pacing, trace, sent, received, skipped, elapsed, validator, validation })
         };
