@@ -1,0 +1,284 @@
+//! The abstract syntax of specifications.
+//!
+//! A spec is a Rust expression over the function's arguments (and
+//! `result`), integers as mathematical integers, with measures, finite
+//! sets and bounded quantifiers. The tree is small on purpose: every node
+//! has a concrete meaning ([`crate::eval`]) and, where it is in the
+//! solvable fragment, a logical one (the SMT encoder).
+
+use std::fmt;
+
+/// A unary operator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnOp {
+    /// `!b`
+    Not,
+    /// `-x`
+    Neg,
+}
+
+/// A binary operator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinOp {
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// `/` (truncating, as Rust's)
+    Div,
+    /// `%` (Rust's remainder)
+    Rem,
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+    /// `&&`
+    And,
+    /// `||`
+    Or,
+    /// `==>` (implication; binds loosest, associates to the right)
+    Implies,
+}
+
+impl BinOp {
+    /// The operator as written.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Rem => "%",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+            BinOp::And => "&&",
+            BinOp::Or => "||",
+            BinOp::Implies => "==>",
+        }
+    }
+}
+
+/// What a bounded quantifier ranges over.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Domain {
+    /// `lo..hi` (integers, `hi` excluded).
+    Range(Box<Expr>, Box<Expr>),
+    /// `lo..=hi`.
+    RangeInclusive(Box<Expr>, Box<Expr>),
+    /// The elements of a set or a sequence.
+    Elements(Box<Expr>),
+}
+
+/// A specification expression.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Expr {
+    /// An integer literal.
+    Int(i128),
+    /// `true` / `false`.
+    Bool(bool),
+    /// An argument, `result`, a bound variable or a field in scope.
+    Var(String),
+    /// `x.field` or `x.0`.
+    Field(Box<Expr>, String),
+    /// `xs[i]`.
+    Index(Box<Expr>, Box<Expr>),
+    /// `!e`, `-e`.
+    Unary(UnOp, Box<Expr>),
+    /// `a op b`.
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// `if c { a } else { b }`.
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// A measure or a built-in (`len`, `union`, `member`, …), or a method
+    /// call written `x.f(args)` (the receiver comes first).
+    Call(String, Vec<Expr>),
+    /// `forall!(x in domain, body)` / `exists!(x in domain, body)`.
+    Quant {
+        /// `forall` (true) or `exists` (false).
+        forall: bool,
+        /// The bound variable.
+        var: String,
+        /// What it ranges over.
+        domain: Domain,
+        /// The body.
+        body: Box<Expr>,
+    },
+}
+
+impl Expr {
+    /// `a op b`.
+    pub fn bin(op: BinOp, a: Expr, b: Expr) -> Expr {
+        Expr::Binary(op, Box::new(a), Box::new(b))
+    }
+
+    /// The conjunction of `parts` (`true` when empty).
+    pub fn all(parts: impl IntoIterator<Item = Expr>) -> Expr {
+        parts.into_iter().reduce(|a, b| Expr::bin(BinOp::And, a, b)).unwrap_or(Expr::Bool(true))
+    }
+
+    /// The free variables, in order of first occurrence.
+    pub fn free_vars(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        self.collect_free(&mut Vec::new(), &mut out);
+        out
+    }
+
+    fn collect_free(&self, bound: &mut Vec<String>, out: &mut Vec<String>) {
+        match self {
+            Expr::Int(_) | Expr::Bool(_) => {}
+            Expr::Var(v) => {
+                if !bound.contains(v) && !out.contains(v) {
+                    out.push(v.clone());
+                }
+            }
+            Expr::Field(e, _) | Expr::Unary(_, e) => e.collect_free(bound, out),
+            Expr::Index(a, b) | Expr::Binary(_, a, b) => {
+                a.collect_free(bound, out);
+                b.collect_free(bound, out);
+            }
+            Expr::If(c, a, b) => {
+                c.collect_free(bound, out);
+                a.collect_free(bound, out);
+                b.collect_free(bound, out);
+            }
+            Expr::Call(_, args) => args.iter().for_each(|a| a.collect_free(bound, out)),
+            Expr::Quant { var, domain, body, .. } => {
+                match domain {
+                    Domain::Range(lo, hi) | Domain::RangeInclusive(lo, hi) => {
+                        lo.collect_free(bound, out);
+                        hi.collect_free(bound, out);
+                    }
+                    Domain::Elements(s) => s.collect_free(bound, out),
+                }
+                bound.push(var.clone());
+                body.collect_free(bound, out);
+                bound.pop();
+            }
+        }
+    }
+
+    /// The names of the functions it calls (measures and built-ins).
+    pub fn calls(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        self.visit(&mut |e| {
+            if let Expr::Call(f, _) = e
+                && !out.contains(f)
+            {
+                out.push(f.clone());
+            }
+        });
+        out
+    }
+
+    /// Calls `f` on every node, parents first.
+    pub fn visit(&self, f: &mut impl FnMut(&Expr)) {
+        f(self);
+        match self {
+            Expr::Int(_) | Expr::Bool(_) | Expr::Var(_) => {}
+            Expr::Field(e, _) | Expr::Unary(_, e) => e.visit(f),
+            Expr::Index(a, b) | Expr::Binary(_, a, b) => {
+                a.visit(f);
+                b.visit(f);
+            }
+            Expr::If(c, a, b) => {
+                c.visit(f);
+                a.visit(f);
+                b.visit(f);
+            }
+            Expr::Call(_, args) => args.iter().for_each(|a| a.visit(f)),
+            Expr::Quant { domain, body, .. } => {
+                match domain {
+                    Domain::Range(lo, hi) | Domain::RangeInclusive(lo, hi) => {
+                        lo.visit(f);
+                        hi.visit(f);
+                    }
+                    Domain::Elements(s) => s.visit(f),
+                }
+                body.visit(f);
+            }
+        }
+    }
+
+    /// Replaces the free occurrences of `name` by `with`.
+    pub fn subst(&self, name: &str, with: &Expr) -> Expr {
+        let s = |e: &Expr| Box::new(e.subst(name, with));
+        match self {
+            Expr::Var(v) if v == name => with.clone(),
+            Expr::Int(_) | Expr::Bool(_) | Expr::Var(_) => self.clone(),
+            Expr::Field(e, f) => Expr::Field(s(e), f.clone()),
+            Expr::Unary(op, e) => Expr::Unary(*op, s(e)),
+            Expr::Index(a, b) => Expr::Index(s(a), s(b)),
+            Expr::Binary(op, a, b) => Expr::Binary(*op, s(a), s(b)),
+            Expr::If(c, a, b) => Expr::If(s(c), s(a), s(b)),
+            Expr::Call(f, args) => Expr::Call(f.clone(), args.iter().map(|a| a.subst(name, with)).collect()),
+            Expr::Quant { forall, var, domain, body } => {
+                let domain = match domain {
+                    Domain::Range(lo, hi) => Domain::Range(s(lo), s(hi)),
+                    Domain::RangeInclusive(lo, hi) => Domain::RangeInclusive(s(lo), s(hi)),
+                    Domain::Elements(e) => Domain::Elements(s(e)),
+                };
+                let body = if var == name { body.clone() } else { s(body) };
+                Expr::Quant { forall: *forall, var: var.clone(), domain, body }
+            }
+        }
+    }
+}
+
+impl fmt::Display for Expr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Expr::Int(i) => write!(f, "{i}"),
+            Expr::Bool(b) => write!(f, "{b}"),
+            Expr::Var(v) => write!(f, "{v}"),
+            Expr::Field(e, n) => write!(f, "{}.{n}", Paren(e)),
+            Expr::Index(a, b) => write!(f, "{}[{b}]", Paren(a)),
+            Expr::Unary(UnOp::Not, e) => write!(f, "!{}", Paren(e)),
+            Expr::Unary(UnOp::Neg, e) => write!(f, "-{}", Paren(e)),
+            Expr::Binary(op, a, b) => write!(f, "{} {} {}", Paren(a), op.symbol(), Paren(b)),
+            Expr::If(c, a, b) => write!(f, "if {c} {{ {a} }} else {{ {b} }}"),
+            Expr::Call(name, args) => {
+                write!(f, "{name}(")?;
+                for (i, a) in args.iter().enumerate() {
+                    if i > 0 {
+                        write!(f, ", ")?;
+                    }
+                    write!(f, "{a}")?;
+                }
+                write!(f, ")")
+            }
+            Expr::Quant { forall, var, domain, body } => {
+                let q = if *forall { "forall" } else { "exists" };
+                match domain {
+                    Domain::Range(lo, hi) => write!(f, "{q}!({var} in {lo}..{hi}, {body})"),
+                    Domain::RangeInclusive(lo, hi) => write!(f, "{q}!({var} in {lo}..={hi}, {body})"),
+                    Domain::Elements(s) => write!(f, "{q}!({var} in {s}, {body})"),
+                }
+            }
+        }
+    }
+}
+
+/// Parenthesizes compound subexpressions when printing.
+struct Paren<'a>(&'a Expr);
+
+impl fmt::Display for Paren<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Expr::Binary(..) | Expr::If(..) | Expr::Unary(..) => write!(f, "({})", self.0),
+            e => write!(f, "{e}"),
+        }
+    }
+}

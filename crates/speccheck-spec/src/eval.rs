@@ -1,0 +1,336 @@
+//! The concrete meaning of a spec: evaluation over [`Value`]s. This is the
+//! check of Target's query–decode–check loop, the run-time check of a
+//! contract, and the oracle the solver's encoding is tested against.
+
+use std::collections::BTreeSet;
+
+use crate::ast::{BinOp, Domain, Expr, UnOp};
+use crate::measure::{Body, Measures};
+use crate::parse::ParseError;
+use crate::value::Value;
+
+/// Measure calls nested deeper than this are refused (the evaluator
+/// recurses on the native stack).
+const MAX_MEASURE_DEPTH: u32 = 1_000;
+
+/// Why a spec could not be evaluated.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum EvalError {
+    /// A name that is neither an argument, `result`, a field nor bound.
+    #[error("`{0}` is not in scope in this spec")]
+    Unbound(String),
+    /// An operation applied to the wrong kind of value.
+    #[error("in `{expr}`: expected {expected}, found `{found}`")]
+    Type {
+        /// The subexpression.
+        expr: String,
+        /// What was expected.
+        expected: &'static str,
+        /// What was there.
+        found: String,
+    },
+    /// A call to something that is neither a built-in nor a measure.
+    #[error("`{0}` is neither a measure (mark it `#[measure]`) nor a built-in of the spec language")]
+    UnknownFunction(String),
+    /// A measure whose source did not parse.
+    #[error("measure `{0}`: {1}")]
+    BadMeasure(String, ParseError),
+    /// Division or remainder by zero.
+    #[error("division by zero in `{0}`")]
+    DivisionByZero(String),
+    /// `xs[i]` out of range.
+    #[error("index {index} out of range for a sequence of length {len} in `{expr}`")]
+    Index {
+        /// The subexpression.
+        expr: String,
+        /// The index.
+        index: i128,
+        /// The sequence's length.
+        len: usize,
+    },
+    /// A field the value's constructor does not have.
+    #[error("`{value}` has no field `{field}`")]
+    NoField {
+        /// The value.
+        value: String,
+        /// The field.
+        field: String,
+    },
+    /// A measure with no arm for a constructor.
+    #[error("measure `{measure}` has no arm for constructor `{ctor}`")]
+    NoArm {
+        /// The measure.
+        measure: String,
+        /// The constructor.
+        ctor: String,
+    },
+    /// A measure that called itself again with the same arguments.
+    #[error("measure `{0}` does not terminate on this value (it calls itself with the same arguments)")]
+    NotTerminating(String),
+    /// Measure calls nested too deeply to evaluate.
+    #[error("measure `{0}` nests more than {MAX_MEASURE_DEPTH} calls (a value this deep is beyond the evaluator)")]
+    TooDeep(String),
+    /// A measure called with the wrong number of arguments.
+    #[error("measure `{0}` takes {1} arguments, given {2}")]
+    Arity(String, usize, usize),
+}
+
+/// Names in scope and the measures callable.
+#[derive(Clone, Debug)]
+pub struct Env<'m> {
+    vars: Vec<(String, Value)>,
+    measures: &'m Measures,
+    /// The measure calls under way (a repeat is a loop).
+    active: Vec<(String, Vec<Value>)>,
+}
+
+impl<'m> Env<'m> {
+    /// An empty scope calling `measures`.
+    pub fn new(measures: &'m Measures) -> Self {
+        Env { vars: Vec::new(), measures, active: Vec::new() }
+    }
+
+    /// Binds `name` (shadowing earlier bindings).
+    pub fn bind(&mut self, name: impl Into<String>, v: Value) -> &mut Self {
+        self.vars.push((name.into(), v));
+        self
+    }
+
+    /// With `name` bound.
+    pub fn with(mut self, name: impl Into<String>, v: Value) -> Self {
+        self.bind(name, v);
+        self
+    }
+
+    fn lookup(&self, name: &str) -> Option<&Value> {
+        self.vars.iter().rev().find(|(n, _)| n == name).map(|(_, v)| v)
+    }
+
+    /// Evaluates `e`.
+    pub fn eval(&mut self, e: &Expr) -> Result<Value, EvalError> {
+        let ty = |expected: &'static str, v: &Value, at: &Expr| EvalError::Type {
+            expr: at.to_string(),
+            expected,
+            found: v.to_string(),
+        };
+        Ok(match e {
+            Expr::Int(i) => Value::Int(*i),
+            Expr::Bool(b) => Value::Bool(*b),
+            Expr::Var(v) => self.lookup(v).cloned().ok_or_else(|| EvalError::Unbound(v.clone()))?,
+            Expr::Field(base, field) => {
+                let v = self.eval(base)?;
+                field_of(&v, field)?
+            }
+            Expr::Index(seq, i) => {
+                let s = self.eval(seq)?;
+                let i = self.int(i)?;
+                let Value::Seq(xs) = &s else { return Err(ty("a sequence", &s, seq)) };
+                usize::try_from(i).ok().and_then(|k| xs.get(k)).cloned().ok_or(EvalError::Index {
+                    expr: e.to_string(),
+                    index: i,
+                    len: xs.len(),
+                })?
+            }
+            Expr::Unary(UnOp::Not, x) => Value::Bool(!self.bool(x)?),
+            Expr::Unary(UnOp::Neg, x) => Value::Int(-self.int(x)?),
+            Expr::Binary(op, a, b) => self.binary(*op, a, b, e)?,
+            Expr::If(c, a, b) => {
+                if self.bool(c)? {
+                    self.eval(a)?
+                } else {
+                    self.eval(b)?
+                }
+            }
+            Expr::Call(f, args) => {
+                let vals = args.iter().map(|a| self.eval(a)).collect::<Result<Vec<_>, _>>()?;
+                self.call(f, vals, e)?
+            }
+            Expr::Quant { forall, var, domain, body } => {
+                let items: Vec<Value> = match domain {
+                    Domain::Range(lo, hi) => (self.int(lo)?..self.int(hi)?).map(Value::Int).collect(),
+                    Domain::RangeInclusive(lo, hi) => (self.int(lo)?..=self.int(hi)?).map(Value::Int).collect(),
+                    Domain::Elements(s) => match self.eval(s)? {
+                        Value::Seq(xs) => xs,
+                        Value::Set(xs) => xs.into_iter().collect(),
+                        other => return Err(ty("a set or a sequence", &other, s)),
+                    },
+                };
+                let mut result = *forall;
+                for item in items {
+                    self.vars.push((var.clone(), item));
+                    let b = self.bool(body);
+                    self.vars.pop();
+                    if b? != *forall {
+                        result = !*forall;
+                        break;
+                    }
+                }
+                Value::Bool(result)
+            }
+        })
+    }
+
+    /// Evaluates a boolean spec.
+    pub fn bool(&mut self, e: &Expr) -> Result<bool, EvalError> {
+        let v = self.eval(e)?;
+        v.as_bool().ok_or_else(|| EvalError::Type { expr: e.to_string(), expected: "a boolean", found: v.to_string() })
+    }
+
+    /// Evaluates an integer spec.
+    pub fn int(&mut self, e: &Expr) -> Result<i128, EvalError> {
+        let v = self.eval(e)?;
+        v.as_int().ok_or_else(|| EvalError::Type { expr: e.to_string(), expected: "an integer", found: v.to_string() })
+    }
+
+    fn binary(&mut self, op: BinOp, a: &Expr, b: &Expr, whole: &Expr) -> Result<Value, EvalError> {
+        // The connectives short-circuit, as Rust's do (a guard protects
+        // what it guards: `i < len(xs) && xs[i] > 0`).
+        match op {
+            BinOp::And => return Ok(Value::Bool(self.bool(a)? && self.bool(b)?)),
+            BinOp::Or => return Ok(Value::Bool(self.bool(a)? || self.bool(b)?)),
+            BinOp::Implies => return Ok(Value::Bool(!self.bool(a)? || self.bool(b)?)),
+            BinOp::Eq => return Ok(Value::Bool(self.eval(a)? == self.eval(b)?)),
+            BinOp::Ne => return Ok(Value::Bool(self.eval(a)? != self.eval(b)?)),
+            _ => {}
+        }
+        let (x, y) = (self.int(a)?, self.int(b)?);
+        let zero = || EvalError::DivisionByZero(whole.to_string());
+        Ok(match op {
+            BinOp::Add => Value::Int(x + y),
+            BinOp::Sub => Value::Int(x - y),
+            BinOp::Mul => {
+                Value::Int(x.checked_mul(y).unwrap_or(if (x < 0) == (y < 0) { i128::MAX } else { i128::MIN }))
+            }
+            BinOp::Div => Value::Int(x.checked_div(y).ok_or_else(zero)?),
+            BinOp::Rem => Value::Int(x.checked_rem(y).ok_or_else(zero)?),
+            BinOp::Lt => Value::Bool(x < y),
+            BinOp::Le => Value::Bool(x <= y),
+            BinOp::Gt => Value::Bool(x > y),
+            BinOp::Ge => Value::Bool(x >= y),
+            BinOp::And | BinOp::Or | BinOp::Implies | BinOp::Eq | BinOp::Ne => unreachable!("handled above"),
+        })
+    }
+
+    fn call(&mut self, f: &str, args: Vec<Value>, at: &Expr) -> Result<Value, EvalError> {
+        if let Some(v) = builtin(f, &args, at)? {
+            return Ok(v);
+        }
+        let measure = match self.measures.get(f) {
+            Some(Ok(m)) => m,
+            Some(Err(e)) => return Err(EvalError::BadMeasure(f.to_string(), e)),
+            None => return Err(EvalError::UnknownFunction(f.to_string())),
+        };
+        if args.len() != measure.params.len() {
+            return Err(EvalError::Arity(f.to_string(), measure.params.len(), args.len()));
+        }
+        if self.active.len() >= MAX_MEASURE_DEPTH as usize {
+            return Err(EvalError::TooDeep(f.to_string()));
+        }
+        if self.active.iter().any(|(n, a)| n == f && *a == args) {
+            return Err(EvalError::NotTerminating(f.to_string()));
+        }
+        // A measure sees only its parameters (and the fields it binds).
+        let mut active = std::mem::take(&mut self.active);
+        active.push((f.to_string(), args.clone()));
+        let mut inner = Env { vars: Vec::new(), measures: self.measures, active };
+        let r = inner.apply(f, &measure, args, at);
+        self.active = inner.active;
+        self.active.pop();
+        r
+    }
+
+    fn apply(
+        &mut self,
+        f: &str,
+        measure: &crate::measure::Measure,
+        args: Vec<Value>,
+        at: &Expr,
+    ) -> Result<Value, EvalError> {
+        let inner = self;
+        for (p, v) in measure.params.iter().zip(&args) {
+            inner.vars.push((p.clone(), v.clone()));
+        }
+        match &measure.body {
+            Body::Expr(e) => inner.eval(e),
+            Body::Match(_) => {
+                let Value::Data { def, ctor, fields } = &args[0] else {
+                    return Err(EvalError::Type {
+                        expr: at.to_string(),
+                        expected: "a data value (a measure matches on it)",
+                        found: args[0].to_string(),
+                    });
+                };
+                let (body, binds) = measure
+                    .arm(def, *ctor)
+                    .ok_or_else(|| EvalError::NoArm { measure: f.to_string(), ctor: def.ctors[*ctor].name.clone() })?;
+                for (var, i) in binds {
+                    inner.vars.push((var, fields[i].clone()));
+                }
+                inner.eval(body)
+            }
+        }
+    }
+}
+
+/// A field of a data value.
+pub fn field_of(v: &Value, field: &str) -> Result<Value, EvalError> {
+    if let Value::Data { def, ctor, fields } = v
+        && let Some(i) = def.ctors[*ctor].fields.iter().position(|f| f.name == field)
+    {
+        return Ok(fields[i].clone());
+    }
+    Err(EvalError::NoField { value: v.to_string(), field: field.to_string() })
+}
+
+/// The built-in functions: `len`, set operations, `abs`, `min`, `max`.
+/// `None` when `f` is not one for these arguments (then it may be a measure).
+pub fn builtin(f: &str, args: &[Value], at: &Expr) -> Result<Option<Value>, EvalError> {
+    let set = |v: &Value| match v {
+        Value::Set(s) => Ok(s.clone()),
+        Value::Seq(xs) => Ok(xs.iter().cloned().collect::<BTreeSet<_>>()),
+        other => Err(EvalError::Type { expr: at.to_string(), expected: "a set", found: other.to_string() }),
+    };
+    let int = |v: &Value| {
+        v.as_int().ok_or_else(|| EvalError::Type { expr: at.to_string(), expected: "an integer", found: v.to_string() })
+    };
+    Ok(Some(match (f, args) {
+        ("len", [Value::Seq(xs)]) => Value::Int(xs.len() as i128),
+        ("len", [Value::Set(xs)]) => Value::Int(xs.len() as i128),
+        ("is_empty", [Value::Seq(xs)]) => Value::Bool(xs.is_empty()),
+        ("is_empty", [Value::Set(xs)]) => Value::Bool(xs.is_empty()),
+        ("empty", []) => Value::Set(BTreeSet::new()),
+        ("singleton", [x]) => Value::Set(BTreeSet::from([x.clone()])),
+        ("elems", [s]) => Value::Set(set(s)?),
+        ("union", [a, b]) => Value::Set(set(a)?.union(&set(b)?).cloned().collect()),
+        ("inter" | "intersection", [a, b]) => Value::Set(set(a)?.intersection(&set(b)?).cloned().collect()),
+        ("diff" | "difference", [a, b]) => Value::Set(set(a)?.difference(&set(b)?).cloned().collect()),
+        ("member", [x, s]) => Value::Bool(set(s)?.contains(x)),
+        ("contains", [s, x]) => Value::Bool(set(s)?.contains(x)),
+        ("subset" | "is_subset", [a, b]) => Value::Bool(set(a)?.is_subset(&set(b)?)),
+        ("abs", [x]) => Value::Int(int(x)?.abs()),
+        ("min", [x, y]) => Value::Int(int(x)?.min(int(y)?)),
+        ("max", [x, y]) => Value::Int(int(x)?.max(int(y)?)),
+        _ => return Ok(None),
+    }))
+}
+
+/// The names of the built-in functions (for error messages and checks).
+pub const BUILTINS: &[&str] = &[
+    "len",
+    "is_empty",
+    "empty",
+    "singleton",
+    "elems",
+    "union",
+    "inter",
+    "intersection",
+    "diff",
+    "difference",
+    "member",
+    "contains",
+    "subset",
+    "is_subset",
+    "abs",
+    "min",
+    "max",
+];

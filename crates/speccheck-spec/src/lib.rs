@@ -1,0 +1,40 @@
+//! # speccheck-spec
+//!
+//! speccheck's one specification language, shared by refinement specs
+//! (Target: specs become SMT queries) and contracts (LPtest: specs become
+//! run-time checks and generated tests).
+//!
+//! A spec is a Rust boolean expression over the function's arguments and
+//! `result`: integer arithmetic and comparisons (integers are
+//! mathematical), `&&` `||` `!` and `==>` (implication), `if … else`,
+//! calls to *measures* (`#[measure]` functions, structurally recursive
+//! over data: `len`, `height`, `keys`, with extra arguments allowed),
+//! finite sets (`empty()`, `singleton(x)`, `union`, `inter`, `diff`,
+//! `member`, `subset`), and bounded quantifiers
+//! (`forall!(i in 0..len(xs) - 1, xs[i] <= xs[i + 1])`,
+//! `exists!(k in keys(t), k < 0)`).
+//!
+//! * [`parse`] reads a spec (the macros use it too, so a construct outside
+//!   the language is a compile error at that construct);
+//! * [`eval`] gives it its concrete meaning over [`Value`]s;
+//! * [`Targetable`] describes a Rust type to the language ([`Ty`]) and
+//!   converts its values both ways.
+
+#![warn(missing_docs)]
+
+pub mod ast;
+pub mod eval;
+pub mod measure;
+pub mod parse;
+pub mod ty;
+pub mod value;
+
+pub use ast::{BinOp, Domain, Expr, UnOp};
+pub use eval::{Env, EvalError};
+pub use measure::{Measure, MeasureSource, Measures};
+pub use parse::{Located, ParseError, parse_str, parse_tokens};
+pub use ty::{CtorDef, DataDef, DataRef, FieldDef, Targetable, Ty};
+pub use value::Value;
+
+#[doc(hidden)]
+pub use inventory;

@@ -1,0 +1,278 @@
+//! Measures: functions over data that specs may call and the solver may
+//! unfold (Liquid Haskell's and Target's `measure`).
+//!
+//! A measure is an ordinary Rust function marked `#[measure]`: its first
+//! parameter is the data it measures and its body is either one `match`
+//! on that parameter, an arm per constructor, whose arm bodies are spec
+//! expressions over the constructor's fields (recursion on the fields is
+//! what makes it structural), or a single spec expression. Further
+//! parameters are allowed (Target allowed only one). The macro keeps the
+//! function as written and records its source; [`Measures`] reads it back.
+
+use std::collections::HashMap;
+use std::sync::{Arc, OnceLock};
+
+use crate::ast::Expr;
+use crate::parse::{Located, ParseError, convert};
+use crate::ty::DataDef;
+
+/// A measure's source, registered by `#[measure]`.
+#[derive(Debug)]
+pub struct MeasureSource {
+    /// The function's name.
+    pub name: &'static str,
+    /// `module_path!()` where it is defined.
+    pub module: &'static str,
+    /// The function's source text.
+    pub source: &'static str,
+}
+
+inventory::collect!(MeasureSource);
+
+/// A constructor pattern in a measure's `match`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Pat {
+    /// `_` or a binding: every constructor.
+    Wild,
+    /// `Ctor`, `Ctor(a, _)`, `Ctor { f, g: x, .. }`.
+    Ctor {
+        /// The constructor's name (the path's last segment).
+        name: String,
+        /// Positional bindings (`None` for `_`).
+        positional: Vec<Option<String>>,
+        /// Named bindings: field and variable.
+        named: Vec<(String, String)>,
+    },
+    /// `A | B`.
+    Or(Vec<Pat>),
+}
+
+impl Pat {
+    /// Whether the pattern matches constructor `ctor`.
+    pub fn matches(&self, ctor: &str) -> bool {
+        match self {
+            Pat::Wild => true,
+            Pat::Ctor { name, .. } => name == ctor,
+            Pat::Or(ps) => ps.iter().any(|p| p.matches(ctor)),
+        }
+    }
+
+    /// The variables bound to the fields of constructor `ctor` of `def`:
+    /// (variable, field index).
+    pub fn bindings(&self, def: &DataDef, ctor: usize) -> Vec<(String, usize)> {
+        match self {
+            Pat::Ctor { positional, named, .. } => {
+                let c = &def.ctors[ctor];
+                let mut out: Vec<(String, usize)> =
+                    positional.iter().enumerate().filter_map(|(i, v)| Some((v.clone()?, i))).collect();
+                for (field, var) in named {
+                    if let Some(i) = c.fields.iter().position(|f| &f.name == field) {
+                        out.push((var.clone(), i));
+                    }
+                }
+                out
+            }
+            Pat::Wild | Pat::Or(_) => Vec::new(),
+        }
+    }
+}
+
+/// One arm of a measure's `match`.
+#[derive(Clone, Debug)]
+pub struct Arm {
+    /// The pattern.
+    pub pat: Pat,
+    /// The arm's value.
+    pub body: Expr,
+}
+
+/// A measure's body.
+#[derive(Clone, Debug)]
+pub enum Body {
+    /// `match first_param { arms }`.
+    Match(Vec<Arm>),
+    /// One expression (a measure defined from others).
+    Expr(Expr),
+}
+
+/// A parsed measure.
+#[derive(Clone, Debug)]
+pub struct Measure {
+    /// Its name.
+    pub name: String,
+    /// Parameter names, the measured data first.
+    pub params: Vec<String>,
+    /// Parameter types, as written.
+    pub param_types: Vec<String>,
+    /// The result type, as written.
+    pub result_type: String,
+    /// The body.
+    pub body: Body,
+}
+
+impl Measure {
+    /// Parses a measure from its function's source.
+    pub fn parse(source: &str) -> Result<Measure, ParseError> {
+        let item: syn::ItemFn = syn::parse_str(source)
+            .map_err(|e| ParseError { message: format!("not a function ({e})"), construct: source.to_string() })?;
+        Ok(Measure::from_item(&item)?)
+    }
+
+    /// Reads a measure from a parsed function (what `#[measure]` does).
+    pub fn from_item(item: &syn::ItemFn) -> Result<Measure, Located> {
+        use quote::ToTokens;
+        let name = item.sig.ident.to_string();
+        let mut params = Vec::new();
+        let mut param_types = Vec::new();
+        for input in &item.sig.inputs {
+            let syn::FnArg::Typed(t) = input else {
+                return Err(at(input, "a measure is a free function, not a method"));
+            };
+            let syn::Pat::Ident(id) = &*t.pat else {
+                return Err(at(&t.pat, "a measure's parameters must be plain names"));
+            };
+            params.push(id.ident.to_string());
+            let ty = match &*t.ty {
+                syn::Type::Reference(r) => r.elem.to_token_stream().to_string(),
+                other => other.to_token_stream().to_string(),
+            };
+            param_types.push(ty.replace(' ', ""));
+        }
+        if params.is_empty() {
+            return Err(at(&item.sig, "a measure takes the data it measures as its first parameter"));
+        }
+        let result_type = match &item.sig.output {
+            syn::ReturnType::Type(_, t) => t.to_token_stream().to_string().replace(' ', ""),
+            syn::ReturnType::Default => return Err(at(&item.sig, "a measure returns a value")),
+        };
+        let expr = match item.block.stmts.as_slice() {
+            [syn::Stmt::Expr(e, None)] => e,
+            _ => return Err(at(&item.block, "a measure's body is one expression (a `match` or a spec)")),
+        };
+        let body = match expr {
+            syn::Expr::Match(m) => {
+                let scrutinee = crate::parse::convert(strip_refs(&m.expr))?;
+                if scrutinee != Expr::Var(params[0].clone()) {
+                    return Err(at(&m.expr, "a measure matches on its first parameter"));
+                }
+                let mut arms = Vec::new();
+                for arm in &m.arms {
+                    if arm.guard.is_some() {
+                        return Err(at(arm, "match guards are not allowed in measures"));
+                    }
+                    arms.push(Arm { pat: pattern(&arm.pat)?, body: convert(&arm.body)? });
+                }
+                Body::Match(arms)
+            }
+            other => Body::Expr(convert(other)?),
+        };
+        Ok(Measure { name, params, param_types, result_type, body })
+    }
+
+    /// The arm for constructor `ctor` of `def`, with its bindings.
+    pub fn arm(&self, def: &DataDef, ctor: usize) -> Option<(&Expr, Vec<(String, usize)>)> {
+        match &self.body {
+            Body::Match(arms) => {
+                let name = &def.ctors[ctor].name;
+                let arm = arms.iter().find(|a| a.pat.matches(name))?;
+                Some((&arm.body, arm.pat.bindings(def, ctor)))
+            }
+            Body::Expr(_) => None,
+        }
+    }
+}
+
+fn strip_refs(e: &syn::Expr) -> &syn::Expr {
+    match e {
+        syn::Expr::Reference(r) => strip_refs(&r.expr),
+        syn::Expr::Unary(syn::ExprUnary { op: syn::UnOp::Deref(_), expr, .. }) => strip_refs(expr),
+        syn::Expr::Paren(p) => strip_refs(&p.expr),
+        other => other,
+    }
+}
+
+fn at(node: &impl quote::ToTokens, message: &str) -> Located {
+    Located::at(node, message)
+}
+
+fn binder(p: &syn::Pat) -> Result<Option<String>, Located> {
+    match p {
+        syn::Pat::Ident(id) if id.subpat.is_none() => Ok(Some(id.ident.to_string())),
+        syn::Pat::Wild(_) => Ok(None),
+        syn::Pat::Reference(r) => binder(&r.pat),
+        _ => Err(at(p, "a field pattern in a measure must be a name or `_` (nested patterns are not supported)")),
+    }
+}
+
+fn pattern(p: &syn::Pat) -> Result<Pat, Located> {
+    let last = |path: &syn::Path| path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
+    Ok(match p {
+        syn::Pat::Wild(_) => Pat::Wild,
+        syn::Pat::Ident(id) if id.subpat.is_none() && id.ident.to_string().starts_with(char::is_lowercase) => Pat::Wild,
+        syn::Pat::Ident(id) => Pat::Ctor { name: id.ident.to_string(), positional: vec![], named: vec![] },
+        syn::Pat::Path(path) => Pat::Ctor { name: last(&path.path), positional: vec![], named: vec![] },
+        syn::Pat::TupleStruct(ts) => Pat::Ctor {
+            name: last(&ts.path),
+            positional: ts.elems.iter().map(binder).collect::<Result<_, _>>()?,
+            named: vec![],
+        },
+        syn::Pat::Struct(s) => {
+            let mut named = Vec::new();
+            for f in &s.fields {
+                let field = match &f.member {
+                    syn::Member::Named(n) => n.to_string(),
+                    syn::Member::Unnamed(i) => i.index.to_string(),
+                };
+                if let Some(var) = binder(&f.pat)? {
+                    named.push((field, var));
+                }
+            }
+            Pat::Ctor { name: last(&s.path), positional: vec![], named }
+        }
+        syn::Pat::Or(o) => Pat::Or(o.cases.iter().map(pattern).collect::<Result<_, _>>()?),
+        syn::Pat::Reference(r) => pattern(&r.pat)?,
+        _ => return Err(at(p, "not a constructor pattern")),
+    })
+}
+
+/// The measures a spec can call, by name.
+#[derive(Clone, Debug, Default)]
+pub struct Measures {
+    by_name: HashMap<String, Result<Arc<Measure>, ParseError>>,
+}
+
+impl Measures {
+    /// No measures.
+    pub fn new() -> Self {
+        Measures::default()
+    }
+
+    /// Every measure registered with `#[measure]` in the program.
+    pub fn global() -> &'static Measures {
+        static GLOBAL: OnceLock<Measures> = OnceLock::new();
+        GLOBAL.get_or_init(|| {
+            let mut m = Measures::new();
+            for src in inventory::iter::<MeasureSource> {
+                m.by_name.insert(src.name.to_string(), Measure::parse(src.source).map(Arc::new));
+            }
+            m
+        })
+    }
+
+    /// Adds a measure from its source (tests and programmatic specs).
+    pub fn with(mut self, source: &str) -> Result<Self, ParseError> {
+        let m = Measure::parse(source)?;
+        self.by_name.insert(m.name.clone(), Ok(Arc::new(m)));
+        Ok(self)
+    }
+
+    /// The measure called `name`: `None` when there is none; an error
+    /// when its source did not parse.
+    pub fn get(&self, name: &str) -> Option<Result<Arc<Measure>, ParseError>> {
+        self.by_name.get(name).cloned().or_else(|| {
+            // Programmatic tables also see the registered measures.
+            let g = Measures::global();
+            if std::ptr::eq(self, g) { None } else { g.by_name.get(name).cloned() }
+        })
+    }
+}

@@ -1,0 +1,137 @@
+//! The spec language: what it reads, what it rejects (naming the
+//! construct) and what its specs mean.
+
+use speccheck_spec::{
+    BinOp, CtorDef, DataDef, DataRef, Env, EvalError, Expr, FieldDef, Measures, Targetable, Ty, Value, parse_str,
+};
+
+/// `enum List { Nil, Cons(i64, Box<List>) }`, described by hand.
+struct List;
+
+fn list_ty() -> Ty {
+    Ty::Data(DataRef::new::<List>("List", || DataDef {
+        name: "List".into(),
+        ctors: vec![
+            CtorDef { name: "Nil".into(), fields: vec![], recursive: false },
+            CtorDef {
+                name: "Cons".into(),
+                fields: vec![FieldDef::plain("0", i64::ty()), FieldDef::plain("1", list_ty())],
+                recursive: true,
+            },
+        ],
+    }))
+}
+
+fn list(xs: &[i128]) -> Value {
+    let Ty::Data(d) = list_ty() else { unreachable!() };
+    let def = d.get();
+    xs.iter().rev().fold(Value::Data { def: def.clone(), ctor: 0, fields: vec![] }, |tail, x| Value::Data {
+        def: def.clone(),
+        ctor: 1,
+        fields: vec![Value::Int(*x), tail],
+    })
+}
+
+fn measures() -> Measures {
+    Measures::new()
+        .with("fn size(l: &List) -> i64 { match l { List::Nil => 0, List::Cons(_, t) => 1 + size(t) } }")
+        .unwrap()
+        .with("fn all_ge(l: &List, x: i64) -> bool { match l { Nil => true, Cons(h, t) => *h >= x && all_ge(t, x) } }")
+        .unwrap()
+        .with(
+            "fn keys(l: &List) -> Set<i64> { match l { Nil => empty(), Cons(h, t) => union(singleton(*h), keys(t)) } }",
+        )
+        .unwrap()
+        .with("fn looping(l: &List) -> i64 { match l { _ => looping(l) } }")
+        .unwrap()
+}
+
+fn holds(spec: &str, env: &[(&str, Value)]) -> Result<bool, EvalError> {
+    let m = measures();
+    let mut e = Env::new(&m);
+    for (n, v) in env {
+        e.bind(*n, v.clone());
+    }
+    e.bool(&parse_str(spec).unwrap())
+}
+
+#[test]
+fn implication_binds_loosest_and_associates_to_the_right() {
+    let e = parse_str("a && b ==> c || d ==> e").unwrap();
+    let Expr::Binary(BinOp::Implies, lhs, rhs) = e else { panic!("{e:?}") };
+    assert!(matches!(*lhs, Expr::Binary(BinOp::And, ..)));
+    assert!(matches!(*rhs, Expr::Binary(BinOp::Implies, ..)), "{rhs}");
+    // Inside calls and quantifiers too, part by part.
+    let q = parse_str("forall!(i in 0..n, i > 0 ==> xs[i] >= 0)").unwrap();
+    assert_eq!(q.to_string(), "forall!(i in 0..n, (i > 0) ==> (xs[i] >= 0))");
+}
+
+#[test]
+fn constructs_outside_the_language_are_named() {
+    for (src, construct) in [
+        ("x & y == 0", "x & y"),
+        ("foo::bar(x)", ""),
+        ("vec![1] == xs", "vec ! [1]"),
+        ("if a { b }", "if a { b }"),
+        ("match x { _ => true }", "match x"),
+        ("\"text\" == s", "\"text\""),
+    ] {
+        match parse_str(src) {
+            Err(e) => assert!(e.construct.contains(construct), "{src}: {e}"),
+            Ok(e) if src.starts_with("foo::") => assert_eq!(e, Expr::Call("bar".into(), vec![Expr::Var("x".into())])),
+            Ok(e) => panic!("{src} parsed as {e}"),
+        }
+    }
+}
+
+#[test]
+fn specs_evaluate_as_rust_would() {
+    let env = [("r1", Value::Int(5)), ("r2", Value::Int(100)), ("s", Value::Int(2))];
+    assert!(holds("0 < r1 && 0 < r2 && 0 <= s && s < r1", &env).unwrap());
+    assert!(holds("-7 / 2 == -3 && -7 % 2 == -1", &[]).unwrap(), "division truncates");
+    assert!(holds("if s > 1 { r1 == 5 } else { false }", &env).unwrap());
+    assert!(holds("false ==> 1 / 0 == 0", &[]).unwrap(), "the connectives short-circuit");
+    assert_eq!(holds("1 / 0 == 0", &[]), Err(EvalError::DivisionByZero("1 / 0".into())));
+}
+
+#[test]
+fn quantifiers_and_sequences() {
+    let sorted = Value::Seq([1, 2, 2, 5].map(Value::Int).to_vec());
+    let unsorted = Value::Seq([3, 1].map(Value::Int).to_vec());
+    let spec = "forall!(i in 0..len(xs) - 1, xs[i] <= xs[i + 1])";
+    assert!(holds(spec, &[("xs", sorted.clone())]).unwrap());
+    assert!(!holds(spec, &[("xs", unsorted)]).unwrap());
+    assert!(holds("exists!(x in xs, x == 5) && !exists!(x in xs, x > 5)", &[("xs", sorted.clone())]).unwrap());
+    assert!(holds("xs.len() == 4 && forall!(k in 1..=2, xs[k] == 2)", &[("xs", sorted)]).unwrap());
+}
+
+#[test]
+fn measures_unfold_over_data_with_extra_arguments_and_sets() {
+    let l = list(&[3, 1, 4]);
+    assert!(holds("size(l) == 3", &[("l", l.clone())]).unwrap());
+    assert!(holds("all_ge(l, 1) && !all_ge(l, 2)", &[("l", l.clone())]).unwrap());
+    assert!(holds("keys(l) == union(singleton(1), union(singleton(3), singleton(4)))", &[("l", l.clone())]).unwrap());
+    assert!(
+        holds("member(4, keys(l)) && subset(keys(l), keys(l)) && diff(keys(l), keys(l)) == empty()", &[("l", l)])
+            .unwrap()
+    );
+}
+
+#[test]
+fn bad_measures_and_unknown_functions_are_reported() {
+    let l = list(&[1]);
+    assert_eq!(holds("looping(l) == 0", &[("l", l.clone())]), Err(EvalError::NotTerminating("looping".into())));
+    assert_eq!(holds("is_prime(3)", &[]), Err(EvalError::UnknownFunction("is_prime".into())));
+    assert_eq!(holds("q > 0", &[]), Err(EvalError::Unbound("q".into())));
+    let e = holds("size(l) && true", &[("l", l)]).unwrap_err();
+    assert!(e.to_string().contains("expected a boolean"), "{e}");
+}
+
+#[test]
+fn rust_values_reflect_and_reify() {
+    let v = (3i64, vec![true, false], Some(7u8));
+    let r = v.reflect();
+    assert_eq!(<(i64, Vec<bool>, Option<u8>)>::reify(&r), Some(v));
+    assert_eq!(u8::reify(&Value::Int(300)), None, "values that do not fit are refused");
+    assert_eq!(r.to_string(), "(3, [true, false], Some(7))");
+}
