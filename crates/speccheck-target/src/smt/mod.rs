@@ -1,0 +1,149 @@
+//! The SMT strategy (Target §4): query — every input up to a depth as
+//! symbolic values constrained by the spec; decode — a model into values;
+//! refute — block the model on its decode-relevant literals only, so the
+//! next model is a new input; until unsat (every valid input was found) or
+//! a budget.
+
+mod sym;
+mod term;
+
+use std::time::{Duration, Instant};
+
+use speccheck_spec::{Expr, Measures, Ty, Value};
+use z3::ast::Bool;
+use z3::{Params, SatResult, Solver};
+
+pub use term::Unsolvable;
+
+use sym::{Builder, Sym, decode};
+use term::Translator;
+
+/// Why the SMT search could not go on.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SmtError {
+    /// A spec outside the solvable fragment.
+    #[error("the spec is outside what the solver takes: {0}")]
+    Unsolvable(Unsolvable),
+    /// An argument type the encoding does not cover.
+    #[error("the solver cannot generate {0}")]
+    Type(String),
+    /// One query ran past its time limit.
+    #[error("a solver query at depth {depth} ran past its {limit:?} limit after {found} inputs")]
+    Timeout {
+        /// The depth.
+        depth: u32,
+        /// The limit per query.
+        limit: Duration,
+        /// Inputs found at this depth before.
+        found: u64,
+    },
+    /// The solver gave up for another reason.
+    #[error("the solver gave up at depth {depth}: {reason}")]
+    Unknown {
+        /// The depth.
+        depth: u32,
+        /// The solver's reason.
+        reason: String,
+    },
+}
+
+/// Every input satisfying a spec up to a depth, one solver model at a time.
+pub struct Search {
+    solver: Solver,
+    args: Vec<Sym>,
+    depth: u32,
+    found: u64,
+    finished: bool,
+    query_limit: Duration,
+    /// Time spent in the solver.
+    pub solving: Duration,
+}
+
+impl Search {
+    /// The inputs `params` (name, type) at depth `depth` that satisfy every
+    /// spec in `requires` (field refinements of the types included).
+    pub fn new(
+        params: &[(String, Ty)],
+        requires: &[Expr],
+        measures: &Measures,
+        depth: u32,
+        query_limit: Duration,
+    ) -> Result<Search, SmtError> {
+        let mut b = Builder::new();
+        let truth = Bool::from_bool(true);
+        let mut scope = Vec::new();
+        for (name, ty) in params {
+            let s = b.make(ty, depth, &truth, name).map_err(SmtError::Type)?;
+            scope.push((name.clone(), s));
+        }
+        let solver = Solver::new();
+        let mut p = Params::new();
+        p.set_u32("timeout", query_limit.as_millis().clamp(1, u128::from(u32::MAX)) as u32);
+        solver.set_params(&p);
+        let mut tr = Translator::new(measures);
+        for c in &b.constraints {
+            solver.assert(c);
+        }
+        for r in std::mem::take(&mut b.refinements) {
+            let f = tr.formula(&r.spec, &r.scope).map_err(SmtError::Unsolvable)?;
+            solver.assert(r.guard.implies(&f));
+        }
+        for r in requires {
+            solver.assert(tr.formula(r, &scope).map_err(SmtError::Unsolvable)?);
+        }
+        let args = scope.into_iter().map(|(_, s)| s).collect();
+        Ok(Search { solver, args, depth, found: 0, finished: false, query_limit, solving: Duration::ZERO })
+    }
+
+    /// Inputs found so far.
+    pub fn found(&self) -> u64 {
+        self.found
+    }
+
+    /// True once the solver said no input is left (every valid input up to
+    /// the depth was produced).
+    pub fn is_complete(&self) -> bool {
+        self.finished
+    }
+}
+
+impl Iterator for Search {
+    type Item = Result<Vec<Value>, SmtError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.finished {
+            return None;
+        }
+        let t = Instant::now();
+        let r = self.solver.check();
+        self.solving += t.elapsed();
+        match r {
+            SatResult::Unsat => {
+                self.finished = true;
+                None
+            }
+            SatResult::Unknown => {
+                self.finished = true;
+                let reason = self.solver.get_reason_unknown().unwrap_or_default();
+                Some(Err(if reason.contains("timeout") || reason.contains("canceled") {
+                    SmtError::Timeout { depth: self.depth, limit: self.query_limit, found: self.found }
+                } else {
+                    SmtError::Unknown { depth: self.depth, reason }
+                }))
+            }
+            SatResult::Sat => {
+                let Some(model) = self.solver.get_model() else {
+                    self.finished = true;
+                    return Some(Err(SmtError::Unknown { depth: self.depth, reason: "no model".into() }));
+                };
+                let mut relevant = Vec::new();
+                let values: Vec<Value> = self.args.iter().map(|a| decode(a, &model, &mut relevant)).collect();
+                // Refute only what the value was decoded from (§4.5).
+                let block: Vec<Bool> = relevant.iter().map(|l| l.not()).collect();
+                self.solver.assert(Bool::or(&block));
+                self.found += 1;
+                Some(Ok(values))
+            }
+        }
+    }
+}

@@ -1,0 +1,432 @@
+//! Specs as SMT terms over symbolic values: measures unfold along the
+//! symbolic structure (one `ite` over the constructors a node may take,
+//! shared between uses), bounded quantifiers unroll, sets are z3 arrays.
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use speccheck_spec::measure::Body;
+use speccheck_spec::{BinOp, Domain, Expr, Measures, UnOp};
+use z3::Sort;
+use z3::ast::{Ast, Bool, Int, Set};
+
+use super::sym::{DataSym, SeqSym, Sym};
+
+/// A spec construct the solver cannot take, with why.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{why}: `{construct}`")]
+pub struct Unsolvable {
+    /// The construct.
+    pub construct: String,
+    /// Why it is outside the solvable fragment.
+    pub why: String,
+}
+
+fn unsolvable(e: &Expr, why: impl Into<String>) -> Unsolvable {
+    Unsolvable { construct: e.to_string(), why: why.into() }
+}
+
+/// A term's value.
+#[derive(Clone)]
+pub enum T {
+    /// An integer term with bounds, when known.
+    Int(Int, Option<(i128, i128)>),
+    /// A boolean term.
+    Bool(Bool),
+    /// A set of integers.
+    Set(Set),
+    /// A symbolic data value.
+    Data(Rc<DataSym>),
+    /// A symbolic sequence.
+    Seq(Rc<SeqSym>),
+}
+
+impl T {
+    fn of(s: &Sym) -> T {
+        match s {
+            Sym::Int(x, lo, hi) => T::Int(x.clone(), Some((*lo, *hi))),
+            Sym::Bool(b) => T::Bool(b.clone()),
+            Sym::Data(d) => T::Data(d.clone()),
+            Sym::Seq(s) => T::Seq(s.clone()),
+        }
+    }
+}
+
+/// Translates specs, memoizing measure unfoldings per node.
+pub struct Translator<'m> {
+    measures: &'m Measures,
+    memo: HashMap<(String, u32), T>,
+    unfolding: Vec<(String, u32)>,
+}
+
+type Scope = Vec<(String, T)>;
+
+impl<'m> Translator<'m> {
+    /// A translator calling `measures`.
+    pub fn new(measures: &'m Measures) -> Self {
+        Translator { measures, memo: HashMap::new(), unfolding: Vec::new() }
+    }
+
+    /// The boolean term for `e` with the symbolic values `scope` in scope.
+    pub fn formula(&mut self, e: &Expr, scope: &[(String, Sym)]) -> Result<Bool, Unsolvable> {
+        let mut s: Scope = scope.iter().map(|(n, v)| (n.clone(), T::of(v))).collect();
+        self.boolean(e, &mut s)
+    }
+
+    fn boolean(&mut self, e: &Expr, s: &mut Scope) -> Result<Bool, Unsolvable> {
+        match self.term(e, s)? {
+            T::Bool(b) => Ok(b),
+            _ => Err(unsolvable(e, "expected a boolean")),
+        }
+    }
+
+    fn int(&mut self, e: &Expr, s: &mut Scope) -> Result<(Int, Option<(i128, i128)>), Unsolvable> {
+        match self.term(e, s)? {
+            T::Int(i, b) => Ok((i, b)),
+            _ => Err(unsolvable(e, "expected an integer")),
+        }
+    }
+
+    fn set(&mut self, e: &Expr, s: &mut Scope) -> Result<Set, Unsolvable> {
+        match self.term(e, s)? {
+            T::Set(x) => Ok(x),
+            T::Seq(seq) => Ok(elements(&seq)?),
+            _ => Err(unsolvable(e, "expected a set")),
+        }
+    }
+
+    /// The term for `e`.
+    pub fn term(&mut self, e: &Expr, s: &mut Scope) -> Result<T, Unsolvable> {
+        Ok(match e {
+            Expr::Int(i) => T::Int(Int::from_i128(*i), Some((*i, *i))),
+            Expr::Bool(b) => T::Bool(Bool::from_bool(*b)),
+            Expr::Var(v) => s
+                .iter()
+                .rev()
+                .find(|(n, _)| n == v)
+                .map(|(_, t)| t.clone())
+                .ok_or_else(|| unsolvable(e, "not in scope"))?,
+            Expr::Field(base, field) => {
+                let T::Data(node) = self.term(base, s)? else {
+                    return Err(unsolvable(e, "a field of something that is not data"));
+                };
+                let found: Vec<(Bool, T)> = node
+                    .alts
+                    .iter()
+                    .filter_map(|a| {
+                        let i = node.def.ctors[a.ctor].fields.iter().position(|f| &f.name == field)?;
+                        Some((a.chosen(), T::of(&a.fields[i])))
+                    })
+                    .collect();
+                match found.len() {
+                    0 => return Err(unsolvable(e, "no constructor has this field")),
+                    1 => found.into_iter().next().map(|(_, t)| t).expect("one"),
+                    _ => ite_all(e, found)?,
+                }
+            }
+            Expr::Index(seq, i) => {
+                let T::Seq(seq_sym) = self.term(seq, s)? else {
+                    return Err(unsolvable(e, "indexing something that is not a sequence"));
+                };
+                let (i, _) = self.int(i, s)?;
+                if let Some(k) = i.simplify().as_i64() {
+                    match usize::try_from(k).ok().and_then(|k| seq_sym.elems.get(k)) {
+                        Some(el) => T::of(el),
+                        // Past every slot: only reachable where a guard
+                        // excludes it, so any value will do.
+                        None => T::Int(Int::fresh_const("oob"), None),
+                    }
+                } else {
+                    let cases: Vec<(Bool, T)> = seq_sym
+                        .elems
+                        .iter()
+                        .enumerate()
+                        .map(|(k, el)| (i.eq(Int::from_i64(k as i64)), T::of(el)))
+                        .collect();
+                    if cases.is_empty() { T::Int(Int::fresh_const("oob"), None) } else { ite_all(e, cases)? }
+                }
+            }
+            Expr::Unary(UnOp::Not, x) => T::Bool(self.boolean(x, s)?.not()),
+            Expr::Unary(UnOp::Neg, x) => {
+                let (i, b) = self.int(x, s)?;
+                T::Int(i.unary_minus(), b.map(|(lo, hi)| (-hi, -lo)))
+            }
+            Expr::Binary(op, a, b) => self.binary(*op, a, b, e, s)?,
+            Expr::If(c, a, b) => {
+                let c = self.boolean(c, s)?;
+                let (a, b) = (self.term(a, s)?, self.term(b, s)?);
+                ite(e, &c, a, b)?
+            }
+            Expr::Call(f, args) => self.call(f, args, e, s)?,
+            Expr::Quant { forall, var, domain, body } => {
+                let mut parts = Vec::new();
+                match domain {
+                    Domain::Range(lo, hi) | Domain::RangeInclusive(lo, hi) => {
+                        let inclusive = matches!(domain, Domain::RangeInclusive(..));
+                        let (lo_t, lo_b) = self.int(lo, s)?;
+                        let (hi_t, hi_b) = self.int(hi, s)?;
+                        let (Some((min, _)), Some((_, max))) = (lo_b, hi_b) else {
+                            return Err(unsolvable(e, "a quantifier over a range the solver cannot bound"));
+                        };
+                        let max = if inclusive { max } else { max - 1 };
+                        if max - min > 100_000 {
+                            return Err(unsolvable(e, "a quantifier over more than 100000 integers"));
+                        }
+                        for k in min..=max {
+                            let ki = Int::from_i128(k);
+                            let inside = if inclusive {
+                                Bool::and(&[lo_t.le(&ki), ki.le(&hi_t)])
+                            } else {
+                                Bool::and(&[lo_t.le(&ki), ki.lt(&hi_t)])
+                            };
+                            s.push((var.clone(), T::Int(ki, Some((k, k)))));
+                            let b = self.boolean(body, s);
+                            s.pop();
+                            parts.push((inside, b?));
+                        }
+                    }
+                    Domain::Elements(c) => {
+                        let T::Seq(seq) = self.term(c, s)? else {
+                            return Err(unsolvable(e, "a quantifier over a set (quantify over a sequence or a range)"));
+                        };
+                        for (k, el) in seq.elems.iter().enumerate() {
+                            let inside = seq.len.gt(Int::from_i64(k as i64));
+                            s.push((var.clone(), T::of(el)));
+                            let b = self.boolean(body, s);
+                            s.pop();
+                            parts.push((inside, b?));
+                        }
+                    }
+                }
+                T::Bool(if *forall {
+                    Bool::and(&parts.iter().map(|(g, b)| g.implies(b)).collect::<Vec<_>>())
+                } else {
+                    Bool::or(&parts.iter().map(|(g, b)| Bool::and(&[g.clone(), b.clone()])).collect::<Vec<_>>())
+                })
+            }
+        })
+    }
+
+    fn binary(&mut self, op: BinOp, a: &Expr, b: &Expr, e: &Expr, s: &mut Scope) -> Result<T, Unsolvable> {
+        match op {
+            BinOp::And | BinOp::Or | BinOp::Implies => {
+                let (x, y) = (self.boolean(a, s)?, self.boolean(b, s)?);
+                return Ok(T::Bool(match op {
+                    BinOp::And => Bool::and(&[x, y]),
+                    BinOp::Or => Bool::or(&[x, y]),
+                    _ => x.implies(&y),
+                }));
+            }
+            BinOp::Eq | BinOp::Ne => {
+                let eq = match (self.term(a, s)?, self.term(b, s)?) {
+                    (T::Int(x, _), T::Int(y, _)) => x.eq(&y),
+                    (T::Bool(x), T::Bool(y)) => x.eq(&y),
+                    (T::Set(x), T::Set(y)) => x.eq(&y),
+                    (T::Seq(x), T::Set(y)) | (T::Set(y), T::Seq(x)) => elements(&x)?.eq(&y),
+                    _ => return Err(unsolvable(e, "equality of data values or sequences")),
+                };
+                return Ok(T::Bool(if op == BinOp::Eq { eq } else { eq.not() }));
+            }
+            _ => {}
+        }
+        let (x, xb) = self.int(a, s)?;
+        let (y, yb) = self.int(b, s)?;
+        let add = |p: Option<(i128, i128)>, q: Option<(i128, i128)>| Some((p?.0 + q?.0, p?.1 + q?.1));
+        Ok(match op {
+            BinOp::Add => T::Int(Int::add(&[x, y]), add(xb, yb)),
+            BinOp::Sub => T::Int(Int::sub(&[x, y]), add(xb, yb.map(|(lo, hi)| (-hi, -lo)))),
+            BinOp::Mul => {
+                let (kx, ky) = (constant(&x), constant(&y));
+                if kx.is_none() && ky.is_none() {
+                    return Err(unsolvable(e, "non-linear arithmetic (a product of two unknowns)"));
+                }
+                let bounds = match (xb, yb) {
+                    (Some((a0, a1)), Some((b0, b1))) => {
+                        let c = [a0 * b0, a0 * b1, a1 * b0, a1 * b1];
+                        Some((*c.iter().min().expect("4"), *c.iter().max().expect("4")))
+                    }
+                    _ => None,
+                };
+                T::Int(Int::mul(&[x, y]), bounds)
+            }
+            BinOp::Div | BinOp::Rem => {
+                let Some(k) = constant(&y).filter(|k| *k != 0) else {
+                    return Err(unsolvable(e, "division by something other than a non-zero constant"));
+                };
+                // Rust truncates toward zero; SMT-LIB's div is Euclidean.
+                let kt = Int::from_i128(k.abs());
+                let q_pos = x.div(&kt);
+                let q_neg = x.unary_minus().div(&kt).unary_minus();
+                let q_abs = x.ge(Int::from_i64(0)).ite(&q_pos, &q_neg);
+                let q = if k < 0 { q_abs.unary_minus() } else { q_abs };
+                if op == BinOp::Div {
+                    T::Int(q, None)
+                } else {
+                    T::Int(Int::sub(&[x, Int::mul(&[q, Int::from_i128(k)])]), None)
+                }
+            }
+            BinOp::Lt => T::Bool(x.lt(&y)),
+            BinOp::Le => T::Bool(x.le(&y)),
+            BinOp::Gt => T::Bool(x.gt(&y)),
+            BinOp::Ge => T::Bool(x.ge(&y)),
+            _ => unreachable!("handled above"),
+        })
+    }
+
+    fn call(&mut self, f: &str, args: &[Expr], e: &Expr, s: &mut Scope) -> Result<T, Unsolvable> {
+        let int_sort = Sort::int();
+        match (f, args) {
+            ("len", [x]) => {
+                if let T::Seq(seq) = self.term(x, s)? {
+                    return Ok(T::Int(seq.len.clone(), Some((0, seq.elems.len() as i128))));
+                }
+            }
+            ("is_empty", [x]) => {
+                if let T::Seq(seq) = self.term(x, s)? {
+                    return Ok(T::Bool(seq.len.eq(Int::from_i64(0))));
+                }
+            }
+            ("empty", []) => return Ok(T::Set(Set::empty(&int_sort))),
+            ("singleton", [x]) => {
+                let (x, _) = self.int(x, s)?;
+                return Ok(T::Set(Set::empty(&int_sort).add(&x)));
+            }
+            ("elems", [x]) => return Ok(T::Set(self.set(x, s)?)),
+            ("union", [a, b]) => return Ok(T::Set(Set::set_union(&[self.set(a, s)?, self.set(b, s)?]))),
+            ("inter" | "intersection", [a, b]) => {
+                return Ok(T::Set(Set::intersect(&[self.set(a, s)?, self.set(b, s)?])));
+            }
+            ("diff" | "difference", [a, b]) => return Ok(T::Set(self.set(a, s)?.difference(&self.set(b, s)?))),
+            ("member", [x, set]) | ("contains", [set, x]) => {
+                let (x, _) = self.int(x, s)?;
+                return Ok(T::Bool(self.set(set, s)?.member(&x)));
+            }
+            ("subset" | "is_subset", [a, b]) => return Ok(T::Bool(self.set(a, s)?.set_subset(&self.set(b, s)?))),
+            ("abs", [x]) => {
+                let (x, b) = self.int(x, s)?;
+                let bounds = b.map(|(lo, hi)| (0.max(lo).max(-hi), lo.abs().max(hi.abs())));
+                return Ok(T::Int(x.ge(Int::from_i64(0)).ite(&x, &x.unary_minus()), bounds));
+            }
+            ("min" | "max", [a, b]) => {
+                let ((x, xb), (y, yb)) = (self.int(a, s)?, self.int(b, s)?);
+                let pick = if f == "min" { x.le(&y) } else { x.ge(&y) };
+                let bounds = match (xb, yb) {
+                    (Some(p), Some(q)) => Some((p.0.min(q.0), p.1.max(q.1))),
+                    _ => None,
+                };
+                return Ok(T::Int(pick.ite(&x, &y), bounds));
+            }
+            _ => {}
+        }
+        self.measure(f, args, e, s)
+    }
+
+    fn measure(&mut self, f: &str, args: &[Expr], e: &Expr, s: &mut Scope) -> Result<T, Unsolvable> {
+        let m = match self.measures.get(f) {
+            Some(Ok(m)) => m,
+            Some(Err(err)) => return Err(unsolvable(e, format!("measure `{f}` does not parse: {err}"))),
+            None => return Err(unsolvable(e, format!("`{f}` is not a measure (mark it `#[measure]`) nor a built-in"))),
+        };
+        if m.params.len() != args.len() {
+            return Err(unsolvable(e, format!("measure `{f}` takes {} arguments", m.params.len())));
+        }
+        let vals = args.iter().map(|a| self.term(a, s)).collect::<Result<Vec<_>, _>>()?;
+        let T::Data(node) = &vals[0] else {
+            return Err(unsolvable(e, format!("measure `{f}` applied to something that is not data")));
+        };
+        let key = (f.to_string(), node.id);
+        let memoizable = vals.len() == 1;
+        if memoizable && let Some(t) = self.memo.get(&key) {
+            return Ok(t.clone());
+        }
+        if self.unfolding.contains(&key) && memoizable {
+            return Err(unsolvable(e, format!("measure `{f}` does not terminate (it calls itself on the same value)")));
+        }
+        if self.unfolding.len() > 10_000 {
+            return Err(unsolvable(e, format!("measure `{f}` unfolds more than 10000 calls deep")));
+        }
+        self.unfolding.push(key.clone());
+        let params: Scope = m.params.iter().cloned().zip(vals.iter().cloned()).collect();
+        let result = match &m.body {
+            Body::Expr(body) => {
+                let mut scope = params;
+                self.term(body, &mut scope)
+            }
+            Body::Match(_) => {
+                let mut cases = Vec::new();
+                let mut failed = None;
+                for alt in &node.alts {
+                    let Some((body, binds)) = m.arm(&node.def, alt.ctor) else {
+                        failed = Some(unsolvable(
+                            e,
+                            format!("measure `{f}` has no arm for `{}`", node.def.ctors[alt.ctor].name),
+                        ));
+                        break;
+                    };
+                    let mut scope = params.clone();
+                    for (var, i) in binds {
+                        scope.push((var, T::of(&alt.fields[i])));
+                    }
+                    match self.term(body, &mut scope) {
+                        Ok(t) => cases.push((alt.chosen(), t)),
+                        Err(err) => {
+                            failed = Some(err);
+                            break;
+                        }
+                    }
+                }
+                match failed {
+                    Some(err) => Err(err),
+                    None => ite_all(e, cases),
+                }
+            }
+        };
+        self.unfolding.pop();
+        let result = result?;
+        if memoizable {
+            self.memo.insert(key, result.clone());
+        }
+        Ok(result)
+    }
+}
+
+/// The constant value of an integer term, if it is one.
+fn constant(x: &Int) -> Option<i128> {
+    x.simplify().as_i128()
+}
+
+/// The set of a sequence's elements.
+fn elements(seq: &SeqSym) -> Result<Set, Unsolvable> {
+    let mut set = Set::empty(&Sort::int());
+    for (k, el) in seq.elems.iter().enumerate() {
+        let Sym::Int(x, ..) = el else {
+            return Err(Unsolvable { construct: "elems(..)".into(), why: "a set of non-integers".into() });
+        };
+        set = seq.len.gt(Int::from_i64(k as i64)).ite(&set.add(x), &set);
+    }
+    Ok(set)
+}
+
+fn ite(e: &Expr, c: &Bool, a: T, b: T) -> Result<T, Unsolvable> {
+    Ok(match (a, b) {
+        (T::Int(x, xb), T::Int(y, yb)) => {
+            let bounds = match (xb, yb) {
+                (Some(p), Some(q)) => Some((p.0.min(q.0), p.1.max(q.1))),
+                _ => None,
+            };
+            T::Int(c.ite(&x, &y), bounds)
+        }
+        (T::Bool(x), T::Bool(y)) => T::Bool(c.ite(&x, &y)),
+        (T::Set(x), T::Set(y)) => T::Set(c.ite(&x, &y)),
+        _ => return Err(unsolvable(e, "a choice between data values")),
+    })
+}
+
+/// `ite(c1, t1, ite(c2, t2, … tn))`: the last case is the default.
+fn ite_all(e: &Expr, mut cases: Vec<(Bool, T)>) -> Result<T, Unsolvable> {
+    let (_, mut acc) = cases.pop().ok_or_else(|| unsolvable(e, "no case"))?;
+    while let Some((c, t)) = cases.pop() {
+        acc = ite(e, &c, t, acc)?;
+    }
+    Ok(acc)
+}
