@@ -42,7 +42,7 @@ fn fields_of(fields: &Fields) -> syn::Result<Vec<Field>> {
         .collect()
 }
 
-fn mentions(ty: &Type, name: &Ident) -> bool {
+pub(crate) fn mentions(ty: &Type, name: &Ident) -> bool {
     fn walk(ts: TokenStream, name: &Ident) -> bool {
         ts.into_iter().any(|tt| match tt {
             TokenTree::Ident(i) => i == *name || i == "Self",

@@ -13,6 +13,7 @@ mod attrs;
 mod derive;
 mod interface;
 mod property;
+mod targetable;
 
 use proc_macro::TokenStream;
 
@@ -29,6 +30,27 @@ use proc_macro::TokenStream;
 pub fn derive_arbitrary(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);
     derive::expand(input).unwrap_or_else(syn::Error::into_compile_error).into()
+}
+
+/// Derives `Targetable`: the type described to the spec language (its
+/// constructors, fields and field refinements), with conversion of its
+/// values both ways. `#[refine(spec)]` on a field states what every value
+/// of the field satisfies; the spec may name the field and the fields
+/// before it (tuple fields as `_0`, `_1`, …).
+#[proc_macro_derive(Targetable, attributes(refine, speccheck))]
+pub fn derive_targetable(input: TokenStream) -> TokenStream {
+    let input = syn::parse_macro_input!(input as syn::DeriveInput);
+    targetable::expand(input).unwrap_or_else(syn::Error::into_compile_error).into()
+}
+
+/// Marks a function as a *measure*: specs may call it and the solver
+/// unfolds it. Its body is one `match` on its first parameter (an arm per
+/// constructor, recursing on fields) or one spec expression (Rust syntax:
+/// write `!a || b` for an implication there). `#[measure(path::to::speccheck)]`
+/// names the crate if renamed.
+#[proc_macro_attribute]
+pub fn measure(args: TokenStream, item: TokenStream) -> TokenStream {
+    targetable::measure(args.into(), item.into()).unwrap_or_else(syn::Error::into_compile_error).into()
 }
 
 /// Turns `fn name(args…) -> impl Verdict` into a `#[test]` that checks it

@@ -26,13 +26,14 @@ pub mod ast;
 pub mod eval;
 pub mod measure;
 pub mod parse;
+pub mod prelude;
 pub mod ty;
 pub mod value;
 
 pub use ast::{BinOp, Domain, Expr, UnOp};
 pub use eval::{Env, EvalError};
 pub use measure::{Measure, MeasureSource, Measures};
-pub use parse::{Located, ParseError, parse_str, parse_tokens};
+pub use parse::{Located, ParseError, implies_to_rust, parse_str, parse_tokens};
 pub use ty::{CtorDef, DataDef, DataRef, FieldDef, Targetable, Ty};
 pub use value::Value;
 

@@ -113,8 +113,9 @@ pub struct Measure {
 impl Measure {
     /// Parses a measure from its function's source.
     pub fn parse(source: &str) -> Result<Measure, ParseError> {
-        let item: syn::ItemFn = syn::parse_str(source)
-            .map_err(|e| ParseError { message: format!("not a function ({e})"), construct: source.to_string() })?;
+        let bad = |e: String| ParseError { message: format!("not a function ({e})"), construct: source.to_string() };
+        let tokens: proc_macro2::TokenStream = source.parse().map_err(|e: proc_macro2::LexError| bad(e.to_string()))?;
+        let item: syn::ItemFn = syn::parse2(crate::parse::desugar_implies(tokens)).map_err(|e| bad(e.to_string()))?;
         Ok(Measure::from_item(&item)?)
     }
 

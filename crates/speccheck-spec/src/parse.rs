@@ -71,11 +71,27 @@ pub fn parse_tokens(tokens: TokenStream) -> Result<Expr, Located> {
 /// sequence (each comma-separated part on its own), right-associative and
 /// binding loosest, so `syn` can read the rest as Rust.
 pub fn desugar_implies(tokens: TokenStream) -> TokenStream {
+    rewrite_implies(tokens, Target::Spec)
+}
+
+/// Rewrites `a ==> b` into the Rust `(!(a) || (b))` (what the macros emit
+/// where the spec runs as Rust code: measure bodies, run-time checks).
+pub fn implies_to_rust(tokens: TokenStream) -> TokenStream {
+    rewrite_implies(tokens, Target::Rust)
+}
+
+#[derive(Clone, Copy)]
+enum Target {
+    Spec,
+    Rust,
+}
+
+fn rewrite_implies(tokens: TokenStream, target: Target) -> TokenStream {
     let trees: Vec<TokenTree> = tokens
         .into_iter()
         .map(|t| match t {
             TokenTree::Group(g) => {
-                let mut ng = Group::new(g.delimiter(), desugar_implies(g.stream()));
+                let mut ng = Group::new(g.delimiter(), rewrite_implies(g.stream(), target));
                 ng.set_span(g.span());
                 TokenTree::Group(ng)
             }
@@ -86,18 +102,35 @@ pub fn desugar_implies(tokens: TokenStream) -> TokenStream {
     let mut segment = Vec::new();
     for t in trees {
         if matches!(&t, TokenTree::Punct(p) if p.as_char() == ',') {
-            out.extend(implications(std::mem::take(&mut segment)));
+            out.extend(implications(std::mem::take(&mut segment), target));
             out.extend([t]);
         } else {
             segment.push(t);
         }
     }
-    out.extend(implications(segment));
+    out.extend(implications(segment, target));
     out
 }
 
 /// Splits one comma-free segment at its `==>`s.
-fn implications(segment: Vec<TokenTree>) -> TokenStream {
+fn implications(segment: Vec<TokenTree>, target: Target) -> TokenStream {
+    // A match arm's `pattern =>` is not part of the implication.
+    let mut start = 0;
+    for k in 0..segment.len().saturating_sub(1) {
+        let arm = punct(&segment[k], '=', Some(Spacing::Joint))
+            && punct(&segment[k + 1], '>', None)
+            && (k == 0 || !punct(&segment[k - 1], '=', Some(Spacing::Joint)));
+        if arm {
+            start = k + 2;
+        }
+    }
+    let mut out: TokenStream = segment[..start].iter().cloned().collect();
+    out.extend(implication_chain(segment[start..].to_vec(), target));
+    out
+}
+
+/// `a ==> b ==> c` as one term.
+fn implication_chain(segment: Vec<TokenTree>, target: Target) -> TokenStream {
     let mut parts: Vec<Vec<TokenTree>> = vec![Vec::new()];
     let mut i = 0;
     while i < segment.len() {
@@ -116,6 +149,11 @@ fn implications(segment: Vec<TokenTree>) -> TokenStream {
     let mut parts = parts.into_iter().rev();
     let mut acc: TokenStream = parts.next().expect("one part").into_iter().collect();
     for lhs in parts {
+        if let Target::Rust = target {
+            let lhs: TokenStream = lhs.into_iter().collect();
+            acc = quote::quote!((!(#lhs) || (#acc)));
+            continue;
+        }
         let mut args = TokenStream::new();
         args.extend([TokenTree::Group(Group::new(Delimiter::Parenthesis, lhs.into_iter().collect()))]);
         args.extend([TokenTree::Punct(Punct::new(',', Spacing::Alone))]);

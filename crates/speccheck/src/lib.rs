@@ -39,7 +39,7 @@ pub use speccheck_core::{
     Verdict, any, assume, collect, decode_value, encode_value, label, reject,
 };
 pub use speccheck_core::{database, enumerate::enumerate, gens, runner, shrink, term, test_case};
-pub use speccheck_derive::{Arbitrary, property};
+pub use speccheck_derive::{Arbitrary, Targetable, measure, property};
 /// Testing by dualization: symbolic protocol models test live systems
 /// (cargo feature `dual`).
 #[cfg(feature = "dual")]
@@ -53,6 +53,14 @@ pub use speccheck_interface as interface;
 /// explanation step (cargo feature `reduce`, on by default).
 #[cfg(feature = "reduce")]
 pub use speccheck_reduce as reduce;
+/// The specification language shared by refinement specs and contracts:
+/// Rust-syntax specs, measures, sets, bounded quantifiers.
+pub use speccheck_spec as spec;
+/// Type targeted testing (Target): refinement specs solved by SMT, with
+/// exhaustive, lazy and random baselines (cargo feature `target`; the SMT
+/// strategy needs feature `smt` and the system's libz3).
+#[cfg(feature = "target")]
+pub use speccheck_target as target;
 
 #[doc(hidden)]
 pub use speccheck_derive::interface as __interface;
@@ -97,6 +105,7 @@ pub mod __private {
     pub use speccheck_core as core;
     use speccheck_core::runner::Explainer;
     use speccheck_core::{ExplainMode, Term, TreeView};
+    pub use speccheck_spec as spec;
 
     /// Picks the tree view's printing when the type has one, `Debug`
     /// otherwise, and the type's name for a type with neither (autoref
