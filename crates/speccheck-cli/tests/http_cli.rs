@@ -3,20 +3,15 @@
 
 use std::io::{Read, Write};
 use std::net::TcpListener;
-use std::process::{Command, Output};
+use std::process::Output;
 use std::time::{Duration, Instant};
 
-fn speccheck(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_speccheck"))
-        .arg("http")
-        .args(args)
-        .env("RUST_BACKTRACE", "0")
-        .output()
-        .expect("the speccheck binary runs")
-}
+mod common;
 
-fn text(o: &Output) -> String {
-    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+use common::text;
+
+fn speccheck(args: &[&str]) -> Output {
+    common::speccheck("http", args)
 }
 
 /// A server on 127.0.0.1 whose every connection is handled by `handle`

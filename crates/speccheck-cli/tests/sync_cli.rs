@@ -2,19 +2,14 @@
 //! passed, 1 failed, 2 could not test), its report, its JSON, and what bad
 //! synchronizers get.
 
-use std::process::{Command, Output};
+use std::process::Output;
+
+mod common;
+
+use common::text;
 
 fn speccheck(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_speccheck"))
-        .arg("sync")
-        .args(args)
-        .env("RUST_BACKTRACE", "0")
-        .output()
-        .expect("the speccheck binary runs")
-}
-
-fn text(o: &Output) -> String {
-    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+    common::speccheck("sync", args)
 }
 
 #[test]

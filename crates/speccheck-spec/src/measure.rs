@@ -253,8 +253,18 @@ impl Measures {
         static GLOBAL: OnceLock<Measures> = OnceLock::new();
         GLOBAL.get_or_init(|| {
             let mut m = Measures::new();
+            let mut modules: HashMap<&str, &str> = HashMap::new();
             for src in inventory::iter::<MeasureSource> {
-                m.by_name.insert(src.name.to_string(), Measure::parse(src.source).map(Arc::new));
+                let parsed = match modules.insert(src.name, src.module) {
+                    // Two measures of one name: a spec naming it must not
+                    // silently get either.
+                    Some(other) => Err(ParseError {
+                        message: format!("two measures are named `{}` (in `{other}` and `{}`)", src.name, src.module),
+                        construct: src.name.to_string(),
+                    }),
+                    None => Measure::parse(src.source).map(Arc::new),
+                };
+                m.by_name.insert(src.name.to_string(), parsed);
             }
             m
         })

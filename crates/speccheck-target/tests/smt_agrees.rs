@@ -7,46 +7,14 @@
 use std::collections::BTreeSet;
 use std::time::Duration;
 
-use speccheck::{Arbitrary, any, enumerate};
-use speccheck_spec::{CtorDef, DataDef, DataRef, FieldDef, Measures, Targetable, Ty, Value, parse_str};
+use speccheck::{Arbitrary, Targetable, any, enumerate};
+use speccheck_spec::{Measures, Targetable, Value, parse_str};
 use speccheck_target::smt::Search;
 
-#[derive(Arbitrary, Clone, Debug, PartialEq)]
+#[derive(Arbitrary, Targetable, Clone, Debug, PartialEq)]
 enum List {
     Nil,
     Cons(i64, Box<List>),
-}
-
-impl Targetable for List {
-    fn ty() -> Ty {
-        Ty::Data(DataRef::new::<List>("List", || DataDef {
-            name: "List".into(),
-            ctors: vec![
-                CtorDef { name: "Nil".into(), fields: vec![], recursive: false },
-                CtorDef {
-                    name: "Cons".into(),
-                    fields: vec![FieldDef::plain("0", i64::ty()), FieldDef::plain("1", List::ty())],
-                    recursive: true,
-                },
-            ],
-        }))
-    }
-    fn reflect(&self) -> Value {
-        let Ty::Data(d) = List::ty() else { unreachable!() };
-        match self {
-            List::Nil => Value::Data { def: d.get(), ctor: 0, fields: vec![] },
-            List::Cons(h, t) => Value::Data { def: d.get(), ctor: 1, fields: vec![h.reflect(), t.reflect()] },
-        }
-    }
-    fn reify(v: &Value) -> Option<Self> {
-        match v {
-            Value::Data { ctor: 0, .. } => Some(List::Nil),
-            Value::Data { ctor: 1, fields, .. } => {
-                Some(List::Cons(i64::reify(&fields[0])?, Box::new(List::reify(&fields[1])?)))
-            }
-            _ => None,
-        }
-    }
 }
 
 fn measures() -> Measures {
