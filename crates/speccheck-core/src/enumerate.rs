@@ -71,6 +71,12 @@ impl<G: Generator> Iterator for Enumeration<'_, G> {
 /// has options left), or `None` when every combination was visited.
 pub fn next_prefix(choices: &ChoiceSequence, widths: &[u64]) -> Option<Vec<u64>> {
     let used: Vec<u64> = choices.values().collect();
+    next_prefix_of(&used, widths)
+}
+
+/// [`next_prefix`] for a walk over choices of its own (`used[i]` taken
+/// of `widths[i]` options), for enumerators outside the core.
+pub fn next_prefix_of(used: &[u64], widths: &[u64]) -> Option<Vec<u64>> {
     let mut k = used.len().min(widths.len());
     while k > 0 {
         k -= 1;

@@ -44,8 +44,8 @@ pub use draw::float::FloatSpec;
 pub use encode::{EncodeError, Encoder};
 pub use gens::{BoxedGenerator, Generator, any};
 pub use runner::{
-    Config, ExplainMode, FailureInfo, FailureKind, Outcome, Profile, Property, RunReport, RunVerdict, TestResult,
-    Verbosity, Verdict, assume, check, collect, label, reject,
+    Config, ExplainMode, FailureInfo, FailureKind, InputSource, Outcome, Profile, Property, RunReport, RunVerdict,
+    SourceStep, TestResult, Verbosity, Verdict, assume, check, collect, label, reject,
 };
 pub use span::{Span, SpanKind, SpanTree, TypeInfo};
 pub use term::{Fields, Term};

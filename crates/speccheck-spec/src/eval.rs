@@ -70,6 +70,10 @@ pub enum EvalError {
     /// Measure calls nested too deeply to evaluate.
     #[error("measure `{0}` nests more than {MAX_MEASURE_DEPTH} calls (a value this deep is beyond the evaluator)")]
     TooDeep(String),
+    /// The spec needs a part of a partial value that is not chosen yet
+    /// (see [`Value::Hole`]): its truth is not decided.
+    #[error("the spec needs part `_{0}` of the input, which is not built yet")]
+    Hole(u32),
     /// A measure called with the wrong number of arguments.
     #[error("measure `{0}` takes {1} arguments, given {2}")]
     Arity(String, usize, usize),
@@ -122,7 +126,7 @@ impl<'m> Env<'m> {
                 field_of(&v, field)?
             }
             Expr::Index(seq, i) => {
-                let s = self.eval(seq)?;
+                let s = known(self.eval(seq)?)?;
                 let i = self.int(i)?;
                 let Value::Seq(xs) = &s else { return Err(ty("a sequence", &s, seq)) };
                 usize::try_from(i).ok().and_then(|k| xs.get(k)).cloned().ok_or(EvalError::Index {
@@ -149,48 +153,62 @@ impl<'m> Env<'m> {
                 let items: Vec<Value> = match domain {
                     Domain::Range(lo, hi) => (self.int(lo)?..self.int(hi)?).map(Value::Int).collect(),
                     Domain::RangeInclusive(lo, hi) => (self.int(lo)?..=self.int(hi)?).map(Value::Int).collect(),
-                    Domain::Elements(s) => match self.eval(s)? {
+                    Domain::Elements(s) => match known(self.eval(s)?)? {
                         Value::Seq(xs) => xs,
                         Value::Set(xs) => xs.into_iter().collect(),
                         other => return Err(ty("a set or a sequence", &other, s)),
                     },
                 };
-                let mut result = *forall;
+                // Like the connectives: an undecided item does not hide a
+                // deciding one after it.
+                let mut undecided = None;
                 for item in items {
                     self.vars.push((var.clone(), item));
                     let b = self.bool(body);
                     self.vars.pop();
-                    if b? != *forall {
-                        result = !*forall;
-                        break;
+                    match b {
+                        Ok(b) if b != *forall => return Ok(Value::Bool(!*forall)),
+                        Ok(_) => {}
+                        Err(EvalError::Hole(h)) => undecided = undecided.or(Some(h)),
+                        Err(e) => return Err(e),
                     }
                 }
-                Value::Bool(result)
+                match undecided {
+                    Some(h) => return Err(EvalError::Hole(h)),
+                    None => Value::Bool(*forall),
+                }
             }
         })
     }
 
     /// Evaluates a boolean spec.
     pub fn bool(&mut self, e: &Expr) -> Result<bool, EvalError> {
-        let v = self.eval(e)?;
+        let v = known(self.eval(e)?)?;
         v.as_bool().ok_or_else(|| EvalError::Type { expr: e.to_string(), expected: "a boolean", found: v.to_string() })
     }
 
     /// Evaluates an integer spec.
     pub fn int(&mut self, e: &Expr) -> Result<i128, EvalError> {
-        let v = self.eval(e)?;
+        let v = known(self.eval(e)?)?;
         v.as_int().ok_or_else(|| EvalError::Type { expr: e.to_string(), expected: "an integer", found: v.to_string() })
     }
 
     fn binary(&mut self, op: BinOp, a: &Expr, b: &Expr, whole: &Expr) -> Result<Value, EvalError> {
         // The connectives short-circuit, as Rust's do (a guard protects
         // what it guards: `i < len(xs) && xs[i] > 0`).
+        // On a partial value whose left side is undecided, the right side
+        // may still decide (Lazy SmallCheck's parallel conjunction).
         match op {
-            BinOp::And => return Ok(Value::Bool(self.bool(a)? && self.bool(b)?)),
-            BinOp::Or => return Ok(Value::Bool(self.bool(a)? || self.bool(b)?)),
-            BinOp::Implies => return Ok(Value::Bool(!self.bool(a)? || self.bool(b)?)),
-            BinOp::Eq => return Ok(Value::Bool(self.eval(a)? == self.eval(b)?)),
-            BinOp::Ne => return Ok(Value::Bool(self.eval(a)? != self.eval(b)?)),
+            BinOp::And => return self.connective(a, b, false, false),
+            BinOp::Or => return self.connective(a, b, true, false),
+            BinOp::Implies => return self.connective(a, b, true, true),
+            BinOp::Eq | BinOp::Ne => {
+                let (x, y) = (self.eval(a)?, self.eval(b)?);
+                if let Some(h) = x.first_hole().or(y.first_hole()) {
+                    return Err(EvalError::Hole(h));
+                }
+                return Ok(Value::Bool((x == y) == (op == BinOp::Eq)));
+            }
             _ => {}
         }
         let (x, y) = (self.int(a)?, self.int(b)?);
@@ -209,6 +227,22 @@ impl<'m> Env<'m> {
             BinOp::Ge => Value::Bool(x >= y),
             BinOp::And | BinOp::Or | BinOp::Implies | BinOp::Eq | BinOp::Ne => unreachable!("handled above"),
         })
+    }
+
+    /// `a && b` (`decides` false), `a || b` (`decides` true), `!a || b`
+    /// (`negate_left`): short-circuit on a decided left side; on an
+    /// undecided one, a deciding right side still decides.
+    fn connective(&mut self, a: &Expr, b: &Expr, decides: bool, negate_left: bool) -> Result<Value, EvalError> {
+        match self.bool(a).map(|x| x != negate_left) {
+            Ok(x) if x == decides => Ok(Value::Bool(decides)),
+            Ok(_) => Ok(Value::Bool(self.bool(b)?)),
+            Err(EvalError::Hole(h)) => match self.bool(b) {
+                Ok(y) if y == decides => Ok(Value::Bool(decides)),
+                // Whatever else the right side does, the left is undecided.
+                _ => Err(EvalError::Hole(h)),
+            },
+            Err(e) => Err(e),
+        }
     }
 
     fn call(&mut self, f: &str, args: Vec<Value>, at: &Expr) -> Result<Value, EvalError> {
@@ -253,7 +287,7 @@ impl<'m> Env<'m> {
         match &measure.body {
             Body::Expr(e) => inner.eval(e),
             Body::Match(_) => {
-                let Value::Data { def, ctor, fields } = &args[0] else {
+                let Value::Data { def, ctor, fields } = &known(args[0].clone())? else {
                     return Err(EvalError::Type {
                         expr: at.to_string(),
                         expected: "a data value (a measure matches on it)",
@@ -272,8 +306,19 @@ impl<'m> Env<'m> {
     }
 }
 
+/// `v`, unless it is a hole (then the evaluation needs it built).
+fn known(v: Value) -> Result<Value, EvalError> {
+    match v {
+        Value::Hole(h) => Err(EvalError::Hole(h)),
+        v => Ok(v),
+    }
+}
+
 /// A field of a data value.
 pub fn field_of(v: &Value, field: &str) -> Result<Value, EvalError> {
+    if let Value::Hole(h) = v {
+        return Err(EvalError::Hole(*h));
+    }
     if let Value::Data { def, ctor, fields } = v
         && let Some(i) = def.ctors[*ctor].fields.iter().position(|f| f.name == field)
     {
@@ -293,6 +338,17 @@ pub fn builtin(f: &str, args: &[Value], at: &Expr) -> Result<Option<Value>, Eval
     let int = |v: &Value| {
         v.as_int().ok_or_else(|| EvalError::Type { expr: at.to_string(), expected: "an integer", found: v.to_string() })
     };
+    // A length is known before the elements are; anything else needs the
+    // whole value.
+    match (f, args) {
+        ("len" | "is_empty", [Value::Seq(_)]) => {}
+        _ if !BUILTINS.contains(&f) => return Ok(None),
+        _ => {
+            if let Some(h) = args.iter().find_map(Value::first_hole) {
+                return Err(EvalError::Hole(h));
+            }
+        }
+    }
     Ok(Some(match (f, args) {
         ("len", [Value::Seq(xs)]) => Value::Int(xs.len() as i128),
         ("len", [Value::Set(xs)]) => Value::Int(xs.len() as i128),

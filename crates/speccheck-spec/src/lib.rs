@@ -27,6 +27,7 @@ pub mod eval;
 pub mod measure;
 pub mod parse;
 pub mod prelude;
+pub mod refined;
 pub mod ty;
 pub mod value;
 
@@ -34,6 +35,7 @@ pub use ast::{BinOp, Domain, Expr, UnOp};
 pub use eval::{Env, EvalError};
 pub use measure::{Measure, MeasureSource, Measures};
 pub use parse::{Located, ParseError, implies_to_rust, parse_str, parse_tokens};
+pub use refined::{Violation, admits, violation};
 pub use ty::{CtorDef, DataDef, DataRef, FieldDef, Targetable, Ty};
 pub use value::Value;
 

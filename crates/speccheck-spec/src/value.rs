@@ -28,6 +28,10 @@ pub enum Value {
     Seq(Vec<Value>),
     /// A finite set.
     Set(BTreeSet<Value>),
+    /// A part of a partial value not chosen yet (the lazy strategy builds
+    /// inputs from the parts a spec demands). Evaluating anything that
+    /// needs it fails with [`EvalError::Hole`](crate::EvalError::Hole).
+    Hole(u32),
 }
 
 impl Value {
@@ -38,6 +42,7 @@ impl Value {
             Value::Data { .. } => 2,
             Value::Seq(_) => 3,
             Value::Set(_) => 4,
+            Value::Hole(_) => 5,
         }
     }
 
@@ -54,6 +59,16 @@ impl Value {
         match self {
             Value::Bool(b) => Some(*b),
             _ => None,
+        }
+    }
+
+    /// The first hole in the value (depth first), if it is partial.
+    pub fn first_hole(&self) -> Option<u32> {
+        match self {
+            Value::Int(_) | Value::Bool(_) => None,
+            Value::Hole(h) => Some(*h),
+            Value::Data { fields, .. } | Value::Seq(fields) => fields.iter().find_map(Value::first_hole),
+            Value::Set(s) => s.iter().find_map(Value::first_hole),
         }
     }
 }
@@ -81,6 +96,7 @@ impl Ord for Value {
             }
             (Value::Seq(a), Value::Seq(b)) => a.cmp(b),
             (Value::Set(a), Value::Set(b)) => a.cmp(b),
+            (Value::Hole(a), Value::Hole(b)) => a.cmp(b),
             (a, b) => a.rank().cmp(&b.rank()),
         }
     }
@@ -98,6 +114,7 @@ impl std::hash::Hash for Value {
             }
             Value::Seq(v) => v.hash(state),
             Value::Set(s) => s.hash(state),
+            Value::Hole(h) => h.hash(state),
         }
     }
 }
@@ -135,6 +152,7 @@ impl fmt::Display for Value {
                 }
                 write!(f, "]")
             }
+            Value::Hole(_) => write!(f, "_"),
             Value::Set(s) => {
                 write!(f, "{{")?;
                 for (i, x) in s.iter().enumerate() {

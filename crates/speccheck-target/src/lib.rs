@@ -11,5 +11,6 @@
 #![warn(missing_docs)]
 
 pub mod depth;
+pub mod lazy;
 #[cfg(feature = "z3")]
 pub mod smt;

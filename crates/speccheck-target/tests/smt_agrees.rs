@@ -1,15 +1,20 @@
-//! The SMT strategy yields exactly the inputs the core's exhaustive
-//! enumeration yields at the same depth (and that satisfy the spec), each
-//! once.
-
-#![cfg(feature = "z3")]
+//! The SMT and lazy strategies yield exactly the inputs the core's
+//! exhaustive enumeration yields at the same depth (and that satisfy the
+//! spec and the refinements inside the types), each once.
 
 use std::collections::BTreeSet;
 use std::time::Duration;
 
 use speccheck::{Arbitrary, Targetable, any, enumerate};
 use speccheck_spec::{Measures, Targetable, Value, parse_str};
-use speccheck_target::smt::Search;
+use speccheck_target::lazy::Lazy;
+
+/// A list sorted by construction: each tail's elements are at least its head.
+#[derive(Arbitrary, Targetable, Clone, Debug, PartialEq)]
+enum Sorted {
+    Empty,
+    Link(i64, #[refine(at_least(_1, _0))] Box<Sorted>),
+}
 
 #[derive(Arbitrary, Targetable, Clone, Debug, PartialEq)]
 enum List {
@@ -25,17 +30,40 @@ fn measures() -> Measures {
         .unwrap()
         .with("fn all_ge(l: &List, x: i64) -> bool { match l { Nil => true, Cons(h, t) => *h >= x && all_ge(t, x) } }")
         .unwrap()
+        .with("fn at_least(l: &Sorted, x: i64) -> bool { match l { Empty => true, Link(h, t) => *h >= x && at_least(t, x) } }")
+        .unwrap()
+        .with("fn length(l: &Sorted) -> i64 { match l { Empty => 0, Link(_, t) => 1 + length(t) } }")
+        .unwrap()
 }
 
 /// The SMT inputs for one argument of type `T` at depth `d` under `spec`,
 /// checked to be distinct.
+#[cfg(feature = "z3")]
 fn smt<T: Targetable>(d: u32, spec: Option<&str>) -> BTreeSet<Value> {
     let requires: Vec<_> = spec.map(|s| parse_str(s).unwrap()).into_iter().collect();
-    let search = Search::new(&[("x".into(), T::ty())], &requires, &measures(), d, Duration::from_secs(30)).unwrap();
+    let search = speccheck_target::smt::Search::new(
+        &[("x".into(), T::ty())],
+        &requires,
+        &measures(),
+        d,
+        Duration::from_secs(30),
+    )
+    .unwrap();
+    distinct(search.map(|v| v.map_err(|e| e.to_string())))
+}
+
+/// The lazy strategy's inputs, checked to be distinct.
+fn lazy<T: Targetable>(d: u32, spec: Option<&str>) -> BTreeSet<Value> {
+    let requires: Vec<_> = spec.map(|s| parse_str(s).unwrap()).into_iter().collect();
+    let m = measures();
+    distinct(Lazy::new(&[("x".into(), T::ty())], &requires, &m, d).map(|v| v.map_err(|e| e.to_string())))
+}
+
+fn distinct(inputs: impl Iterator<Item = Result<Vec<Value>, String>>) -> BTreeSet<Value> {
     let mut out = BTreeSet::new();
-    for v in search {
+    for v in inputs {
         let v = v.unwrap().remove(0);
-        assert!(out.insert(v.clone()), "the solver gave {v} twice");
+        assert!(out.insert(v.clone()), "{v} came twice");
     }
     out
 }
@@ -44,17 +72,20 @@ fn smt<T: Targetable>(d: u32, spec: Option<&str>) -> BTreeSet<Value> {
 fn enumerated<T: Targetable + Arbitrary + std::fmt::Debug>(d: u32, spec: Option<&str>) -> BTreeSet<Value> {
     let m = measures();
     let spec = spec.map(|s| parse_str(s).unwrap());
+    let requires: Vec<_> = spec.iter().map(|s| (s.to_string(), s.clone())).collect();
     enumerate(&any::<T>(), d)
         .map(|(_, v)| v.reflect())
-        .filter(|v| spec.as_ref().is_none_or(|s| speccheck_spec::Env::new(&m).with("x", v.clone()).bool(s).unwrap()))
+        .filter(|v| speccheck_spec::admits(&[("x", v.clone())], &requires, &m).unwrap().is_none())
         .collect()
 }
 
 fn agree<T: Targetable + Arbitrary + std::fmt::Debug>(depths: std::ops::RangeInclusive<u32>, spec: Option<&str>) {
     for d in depths {
-        let (s, e) = (smt::<T>(d, spec), enumerated::<T>(d, spec));
-        assert!(d == 0 || spec.is_some() || s.len() > 1, "a trivial comparison at depth {d}");
-        assert_eq!(s, e, "{} at depth {d} under {spec:?}", std::any::type_name::<T>());
+        let e = enumerated::<T>(d, spec);
+        assert!(d == 0 || spec.is_some() || e.len() > 1, "a trivial comparison at depth {d}");
+        #[cfg(feature = "z3")]
+        assert_eq!(smt::<T>(d, spec), e, "SMT: {} at depth {d} under {spec:?}", std::any::type_name::<T>());
+        assert_eq!(lazy::<T>(d, spec), e, "lazy: {} at depth {d} under {spec:?}", std::any::type_name::<T>());
     }
 }
 
@@ -87,6 +118,25 @@ fn specs_select_the_same_inputs() {
 }
 
 #[test]
+fn refinements_inside_data_select_the_same_inputs() {
+    agree::<Sorted>(0..=5, None);
+    agree::<Sorted>(0..=5, Some("length(x) >= 3"));
+    agree::<Vec<Sorted>>(0..=3, None);
+}
+
+#[test]
+fn the_lazy_strategy_skips_refuted_subtrees() {
+    let m = measures();
+    let mut lazy = Lazy::new(&[("x".into(), Sorted::ty())], &[], &m, 6);
+    let found = lazy.by_ref().count() as u64;
+    let all = enumerate(&any::<Sorted>(), 6).count() as u64;
+    // Each refuted prefix stands for many enumerated inputs.
+    assert!(lazy.evaluated < all / 4, "found {found}, evaluated {} partial inputs, of {all}", lazy.evaluated);
+}
+
+#[test]
 fn an_unsatisfiable_spec_has_no_inputs() {
+    #[cfg(feature = "z3")]
     assert!(smt::<List>(4, Some("size(x) > 4")).is_empty());
+    assert!(lazy::<List>(4, Some("size(x) > 4")).is_empty());
 }

@@ -31,6 +31,8 @@ pub(crate) struct Inputs {
     pub(crate) draw: Draw,
     /// The type of the inputs (for the replay tag).
     pub(crate) input_type: &'static str,
+    /// Where inputs come from instead of the generator, if anywhere.
+    pub(crate) source: Option<super::source::CaseSource>,
 }
 
 /// Random paths walked to estimate the size of an exhaustive run that
@@ -56,6 +58,8 @@ pub(crate) struct Engine {
     pub(crate) failing: Mutex<Option<(ChoiceSequence, FailureInfo)>>,
     /// The child process cases run in, for an isolated run.
     pub(crate) isolated: Option<Mutex<super::isolate::parent::Isolated>>,
+    /// Inputs from outside the generator (see [`super::source`]).
+    pub(crate) source: Mutex<Option<super::source::CaseSource>>,
 }
 
 /// The source of a failure replayed from `SPECCHECK_REPLAY`: it is shown
@@ -109,6 +113,8 @@ enum Generated {
     /// Case `index` failed in the parallel phase (not yet re-run).
     FailedAt(u64, FailureInfo),
     GaveUp(String),
+    /// The run could not test at all.
+    Error(String),
     /// The run stopped before doing what its settings say.
     Incomplete(String),
     Abandoned,
@@ -176,9 +182,14 @@ impl Engine {
         }
         let mut notes = Vec::new();
         if found.is_none() {
-            let generated = match self.config.exhaustive {
-                Some(depth) => self.exhaust(depth, &mut stats, &mut notes, started),
-                None => self.generate(&mut stats, started),
+            let source = self.source.lock().unwrap_or_else(|e| e.into_inner()).take();
+            let generated = match (source, self.config.exhaustive) {
+                (Some(mut source), _) => {
+                    warnings.extend(source.warnings());
+                    self.from_source(&mut source, &mut stats, &mut notes, started)
+                }
+                (None, Some(depth)) => self.exhaust(depth, &mut stats, &mut notes, started),
+                (None, None) => self.generate(&mut stats, started),
             };
             match generated {
                 Generated::Passed => {
@@ -187,7 +198,14 @@ impl Engine {
                     return Ran::Done(Box::new(r));
                 }
                 Generated::GaveUp(reason) => {
-                    return Ran::Done(Box::new(self.report(RunVerdict::GaveUp { reason }, stats, warnings, started)));
+                    let mut r = self.report(RunVerdict::GaveUp { reason }, stats, warnings, started);
+                    r.notes = notes;
+                    return Ran::Done(Box::new(r));
+                }
+                Generated::Error(e) => {
+                    let mut r = self.report(RunVerdict::Error(e), stats, warnings, started);
+                    r.notes = notes;
+                    return Ran::Done(Box::new(r));
                 }
                 Generated::Incomplete(reason) => {
                     let mut r = self.report(RunVerdict::Incomplete { reason }, stats, warnings, started);
@@ -534,7 +552,7 @@ impl Engine {
                 }
                 stats.time_budget_hit = over_time;
                 let stop = self.partial_coverage(depth, tried, over_time);
-                stats.exhaustive = Some(ExhaustiveStats { depth, tried, complete: false });
+                stats.exhaustive = Some(ExhaustiveStats { depth, tried, complete: false, source: None });
                 if self.config.allow_partial {
                     notes.push(format!("{stop} (a partial run, as `allow_partial` allows)"));
                     return self.exhausted_verdict(stats, depth);
@@ -572,9 +590,102 @@ impl Engine {
                 return Generated::Failed(Box::new(Found { case, found_after: tried, source: Some("FLAKY".into()) }));
             }
         }
-        stats.exhaustive = Some(ExhaustiveStats { depth, tried, complete: true });
+        stats.exhaustive = Some(ExhaustiveStats { depth, tried, complete: true, source: None });
         notes.push(format!("exhaustive: every input up to depth {depth} was tried ({tried} inputs)"));
         self.exhausted_verdict(stats, depth)
+    }
+
+    /// The inputs of an [`InputSource`](super::source::InputSource), each
+    /// run as a replayed case, until the source says it covered everything
+    /// (a pass that says so), stopped short (incomplete, unless the settings
+    /// allow a partial run), or cannot work (an error). Bounded by
+    /// `max_enumerated` and the time budget like an exhaustive run.
+    fn from_source(
+        &self,
+        source: &mut super::source::CaseSource,
+        stats: &mut RunStats,
+        notes: &mut Vec<String>,
+        started: Instant,
+    ) -> Generated {
+        use super::source::SourceStep;
+        let name = source.describe();
+        let mut tried = 0u64;
+        let stopped = |stats: &RunStats, notes: &mut Vec<String>, why: String| {
+            if self.config.allow_partial && stats.passed > 0 {
+                notes.push(format!("{why} (a partial run, as `allow_partial` allows)"));
+                Generated::Passed
+            } else {
+                Generated::Incomplete(why)
+            }
+        };
+        loop {
+            if self.watch.is_abandoned() {
+                return Generated::Abandoned;
+            }
+            let over_time = self.config.time_budget.is_some_and(|b| started.elapsed() > b);
+            if tried >= self.config.max_enumerated || over_time {
+                stats.time_budget_hit = over_time;
+                let why = if over_time {
+                    format!(
+                        "the time budget of {} ran out",
+                        super::report::human(self.config.time_budget.unwrap_or_default())
+                    )
+                } else {
+                    format!("it reached the limit of {} inputs (`max_enumerated`)", self.config.max_enumerated)
+                };
+                return stopped(
+                    stats,
+                    notes,
+                    format!("{name} stopped after {tried} inputs because {why}: not every valid input was tested"),
+                );
+            }
+            match source.next_input() {
+                SourceStep::Input(choices) => {
+                    let r = self.watched(Phase::Generate, self.replay_case(&choices, Tail::Stop));
+                    tried += 1;
+                    if r.misaligned > 0 || r.prefix_unused {
+                        return Generated::Error(format!(
+                            "{name} gave an input whose choices do not rebuild it through the property's generator \
+                             ({} misaligned, prefix {}used up): a bug in the source or in the generator's `encode`",
+                            r.misaligned,
+                            if r.prefix_unused { "not " } else { "" }
+                        ));
+                    }
+                    if r.outcome.is_fail() {
+                        stats.time_to_failure.get_or_insert(started.elapsed());
+                        return Generated::Failed(Box::new(Found { case: r, found_after: tried, source: None }));
+                    }
+                    tally(stats, r.outcome, r.labels);
+                }
+                SourceStep::Complete { what, depth } => {
+                    stats.exhaustive = Some(ExhaustiveStats {
+                        depth: depth.unwrap_or(0),
+                        tried,
+                        complete: true,
+                        source: Some(name.clone()),
+                    });
+                    if tried == 0 {
+                        return Generated::GaveUp(format!("no {what} exist: the spec is vacuous ({name} found none)"));
+                    }
+                    if stats.passed == 0 {
+                        return Generated::GaveUp(format!(
+                            "every one of the {tried} {what} was rejected: {}",
+                            give_up_reason(stats)
+                        ));
+                    }
+                    notes.push(format!("all {tried} {what} tested (from {name})"));
+                    return Generated::Passed;
+                }
+                SourceStep::Stopped { reason } => {
+                    return stopped(
+                        stats,
+                        notes,
+                        format!("{name} stopped after {tried} inputs: {reason}; not every valid input was tested"),
+                    );
+                }
+                SourceStep::Error(e) => return Generated::Error(e),
+            }
+        }
     }
 
     /// What an exhaustive run that stopped early covered, how many inputs

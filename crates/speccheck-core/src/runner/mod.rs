@@ -13,6 +13,7 @@ pub mod explain;
 mod isolate;
 mod pool;
 pub mod report;
+pub mod source;
 pub mod verdict;
 pub mod watch;
 
@@ -26,6 +27,7 @@ pub use config::{Config, ConfigError, ExplainMode, Profile, Verbosity};
 pub use context::{assume, collect, label, reject};
 pub use explain::{ExplainContext, Explainer, Explanation};
 pub use report::{Counterexample, Rebuild, RunReport, RunStats, RunVerdict, Section};
+pub use source::{InputSource, SourceStep};
 pub use verdict::{FailureInfo, FailureKind, Outcome, TestResult, Verdict};
 
 use crate::database::FailureDatabase;
@@ -42,6 +44,7 @@ pub struct Property<G: Generator> {
     config: Config,
     render: Render<G::Value>,
     explainer: Option<Arc<dyn Explainer>>,
+    source: Option<source::CaseSource>,
 }
 
 impl<G> Property<G>
@@ -74,7 +77,7 @@ where
         if let Ok(dir) = std::env::var("CARGO_MANIFEST_DIR") {
             config.database = Some(FailureDatabase::default_dir(std::path::Path::new(&dir)));
         }
-        Property { generator: Arc::new(generator), config, render: Arc::new(render), explainer: None }
+        Property { generator: Arc::new(generator), config, render: Arc::new(render), explainer: None, source: None }
     }
 
     /// Replaces the settings (environment variables still apply on top).
@@ -86,6 +89,19 @@ where
     /// Edits the settings.
     pub fn configure(mut self, f: impl FnOnce(&mut Config)) -> Self {
         f(&mut self.config);
+        self
+    }
+
+    /// Takes the inputs from `source` instead of generating them (an SMT
+    /// solver's models, a pruning enumerator; see [`source`]). Each input
+    /// is encoded into the generator's choices, so it shrinks, replays and
+    /// persists like a generated one; the generator must be able to
+    /// [`encode`](Generator::encode) it.
+    pub fn inputs_from(mut self, source: impl InputSource<G::Value> + 'static) -> Self
+    where
+        G: Send + Sync,
+    {
+        self.source = Some(Box::new(source::Encoded { generator: self.generator.clone(), source }));
         self
     }
 
@@ -172,7 +188,7 @@ where
         let mut report = run_engine(
             config,
             test,
-            Inputs { describe, draw, input_type: std::any::type_name::<G::Value>() },
+            Inputs { describe, draw, input_type: std::any::type_name::<G::Value>(), source: self.source },
             self.explainer,
             started,
         );
@@ -388,6 +404,7 @@ fn run_with(
         explainer,
         failing: Mutex::new(None),
         isolated,
+        source: Mutex::new(inputs.source),
     });
     if timeout.is_none() {
         // Nothing to watch for: run on this thread, with no hand-offs.
@@ -475,6 +492,8 @@ fn shrink_hang_isolated(engine: &Engine, report: RunReport) -> RunReport {
         explainer: engine.explainer.clone(),
         failing: Mutex::new(None),
         isolated: Some(Mutex::new(isolated)),
+        // It starts from the counterexample: no other input is needed.
+        source: Mutex::new(None),
     };
     let mut shrunk = retry.run();
     match shrunk.counterexample() {

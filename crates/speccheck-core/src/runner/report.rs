@@ -151,7 +151,7 @@ pub enum RunVerdict {
 }
 
 /// What an exhaustive run covered.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ExhaustiveStats {
     /// The depth asked for.
     pub depth: u32,
@@ -159,6 +159,10 @@ pub struct ExhaustiveStats {
     pub tried: u64,
     /// True when every input up to the depth was tried.
     pub complete: bool,
+    /// What made the inputs, when not the generator's own enumeration
+    /// (an SMT solver, a pruning enumerator): then `tried` counts valid
+    /// inputs only.
+    pub source: Option<String>,
 }
 
 /// Counts and timings of a run.
@@ -245,7 +249,10 @@ impl RunReport {
                 "speccheck: `{}` passed {} cases{}{}{} in {}",
                 self.name,
                 s.passed,
-                match s.exhaustive {
+                match &s.exhaustive {
+                    Some(e) if e.complete && e.source.is_some() => {
+                        format!(" (all {} valid inputs up to depth {})", e.tried, e.depth)
+                    }
                     Some(e) if e.complete => {
                         format!(" (every input up to depth {}: {} inputs)", e.depth, e.tried)
                     }

@@ -123,9 +123,7 @@ impl Builder {
                     let mut scope = Vec::new();
                     for f in &def.ctors[c].fields {
                         let s = self.make(&f.ty, below(d), &inner, &format!("{name}.{}", f.name))?;
-                        let binding =
-                            if f.name.parse::<usize>().is_ok() { format!("_{}", f.name) } else { f.name.clone() };
-                        scope.push((binding, s.clone()));
+                        scope.push((speccheck_spec::refined::field_binding(&f.name), s.clone()));
                         if let Some(r) = &f.refine {
                             self.refinements.push(Refinement {
                                 guard: inner.clone(),

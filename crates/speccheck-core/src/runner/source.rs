@@ -1,0 +1,91 @@
+//! Inputs from outside the property's generator: an SMT solver's models,
+//! a pruning enumerator. Each input arrives as a value, is written back
+//! into the generator's choices ([`Generator::encode`](crate::Generator::encode)),
+//! and from then on is an ordinary case: it runs, shrinks, is explained,
+//! replays and persists like any generated one.
+//!
+//! A source says at the end whether it produced *every* input its settings
+//! cover (then the run says "all N valid inputs up to depth d tested") or
+//! stopped short (then the run is incomplete, never a pass).
+
+use crate::choice::ChoiceSequence;
+
+/// What an input source does next.
+#[derive(Clone, Debug)]
+pub enum SourceStep<T> {
+    /// One more input.
+    Input(T),
+    /// Every input the source covers was produced.
+    Complete {
+        /// What "every input" means, as in "all 12 *valid inputs up to
+        /// depth 4* tested".
+        what: String,
+        /// The depth covered, when the source enumerates by depth.
+        depth: Option<u32>,
+    },
+    /// The source stopped before covering everything (a solver timeout,
+    /// a budget): the run is incomplete.
+    Stopped {
+        /// Why, for the report.
+        reason: String,
+    },
+    /// The source cannot work at all (a missing solver, a spec it cannot
+    /// read): the run is an error.
+    Error(String),
+}
+
+/// A producer of inputs for a property (see the module docs).
+pub trait InputSource<T>: Send {
+    /// Names the source in reports ("the SMT solver (z3)").
+    fn describe(&self) -> String;
+
+    /// The next step.
+    fn next_input(&mut self) -> SourceStep<T>;
+
+    /// Warnings to attach to the report (e.g. a fallback the source took).
+    fn warnings(&self) -> Vec<String> {
+        Vec::new()
+    }
+}
+
+/// An input source whose values are already choices (what the engine runs).
+pub(crate) type CaseSource = Box<dyn InputSource<ChoiceSequence>>;
+
+/// Wraps a typed source so that it yields the generator's choices.
+pub(crate) struct Encoded<G: crate::Generator, S> {
+    pub(crate) generator: std::sync::Arc<G>,
+    pub(crate) source: S,
+}
+
+impl<G, S> InputSource<ChoiceSequence> for Encoded<G, S>
+where
+    G: crate::Generator + Send + Sync,
+    S: InputSource<G::Value>,
+{
+    fn describe(&self) -> String {
+        self.source.describe()
+    }
+
+    fn next_input(&mut self) -> SourceStep<ChoiceSequence> {
+        match self.source.next_input() {
+            SourceStep::Input(v) => {
+                let mut enc = crate::Encoder::new();
+                match self.generator.encode(&v, &mut enc) {
+                    Ok(()) => SourceStep::Input(enc.finish()),
+                    Err(e) => SourceStep::Error(format!(
+                        "{} produced an input (a `{}`) that the property's generator cannot rebuild: {e}",
+                        self.source.describe(),
+                        std::any::type_name::<G::Value>()
+                    )),
+                }
+            }
+            SourceStep::Complete { what, depth } => SourceStep::Complete { what, depth },
+            SourceStep::Stopped { reason } => SourceStep::Stopped { reason },
+            SourceStep::Error(e) => SourceStep::Error(e),
+        }
+    }
+
+    fn warnings(&self) -> Vec<String> {
+        self.source.warnings()
+    }
+}
