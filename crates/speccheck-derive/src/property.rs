@@ -12,6 +12,41 @@ struct Arg {
     ident: syn::Ident,
     ty: Type,
     from: Option<Expr>,
+    /// `#[refine(...)]`: as written, and as the spec parser reads it.
+    refine: Option<(String, String)>,
+}
+
+/// A strategy name given as `strategy = smt` or `strategy = "smt"`.
+fn strategy_name(v: &Expr) -> syn::Result<String> {
+    let name = match v {
+        Expr::Path(p) if p.path.get_ident().is_some() => {
+            p.path.get_ident().map(ToString::to_string).unwrap_or_default()
+        }
+        Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }) => s.value(),
+        _ => String::new(),
+    };
+    match name.as_str() {
+        "random" | "exhaustive" | "lazy" | "smt" => Ok(name),
+        _ => Err(syn::Error::new_spanned(v, "expected a strategy: random, exhaustive, lazy or smt")),
+    }
+}
+
+/// Reads `#[refine(spec)]` on argument `ident`, checking that the spec is
+/// in the language and mentions only this argument and earlier ones.
+fn refinement(attr: &Attribute, ident: &syn::Ident, earlier: &[String]) -> syn::Result<(String, String)> {
+    let tokens = attr.meta.require_list()?.tokens.clone();
+    let expr = speccheck_spec::parse_tokens(tokens.clone())
+        .map_err(|l| syn::Error::new(l.span, format!("{}: `{}`", l.error.message, l.error.construct)))?;
+    for v in expr.free_vars() {
+        if *ident != v && !earlier.contains(&v) {
+            return Err(syn::Error::new_spanned(
+                &tokens,
+                format!("the refinement of `{ident}` mentions `{v}`, which is not `{ident}` or an argument before it"),
+            ));
+        }
+    }
+    let written = tokens.to_string();
+    Ok((written, speccheck_spec::parse::desugar_implies(tokens).to_string()))
 }
 
 fn is_test_case(ty: &Type) -> bool {
@@ -51,10 +86,20 @@ fn runtime_attribute(attr: &Attribute) -> Option<Attribute> {
 pub fn expand(args: TokenStream, mut item: ItemFn) -> syn::Result<TokenStream> {
     let settings: Punctuated<PropertyArg, Token![,]> = syn::parse::Parser::parse2(Punctuated::parse_terminated, args)?;
     let mut config = Vec::new();
+    let mut strategy = None;
+    let mut depth = None;
     for s in settings {
         let v = &s.value;
         let field = s.name.to_string();
         config.push(match field.as_str() {
+            "strategy" => {
+                strategy = Some(strategy_name(v)?);
+                continue;
+            }
+            "depth" => {
+                depth = Some(v.clone());
+                continue;
+            }
             "cases" | "max_size" | "size_ramp" | "max_depth" | "shrink_steps" | "threads" | "max_discard_ratio" | "max_enumerated"
             | "allow_partial" => {
                 let f = &s.name;
@@ -75,7 +120,7 @@ pub fn expand(args: TokenStream, mut item: ItemFn) -> syn::Result<TokenStream> {
                     format!(
                         "unknown property setting `{other}` (expected cases, seed, max_size, max_depth, timeout_ms, \
                          time_budget_ms, shrink, shrink_steps, shrink_time_ms, threads, max_discard_ratio, explain, exhaustive, size_ramp, \
-                         max_enumerated, allow_partial, isolate or config)"
+                         max_enumerated, allow_partial, isolate, strategy, depth or config)"
                     ),
                 ));
             }
@@ -128,10 +173,14 @@ pub fn expand(args: TokenStream, mut item: ItemFn) -> syn::Result<TokenStream> {
             _ => format_ident!("arg{}", i),
         };
         let mut from = None;
+        let mut refine = None;
         let mut kept = Vec::new();
+        let earlier: Vec<String> = gen_args.iter().map(|a: &Arg| a.ident.to_string()).collect();
         for attr in std::mem::take(&mut pt.attrs) {
             if attr.path().is_ident("from") {
                 from = Some(attr.parse_args::<Expr>()?);
+            } else if attr.path().is_ident("refine") {
+                refine = Some(refinement(&attr, &ident, &earlier)?);
             } else {
                 kept.push(attr);
             }
@@ -166,7 +215,7 @@ pub fn expand(args: TokenStream, mut item: ItemFn) -> syn::Result<TokenStream> {
         }
         let local = format_ident!("__a{}", gen_args.len());
         call_args.push(quote!(#local));
-        gen_args.push(Arg { ident, ty: (*pt.ty).clone(), from });
+        gen_args.push(Arg { ident, ty: (*pt.ty).clone(), from, refine });
     }
 
     let gens = gen_args.iter().map(|a| {
@@ -191,10 +240,57 @@ pub fn expand(args: TokenStream, mut item: ItemFn) -> syn::Result<TokenStream> {
 
     // Without a `&mut TestCase` argument the inputs are complete before the
     // body runs (so shrinking may skip inputs it already tried).
-    let check = if tc_position.is_some() {
-        quote!(.check_with_case(move |__tc: &mut ::speccheck::TestCase, (#(#locals,)*)| #body_ident(#(#call_args),*)))
+    // Refined arguments or a strategy: the inputs are those the argument
+    // spec admits (see `speccheck::target`): filtered for the random and
+    // exhaustive strategies, built by the lazy and SMT ones.
+    let targeted = strategy.is_some() || gen_args.iter().any(|a| a.refine.is_some());
+    let (setup, admit, apply) = if targeted {
+        if gen_args.iter().any(|a| a.from.is_some()) {
+            return Err(syn::Error::new_spanned(
+                &item.sig,
+                "refined arguments and strategies build inputs from the arguments' types: drop `#[from]`",
+            ));
+        }
+        let target = quote!(::speccheck::__private::target);
+        let spec = quote!(::speccheck::__private::spec);
+        let params = gen_args.iter().map(|a| {
+            let (n, ty) = (a.ident.to_string(), &a.ty);
+            quote_spanned!(ty.span()=> (::std::string::String::from(#n), <#ty as #spec::Targetable>::ty()))
+        });
+        let clauses = gen_args.iter().filter_map(|a| a.refine.as_ref()).map(|(w, src)| quote!((#w, #src)));
+        let reflects = locals.iter().map(|l| quote!(#spec::Targetable::reflect(&#l)));
+        let reifies = gen_args.iter().enumerate().map(|(i, a)| {
+            let ty = &a.ty;
+            quote!(<#ty as #spec::Targetable>::reify(__vals.get(#i)?)?)
+        });
+        let strategy = strategy.unwrap_or_else(|| "random".into());
+        let depth = depth.unwrap_or_else(|| parse_quote!(5));
+        (
+            quote! {
+                let __spec = ::std::sync::Arc::new(
+                    #target::ArgSpec::new(::std::vec![#(#params),*], &[#(#clauses),*])
+                        .unwrap_or_else(|e| ::core::panic!("{e}")),
+                );
+                let __admit = __spec.clone();
+            },
+            quote!(__admit.admit(&[#(#reflects),*]);),
+            quote! {
+                let __p = #target::apply(
+                    __p,
+                    &__spec,
+                    #strategy.parse().expect("checked by #[property]"),
+                    #depth,
+                    |__vals: &[#spec::Value]| ::core::option::Option::Some((#(#reifies,)*)),
+                );
+            },
+        )
     } else {
-        quote!(.check(move |(#(#locals,)*)| #body_ident(#(#call_args),*)))
+        (quote!(), quote!(), quote!())
+    };
+    let check = if tc_position.is_some() {
+        quote!(__p.check_with_case(move |__tc: &mut ::speccheck::TestCase, (#(#locals,)*)| { #admit #body_ident(#(#call_args),*) }))
+    } else {
+        quote!(__p.check(move |(#(#locals,)*)| { #admit #body_ident(#(#call_args),*) }))
     };
 
     // The inputs' generator is built by a function beside the test, not in
@@ -229,7 +325,8 @@ pub fn expand(args: TokenStream, mut item: ItemFn) -> syn::Result<TokenStream> {
             #[allow(unused_imports)]
             use ::speccheck::__private::{ViaDebug as _, ViaName as _, ViaTree as _};
             let __gen = #inputs_fn();
-            ::speccheck::Property::with_render(__gen, |__v| ::std::vec![#(#renders),*])
+            #setup
+            let __p = ::speccheck::Property::with_render(__gen, |__v| ::std::vec![#(#renders),*])
                 .configure(|__c| {
                     __c.name = ::std::string::String::from(::core::concat!(::core::module_path!(), "::", #name_str));
                     __c.database = ::core::option::Option::Some(::speccheck::__private::database_dir(::core::env!("CARGO_MANIFEST_DIR")));
@@ -242,8 +339,9 @@ pub fn expand(args: TokenStream, mut item: ItemFn) -> syn::Result<TokenStream> {
                     #expected_failure
                     #(#config)*
                 })
-                .explainer(::speccheck::__private::default_explainer())
-                #check;
+                .explainer(::speccheck::__private::default_explainer());
+            #apply
+            #check;
         }
     })
 }

@@ -12,5 +12,8 @@
 
 pub mod depth;
 pub mod lazy;
+pub mod strategy;
+
+pub use strategy::{ArgSpec, Strategy, apply};
 #[cfg(feature = "z3")]
 pub mod smt;

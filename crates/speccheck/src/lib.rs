@@ -106,6 +106,8 @@ pub mod __private {
     use speccheck_core::runner::Explainer;
     use speccheck_core::{ExplainMode, Term, TreeView};
     pub use speccheck_spec as spec;
+    #[cfg(feature = "target")]
+    pub use speccheck_target as target;
 
     /// Picks the tree view's printing when the type has one, `Debug`
     /// otherwise, and the type's name for a type with neither (autoref

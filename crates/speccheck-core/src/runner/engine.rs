@@ -185,8 +185,9 @@ impl Engine {
             let source = self.source.lock().unwrap_or_else(|e| e.into_inner()).take();
             let generated = match (source, self.config.exhaustive) {
                 (Some(mut source), _) => {
+                    let g = self.sourced(&mut source, &mut stats, &mut notes, started);
                     warnings.extend(source.warnings());
-                    self.from_source(&mut source, &mut stats, &mut notes, started)
+                    g
                 }
                 (None, Some(depth)) => self.exhaust(depth, &mut stats, &mut notes, started),
                 (None, None) => self.generate(&mut stats, started),
@@ -600,7 +601,7 @@ impl Engine {
     /// (a pass that says so), stopped short (incomplete, unless the settings
     /// allow a partial run), or cannot work (an error). Bounded by
     /// `max_enumerated` and the time budget like an exhaustive run.
-    fn from_source(
+    fn sourced(
         &self,
         source: &mut super::source::CaseSource,
         stats: &mut RunStats,

@@ -1,0 +1,294 @@
+//! The four ways to get inputs for a refined function, and the glue that
+//! hands them to the core runner: `random` (generate and filter,
+//! QuickCheck), `exhaustive` (enumerate by depth and filter, SmallCheck),
+//! `lazy` (enumerate partial inputs, Lazy SmallCheck, [`crate::lazy`]) and
+//! `smt` (solver models, Target, `crate::smt`). All four test the same
+//! inputs: those satisfying the argument spec ([`ArgSpec`]).
+
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::time::Duration;
+
+use speccheck_core::{InputSource, Property, SourceStep};
+use speccheck_spec::{EvalError, Expr, Measures, Ty, Value, Violation};
+
+use crate::lazy::Lazy;
+
+/// How a refined property gets its inputs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Strategy {
+    /// Random inputs, those failing the spec discarded.
+    #[default]
+    Random,
+    /// Every input up to the depth, those failing the spec discarded.
+    Exhaustive,
+    /// Every valid input up to the depth, partial inputs refuted early.
+    Lazy,
+    /// Every valid input up to the depth, from an SMT solver's models.
+    Smt,
+}
+
+impl std::str::FromStr for Strategy {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        Ok(match s {
+            "random" => Strategy::Random,
+            "exhaustive" => Strategy::Exhaustive,
+            "lazy" => Strategy::Lazy,
+            "smt" => Strategy::Smt,
+            other => return Err(format!("unknown strategy `{other}` (expected random, exhaustive, lazy or smt)")),
+        })
+    }
+}
+
+impl std::fmt::Display for Strategy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Strategy::Random => "random",
+            Strategy::Exhaustive => "exhaustive",
+            Strategy::Lazy => "lazy",
+            Strategy::Smt => "smt",
+        })
+    }
+}
+
+/// What a valid input is: the arguments' names and types (whose
+/// refinements apply) and the `requires` clauses over them.
+#[derive(Clone, Debug)]
+pub struct ArgSpec {
+    /// The arguments, in order.
+    pub params: Vec<(String, Ty)>,
+    /// Each clause as written, and parsed.
+    pub requires: Vec<(String, Expr)>,
+    /// The measures the clauses call.
+    pub measures: &'static Measures,
+}
+
+impl ArgSpec {
+    /// A spec over `params` with the clauses `requires` (as written, and
+    /// as the spec parser reads them), calling the registered measures.
+    pub fn new(params: Vec<(String, Ty)>, requires: &[(&str, &str)]) -> Result<ArgSpec, String> {
+        let requires = requires
+            .iter()
+            .map(|(written, src)| {
+                speccheck_spec::parse_str(src)
+                    .map(|e| (written.to_string(), e))
+                    .map_err(|e| format!("spec `{written}`: {} (`{}`)", e.message, e.construct))
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(ArgSpec { params, requires, measures: Measures::global() })
+    }
+
+    /// With these measures instead of the registered ones.
+    pub fn with_measures(mut self, measures: &'static Measures) -> Self {
+        self.measures = measures;
+        self
+    }
+
+    /// The spec violated by `args` (in parameter order), if any.
+    pub fn violation(&self, args: &[Value]) -> Result<Option<Violation>, EvalError> {
+        let named: Vec<(&str, Value)> = self.params.iter().map(|(n, _)| n.as_str()).zip(args.iter().cloned()).collect();
+        speccheck_spec::admits(&named, &self.requires, self.measures)
+    }
+
+    /// Discards the case unless `args` is a valid input (the random and
+    /// exhaustive strategies filter with this; the others build it in). A
+    /// spec that cannot be evaluated on the input fails the case, naming
+    /// why (a measure that does not terminate, a type error).
+    pub fn admit(&self, args: &[Value]) {
+        match self.violation(args) {
+            Ok(None) => {}
+            Ok(Some(v)) => speccheck_core::reject(format!("the spec {v} is false")),
+            Err(e) => panic!("the spec could not be evaluated on this input: {e}"),
+        }
+    }
+
+    fn exprs(&self) -> Vec<Expr> {
+        self.requires.iter().map(|(_, e)| e.clone()).collect()
+    }
+
+    fn written(&self) -> String {
+        if self.requires.is_empty() {
+            "the refinements of the argument types".into()
+        } else {
+            self.requires.iter().map(|(w, _)| format!("`{w}`")).collect::<Vec<_>>().join(" && ")
+        }
+    }
+}
+
+/// How long one solver query may take before the run stops as incomplete.
+pub const QUERY_LIMIT: Duration = Duration::from_secs(10);
+
+/// Sets `property` up to test the inputs `spec` admits the way `strategy`
+/// says, at `depth` (the enumerating strategies). `reify` rebuilds the
+/// property's input from the spec's values.
+pub fn apply<G>(
+    property: Property<G>,
+    spec: &ArgSpec,
+    strategy: Strategy,
+    depth: u32,
+    reify: fn(&[Value]) -> Option<G::Value>,
+) -> Property<G>
+where
+    G: speccheck_core::Generator + Send + Sync + 'static,
+    G::Value: Send + 'static,
+{
+    match strategy {
+        Strategy::Random => property,
+        Strategy::Exhaustive => property.configure(|c| c.exhaustive = Some(depth)),
+        Strategy::Lazy | Strategy::Smt => property.inputs_from(SpecInputs::start(spec, strategy, depth, reify)),
+    }
+}
+
+enum Msg {
+    Input(Vec<Value>),
+    Warning(String),
+    Complete,
+    Stopped(String),
+    Error(String),
+}
+
+/// The inputs of the lazy or SMT strategy, produced on a thread of their
+/// own (the solver's handles stay on one thread) one step ahead of the
+/// run, and rebuilt into the property's input type.
+pub struct SpecInputs<T> {
+    rx: Receiver<Msg>,
+    reify: fn(&[Value]) -> Option<T>,
+    what: String,
+    depth: u32,
+    by: String,
+    warnings: Vec<String>,
+}
+
+impl<T> SpecInputs<T> {
+    /// Starts producing the inputs `spec` admits at `depth`.
+    pub fn start(spec: &ArgSpec, strategy: Strategy, depth: u32, reify: fn(&[Value]) -> Option<T>) -> Self {
+        let (tx, rx) = sync_channel(1);
+        let spec2 = spec.clone();
+        let by = match strategy {
+            Strategy::Smt => "the SMT solver (z3)".to_string(),
+            _ => "the lazy enumeration".to_string(),
+        };
+        let spawned = std::thread::Builder::new()
+            .name("speccheck-inputs".into())
+            .spawn(move || produce(&spec2, strategy, depth, &tx));
+        if let Err(e) = spawned {
+            let (tx, rx2) = sync_channel(1);
+            let _ = tx.send(Msg::Error(format!("could not start the input thread: {e}")));
+            return SpecInputs { rx: rx2, reify, what: String::new(), depth, by, warnings: Vec::new() };
+        }
+        SpecInputs {
+            rx,
+            reify,
+            what: format!("valid inputs up to depth {depth} (satisfying {})", spec.written()),
+            depth,
+            by,
+            warnings: Vec::new(),
+        }
+    }
+}
+
+fn produce(spec: &ArgSpec, strategy: Strategy, depth: u32, tx: &SyncSender<Msg>) {
+    if strategy == Strategy::Smt {
+        match smt_search(spec, depth, tx) {
+            Ok(()) => return,
+            Err(why) => {
+                let _ = tx.send(Msg::Warning(format!(
+                    "the SMT strategy cannot take this spec: {why}; testing with the lazy strategy instead (same \
+                     inputs, found by enumeration)"
+                )));
+            }
+        }
+    }
+    let lazy = Lazy::new(&spec.params, &spec.exprs(), spec.measures, depth);
+    for v in lazy {
+        let msg = match v {
+            Ok(v) => Msg::Input(v),
+            Err(e) => {
+                let _ = tx.send(Msg::Error(format!("the lazy strategy stopped: {e}")));
+                return;
+            }
+        };
+        if tx.send(msg).is_err() {
+            return; // The run is over.
+        }
+    }
+    let _ = tx.send(Msg::Complete);
+}
+
+/// Runs the SMT search, or says why the spec is outside what it takes
+/// (then the caller falls back to the lazy strategy).
+#[cfg(feature = "z3")]
+fn smt_search(spec: &ArgSpec, depth: u32, tx: &SyncSender<Msg>) -> Result<(), String> {
+    use crate::smt::{Search, SmtError};
+    let search = match Search::new(&spec.params, &spec.exprs(), spec.measures, depth, QUERY_LIMIT) {
+        Ok(s) => s,
+        Err(SmtError::Unsolvable(u)) => return Err(u.to_string()),
+        Err(e) => {
+            let _ = tx.send(Msg::Error(e.to_string()));
+            return Ok(());
+        }
+    };
+    for v in search {
+        let msg = match v {
+            Ok(v) => Msg::Input(v),
+            Err(e @ SmtError::Timeout { .. }) => Msg::Stopped(e.to_string()),
+            Err(e) => Msg::Error(e.to_string()),
+        };
+        let last = !matches!(msg, Msg::Input(_));
+        if tx.send(msg).is_err() || last {
+            return Ok(());
+        }
+    }
+    let _ = tx.send(Msg::Complete);
+    Ok(())
+}
+
+#[cfg(not(feature = "z3"))]
+fn smt_search(_: &ArgSpec, _: u32, tx: &SyncSender<Msg>) -> Result<(), String> {
+    let _ = tx.send(Msg::Error(
+        "the SMT strategy needs speccheck built with its `smt` feature, which links the z3 solver (install it with \
+         `apt-get install -y z3 libz3-dev`); or choose `strategy = \"lazy\"`, which tests the same inputs without a \
+         solver"
+            .into(),
+    ));
+    Ok(())
+}
+
+impl<T: Send> InputSource<T> for SpecInputs<T> {
+    fn describe(&self) -> String {
+        self.by.clone()
+    }
+
+    fn next_input(&mut self) -> SourceStep<T> {
+        loop {
+            let Ok(msg) = self.rx.recv() else {
+                return SourceStep::Error(format!("{} stopped without a word (its thread panicked)", self.by));
+            };
+            return match msg {
+                Msg::Input(v) => match (self.reify)(&v) {
+                    Some(t) => SourceStep::Input(t),
+                    None => SourceStep::Error(format!(
+                        "{} produced an input that does not fit the arguments' Rust types: ({})",
+                        self.by,
+                        v.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
+                    )),
+                },
+                Msg::Warning(w) => {
+                    if w.contains("lazy strategy instead") {
+                        self.by = "the lazy enumeration (the spec is outside the SMT fragment)".into();
+                    }
+                    self.warnings.push(w);
+                    continue;
+                }
+                Msg::Complete => SourceStep::Complete { what: self.what.clone(), depth: Some(self.depth) },
+                Msg::Stopped(reason) => SourceStep::Stopped { reason },
+                Msg::Error(e) => SourceStep::Error(e),
+            };
+        }
+    }
+
+    fn warnings(&self) -> Vec<String> {
+        self.warnings.clone()
+    }
+}

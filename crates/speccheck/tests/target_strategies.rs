@@ -1,0 +1,166 @@
+//! The four strategies of a refined property, as a user meets them: the
+//! same valid inputs by construction (lazy, SMT) or by filtering (random,
+//! exhaustive); a bug found and shrunk whichever made the input; and the
+//! bad inputs (a vacuous spec, a spec outside the solver's fragment, a
+//! measure that does not terminate) each reported as what they are.
+
+use speccheck::spec::{Targetable as _, Value};
+use speccheck::target::{ArgSpec, Strategy, apply};
+use speccheck::{Arbitrary, Property, RunReport, RunVerdict, Targetable, any, gens, measure, property};
+
+#[derive(Arbitrary, Targetable, Clone, Debug, PartialEq)]
+enum List {
+    Nil,
+    Cons(i64, Box<List>),
+}
+
+#[measure]
+fn size(l: &List) -> i64 {
+    match l {
+        List::Nil => 0,
+        List::Cons(_, t) => 1 + size(t),
+    }
+}
+
+#[measure]
+fn ordered(l: &List) -> bool {
+    match l {
+        List::Nil => true,
+        List::Cons(h, t) => at_least(t, *h) && ordered(t),
+    }
+}
+
+#[measure]
+fn at_least(l: &List, x: i64) -> bool {
+    match l {
+        List::Nil => true,
+        List::Cons(h, t) => *h >= x && at_least(t, x),
+    }
+}
+
+/// Goes round forever on a `Cons` (the spec evaluator must say so).
+#[measure]
+#[allow(dead_code)]
+fn spins(l: &List) -> bool {
+    match l {
+        List::Nil => true,
+        List::Cons(_, _) => spins(l),
+    }
+}
+
+fn insert(l: List, x: i64) -> List {
+    match l {
+        List::Cons(h, t) if h < x => List::Cons(h, Box::new(insert(*t, x))),
+        l => List::Cons(x, Box::new(l)),
+    }
+}
+
+/// Drops duplicates: not what `insert` promises.
+fn insert_dedup(l: List, x: i64) -> List {
+    match l {
+        List::Cons(h, t) if h < x => List::Cons(h, Box::new(insert_dedup(*t, x))),
+        List::Cons(h, t) if h == x => List::Cons(h, t),
+        l => List::Cons(x, Box::new(l)),
+    }
+}
+
+fn reify(v: &[Value]) -> Option<(List, i64)> {
+    Some((List::reify(v.first()?)?, i64::reify(v.get(1)?)?))
+}
+
+fn run(strategy: Strategy, requires: &str, depth: u32, f: fn(List, i64) -> List) -> RunReport {
+    let spec = ArgSpec::new(vec![("l".into(), List::ty()), ("x".into(), i64::ty())], &[(requires, requires)]).unwrap();
+    let admit = spec.clone();
+    let p = Property::new(gens::arguments((any::<List>(), any::<i64>()))).configure(|c| {
+        c.name = format!("insert by {strategy}");
+        c.database = None;
+        c.cases = 300;
+    });
+    apply(p, &spec, strategy, depth, reify).run(move |(l, x): (List, i64)| {
+        admit.admit(&[l.reflect(), x.reflect()]);
+        let n = size(&l);
+        let r = f(l, x);
+        assert!(ordered(&r), "not ordered: {r:?}");
+        assert_eq!(size(&r), n + 1, "lost an element: {r:?}");
+    })
+}
+
+#[test]
+fn every_strategy_tests_the_same_valid_inputs() {
+    let counts: Vec<u64> = [Strategy::Exhaustive, Strategy::Lazy, Strategy::Smt]
+        .into_iter()
+        .map(|s| {
+            let r = run(s, "ordered(l)", 4, insert);
+            assert!(matches!(r.verdict, RunVerdict::Passed), "{s}: {}", r.summary());
+            r.stats.passed
+        })
+        .collect();
+    assert!(counts[0] > 10 && counts.iter().all(|&c| c == counts[0]), "{counts:?}");
+    let lazy = run(Strategy::Lazy, "ordered(l)", 4, insert);
+    assert!(lazy.summary().contains(&format!("all {} valid inputs up to depth 4", counts[0])), "{}", lazy.summary());
+    let random = run(Strategy::Random, "ordered(l)", 4, insert);
+    assert!(matches!(random.verdict, RunVerdict::Passed), "{}", random.summary());
+}
+
+#[test]
+fn a_bug_is_found_and_shrunk_whichever_strategy_made_the_input() {
+    for s in [Strategy::Exhaustive, Strategy::Lazy, Strategy::Smt] {
+        let r = run(s, "ordered(l)", 3, insert_dedup);
+        let RunVerdict::Failed(c) = &r.verdict else { panic!("{s}: {}", r.summary()) };
+        let shown = c.inputs.iter().map(|(n, t)| format!("{n} = {t}")).collect::<Vec<_>>().join(", ");
+        // The smallest duplicate: one element, inserted again.
+        assert!(shown.contains("(Cons(0, Nil), 0)"), "{s}: {shown}");
+    }
+}
+
+#[test]
+fn a_vacuous_spec_is_reported_not_passed() {
+    for s in [Strategy::Lazy, Strategy::Smt] {
+        let r = run(s, "size(l) > 9", 3, insert);
+        let RunVerdict::GaveUp { reason } = &r.verdict else { panic!("{s}: {}", r.summary()) };
+        assert!(reason.contains("no valid inputs up to depth 3") && reason.contains("vacuous"), "{reason}");
+        assert!(reason.contains("size(l) > 9"), "names the spec: {reason}");
+    }
+}
+
+#[test]
+fn a_spec_outside_the_solvers_fragment_falls_back_to_lazy_with_a_warning() {
+    let r = run(Strategy::Smt, "ordered(l) && x * x < size(l) * 3", 3, insert);
+    assert!(matches!(r.verdict, RunVerdict::Passed), "{}", r.summary());
+    let w = r.warnings.join("\n");
+    assert!(w.contains("x * x") && w.contains("lazy strategy instead"), "{w}");
+    let lazy = run(Strategy::Lazy, "ordered(l) && x * x < size(l) * 3", 3, insert);
+    assert!(r.stats.passed > 0 && r.stats.passed == lazy.stats.passed, "{} vs {}", r.stats.passed, lazy.stats.passed);
+}
+
+#[test]
+fn a_measure_that_does_not_terminate_is_reported_as_such() {
+    for s in [Strategy::Lazy, Strategy::Exhaustive, Strategy::Smt] {
+        let r = run(s, "spins(l)", 2, insert);
+        let text = format!("{r:?}");
+        assert!(!r.passed(), "{s}: {}", r.summary());
+        assert!(text.contains("`spins` does not terminate"), "{s}: {text}");
+    }
+}
+
+// The same through `#[property]`: refined arguments, each strategy.
+
+#[property(strategy = smt, depth = 4)]
+fn insert_keeps_order_smt(#[refine(ordered(l))] l: List, x: i64) {
+    assert!(ordered(&insert(l, x)));
+}
+
+#[property(strategy = lazy, depth = 4)]
+fn insert_keeps_order_lazy(#[refine(ordered(l))] l: List, x: i64) {
+    assert!(ordered(&insert(l, x)));
+}
+
+#[property(strategy = "exhaustive", depth = 3)]
+fn insert_keeps_order_exhaustive(#[refine(ordered(l))] l: List, #[refine(x >= 0 ==> size(l) < 3)] x: i64) {
+    assert!(ordered(&insert(l, x)));
+}
+
+#[property(cases = 50)]
+fn insert_keeps_order_random(#[refine(ordered(l))] l: List, x: i64) {
+    assert!(ordered(&insert(l, x)));
+}
