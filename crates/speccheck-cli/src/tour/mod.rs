@@ -9,6 +9,7 @@ mod http;
 mod interface;
 mod reduce;
 mod sync;
+mod target;
 
 use std::time::{Duration, Instant};
 
@@ -48,7 +49,15 @@ pub struct Stop {
 }
 
 fn stops() -> Vec<Stop> {
-    vec![core_engine::stop(), reduce::stop(), interface::stop(), dual::stop(), http::stop(), sync::stop()]
+    vec![
+        core_engine::stop(),
+        reduce::stop(),
+        target::stop(),
+        interface::stop(),
+        dual::stop(),
+        http::stop(),
+        sync::stop(),
+    ]
 }
 
 /// How a run ended, as far as the tour is concerned.

@@ -1,0 +1,475 @@
+//! Target's Figure 8, side by side in one run: for each benchmark and each
+//! strategy (SMT, lazy, exhaustive, random), at depth 1, 2, … check the
+//! first 1000 valid inputs (or all, if fewer), each depth under a time
+//! limit; report the deepest depth each strategy finished and the time per
+//! depth (mean, sd, p95 over repeats), as a table and an SVG plot.
+//!
+//! `cargo run --release -p speccheck-bench --bin target -- --timeout 60`
+//! writes `bench/results/target.md` and `bench/results/target.svg`.
+//!
+//! Every strategy tests the same thing: the function under test runs on
+//! each valid input and its postcondition is checked. The SMT and lazy
+//! strategies build valid inputs; exhaustive enumerates every input of the
+//! depth (the core's `enumerate`) and filters; random draws inputs (size =
+//! depth) and filters, duplicates allowed, as QuickCheck does.
+
+mod subjects;
+
+use std::time::{Duration, Instant};
+
+use clap::Parser;
+use speccheck::gens::{self, Generator};
+use speccheck::spec::{Targetable, Value};
+use speccheck::target::ArgSpec;
+use speccheck::target::lazy::Lazy;
+use speccheck::target::smt::{Search, SmtError};
+use speccheck::test_case::{TestCase, catch_invalid};
+use speccheck::{Arbitrary, enumerate};
+use speccheck_bench::{Summary, Table, fmt_seconds, machine};
+use subjects::*;
+
+#[derive(Parser)]
+struct Args {
+    /// Seconds per depth before a strategy stops.
+    #[arg(long, default_value_t = 60)]
+    timeout: u64,
+    /// Valid inputs checked per depth.
+    #[arg(long, default_value_t = 1000)]
+    inputs: u64,
+    /// Repeats of a depth that took under 5 s (for sd and p95).
+    #[arg(long, default_value_t = 3)]
+    repeats: usize,
+    /// Deepest depth tried.
+    #[arg(long, default_value_t = 45)]
+    max_depth: u32,
+    /// Only these benchmarks (comma-separated: list,rbt,map,stackset).
+    #[arg(long)]
+    only: Option<String>,
+    /// Only these strategies (comma-separated: smt,lazy,exhaustive,random).
+    #[arg(long)]
+    strategies: Option<String>,
+    /// Output files (without extension).
+    #[arg(long, default_value = "bench/results/target")]
+    out: String,
+}
+
+/// One benchmark: its arguments and precondition, and the test of one
+/// valid input (the function run, its postcondition checked).
+struct Bench {
+    name: &'static str,
+    function: &'static str,
+    spec: ArgSpec,
+    /// Runs the function on the input; `Err` names a violated postcondition.
+    test: fn(&[Value]) -> Result<(), String>,
+    /// The exhaustive and random strategies: the inputs of a generator.
+    inputs: Box<dyn Fn(&mut dyn FnMut(Vec<Value>) -> bool, Draw)>,
+}
+
+/// How the generator-driven strategies draw.
+#[derive(Clone, Copy)]
+enum Draw {
+    Enumerate(u32),
+    Random { size: u32, seed: u64 },
+}
+
+/// Feeds `visit` the generator's inputs (reflected) until it returns false.
+fn drive<G>(g: G, reflect: fn(&G::Value) -> Vec<Value>) -> Box<dyn Fn(&mut dyn FnMut(Vec<Value>) -> bool, Draw)>
+where
+    G: Generator + 'static,
+{
+    Box::new(move |visit, draw| match draw {
+        Draw::Enumerate(d) => {
+            for (_, v) in enumerate(&g, d) {
+                if !visit(reflect(&v)) {
+                    return;
+                }
+            }
+        }
+        Draw::Random { size, seed } => {
+            for i in 0u64.. {
+                let mut tc = TestCase::random(seed.wrapping_add(i), size as usize);
+                let Ok(v) = catch_invalid(&mut tc, |tc| g.generate(tc)) else { continue };
+                if !visit(reflect(&v)) {
+                    return;
+                }
+            }
+        }
+    })
+}
+
+fn arg<T: Targetable>(name: &str) -> (String, speccheck::spec::Ty) {
+    (name.to_string(), T::ty())
+}
+
+fn one<A: Arbitrary>(name: &'static str) -> gens::Argument<A> {
+    gens::argument::<A>(name)
+}
+
+fn benches() -> Vec<Bench> {
+    vec![
+        Bench {
+            name: "List",
+            function: "insert",
+            spec: ArgSpec::new(vec![arg::<i64>("x"), arg::<SList>("l")], &[]).unwrap(),
+            test: |v| {
+                let (x, l) = (i64::reify(&v[0]).unwrap(), SList::reify(&v[1]).unwrap());
+                let n = slen(&l);
+                let r = insert(x, l);
+                if !sorted(&r) || slen(&r) != n + 1 { Err("sorted, one longer".into()) } else { Ok(()) }
+            },
+            inputs: drive(gens::arguments((one::<i64>("x"), one::<SList>("l"))), |(x, l)| {
+                vec![x.reflect(), l.reflect()]
+            }),
+        },
+        Bench {
+            name: "RBTree",
+            function: "add",
+            spec: ArgSpec::new(
+                vec![arg::<i64>("x"), arg::<Rbt>("t")],
+                &[("is_rb(t) && bh_ok(t)", "is_rb(t) && bh_ok(t)")],
+            )
+            .unwrap(),
+            test: |v| {
+                let (x, t) = (i64::reify(&v[0]).unwrap(), Rbt::reify(&v[1]).unwrap());
+                let r = add(x, t);
+                if is_rb(&r) && bh_ok(&r) && ordered(&r) { Ok(()) } else { Err("is_rb, bh_ok, ordered".into()) }
+            },
+            inputs: drive(gens::arguments((one::<i64>("x"), one::<Rbt>("t"))), |(x, t)| vec![x.reflect(), t.reflect()]),
+        },
+        Bench {
+            name: "Map",
+            function: "delete",
+            spec: ArgSpec::new(vec![arg::<i64>("k"), arg::<Map>("m")], &[]).unwrap(),
+            test: |v| {
+                let (k, m) = (i64::reify(&v[0]).unwrap(), Map::reify(&v[1]).unwrap());
+                let mut expected = mkeys(&m);
+                expected.remove(&k);
+                let r = delete(k, m);
+                if map_ok(&r) && mkeys(&r) == expected { Ok(()) } else { Err("balanced, ordered, keys - {k}".into()) }
+            },
+            inputs: drive(gens::arguments((one::<i64>("k"), one::<Map>("m"))), |(k, m)| vec![k.reflect(), m.reflect()]),
+        },
+        Bench {
+            name: "StackSet",
+            function: "focus_left",
+            spec: ArgSpec::new(vec![arg::<StackSet>("s")], &[]).unwrap(),
+            test: |v| {
+                let s = StackSet::reify(&v[0]).unwrap();
+                let spec = ArgSpec::new(vec![arg::<StackSet>("s")], &[]).unwrap();
+                let before = ws_wins(&s.current);
+                let r = focus_left(s);
+                match spec.violation(&[r.reflect()]) {
+                    Ok(None) if ws_wins(&r.current) == before => Ok(()),
+                    _ => Err("no duplicates, same windows".into()),
+                }
+            },
+            inputs: drive(gens::arguments((one::<StackSet>("s"),)), |(s,)| vec![s.reflect()]),
+        },
+    ]
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Strat {
+    Smt,
+    Lazy,
+    Exhaustive,
+    Random,
+}
+
+impl Strat {
+    fn name(self) -> &'static str {
+        match self {
+            Strat::Smt => "smt",
+            Strat::Lazy => "lazy",
+            Strat::Exhaustive => "exhaustive",
+            Strat::Random => "random",
+        }
+    }
+}
+
+/// How one depth went.
+enum Outcome {
+    /// Checked this many valid inputs (`all`: every valid input of the depth).
+    Done {
+        checked: u64,
+        all: bool,
+    },
+    TimedOut {
+        checked: u64,
+    },
+    /// The function broke its postcondition (a bug in the benchmark).
+    Failed(String),
+    Error(String),
+}
+
+fn run_depth(b: &Bench, s: Strat, d: u32, want: u64, limit: Duration) -> Outcome {
+    let start = Instant::now();
+    let mut checked = 0u64;
+    let mut failure = None;
+    let mut check = |v: &[Value]| -> bool {
+        if let Err(e) = (b.test)(v) {
+            failure =
+                Some(format!("{e} fails on {}", v.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")));
+            return false;
+        }
+        checked += 1;
+        checked < want
+    };
+    let exprs: Vec<_> = b.spec.requires.iter().map(|(_, e)| e.clone()).collect();
+    let outcome = match s {
+        Strat::Smt => {
+            let search = match Search::new(&b.spec.params, &exprs, b.spec.measures, d, limit) {
+                Ok(s) => s,
+                Err(e) => return Outcome::Error(e.to_string()),
+            };
+            let mut all = true;
+            let mut timed_out = false;
+            for v in search {
+                match v {
+                    Ok(v) => {
+                        if !check(&v) {
+                            all = false;
+                            break;
+                        }
+                    }
+                    Err(SmtError::Timeout { .. }) => {
+                        timed_out = true;
+                        break;
+                    }
+                    Err(e) => return Outcome::Error(e.to_string()),
+                }
+                if start.elapsed() > limit {
+                    timed_out = true;
+                    break;
+                }
+            }
+            if timed_out { None } else { Some(all) }
+        }
+        Strat::Lazy => {
+            let mut all = true;
+            let mut timed_out = false;
+            for v in Lazy::new(&b.spec.params, &exprs, b.spec.measures, d) {
+                match v {
+                    Ok(v) => {
+                        if !check(&v) {
+                            all = false;
+                            break;
+                        }
+                    }
+                    Err(e) => return Outcome::Error(e.to_string()),
+                }
+                if start.elapsed() > limit {
+                    timed_out = true;
+                    break;
+                }
+            }
+            if timed_out { None } else { Some(all) }
+        }
+        Strat::Exhaustive | Strat::Random => {
+            let draw = if s == Strat::Exhaustive {
+                Draw::Enumerate(d)
+            } else {
+                Draw::Random { size: d, seed: 0x7a26_e700 + u64::from(d) }
+            };
+            let mut timed_out = false;
+            let mut stopped = false;
+            let mut seen = 0u64;
+            (b.inputs)(
+                &mut |v| {
+                    seen += 1;
+                    if seen % 64 == 0 && start.elapsed() > limit {
+                        timed_out = true;
+                        return false;
+                    }
+                    if b.spec.violation(&v).ok().flatten().is_some() {
+                        return true;
+                    }
+                    let go_on = check(&v);
+                    stopped = !go_on;
+                    go_on
+                },
+                draw,
+            );
+            if timed_out { None } else { Some(!stopped && s == Strat::Exhaustive) }
+        }
+    };
+    if let Some(f) = failure {
+        return Outcome::Failed(f);
+    }
+    match outcome {
+        None => Outcome::TimedOut { checked },
+        Some(all) => Outcome::Done { checked, all },
+    }
+}
+
+/// Per benchmark and strategy: (depth, times of its runs, inputs checked, all).
+type Series = Vec<(u32, Vec<f64>, u64, bool)>;
+
+fn main() {
+    let args = Args::parse();
+    let limit = Duration::from_secs(args.timeout);
+    let pick = |list: &Option<String>, name: &str| {
+        list.as_ref().is_none_or(|l| l.split(',').any(|x| x.eq_ignore_ascii_case(name)))
+    };
+    let strategies: Vec<Strat> = [Strat::Smt, Strat::Lazy, Strat::Exhaustive, Strat::Random]
+        .into_iter()
+        .filter(|s| pick(&args.strategies, s.name()))
+        .collect();
+    let mut results: Vec<(String, Strat, Series, String)> = Vec::new();
+    for b in benches().iter().filter(|b| pick(&args.only, b.name) || pick(&args.only, &b.name.to_lowercase())) {
+        for &s in &strategies {
+            let mut series = Series::new();
+            let mut stop = String::from("reached --max-depth");
+            for d in 1..=args.max_depth {
+                let t = Instant::now();
+                let first = run_depth(b, s, d, args.inputs, limit);
+                let secs = t.elapsed().as_secs_f64();
+                let (checked, all) = match first {
+                    Outcome::Done { checked, all } => (checked, all),
+                    Outcome::TimedOut { checked } => {
+                        stop = format!("depth {d} timed out after {checked} inputs");
+                        break;
+                    }
+                    Outcome::Failed(f) => {
+                        stop = format!("depth {d}: the function failed its postcondition: {f}");
+                        break;
+                    }
+                    Outcome::Error(e) => {
+                        stop = format!("depth {d}: {e}");
+                        break;
+                    }
+                };
+                let mut times = vec![secs];
+                if secs < 5.0 {
+                    for _ in 1..args.repeats {
+                        let t = Instant::now();
+                        run_depth(b, s, d, args.inputs, limit);
+                        times.push(t.elapsed().as_secs_f64());
+                    }
+                }
+                eprintln!(
+                    "{} {} depth {d}: {checked} inputs{} in {}",
+                    b.name,
+                    s.name(),
+                    if all { " (all)" } else { "" },
+                    fmt_seconds(secs)
+                );
+                series.push((d, times, checked, all));
+            }
+            eprintln!("{} {}: {stop}", b.name, s.name());
+            results.push((format!("{} `{}`", b.name, b.function), s, series, stop));
+            // Written as it goes: a long run leaves what it measured.
+            write_results(&args, &results);
+        }
+    }
+}
+
+fn write_results(args: &Args, results: &[(String, Strat, Series, String)]) {
+    let mut md = String::new();
+    md.push_str("# Target, Figure 8: deepest depth in a time limit per depth\n\n");
+    md.push_str(&format!(
+        "Command: `cargo run --release -p speccheck-bench --bin target -- --timeout {} --inputs {} --repeats {}`\n\n\
+         Machine: {}. At each depth, each strategy checks the first {} valid inputs (or all of them, if fewer): \
+         the function runs and its postcondition is checked. A strategy stops at the first depth that does not \
+         finish in {} s. Depth means the core's exhaustive depth for every strategy (`speccheck::target::depth`). \
+         SMT: z3 through the `z3` crate, one solver per depth, blocking each model on its decode-relevant literals. \
+         Lazy: partial inputs, holes filled on demand. Exhaustive: the core's `enumerate`, filtered. Random: the \
+         core's random generation at size = depth, filtered (duplicates count, as in QuickCheck).\n\n",
+        args.timeout,
+        args.inputs,
+        args.repeats,
+        machine(),
+        args.inputs,
+        args.timeout
+    ));
+    md.push_str("## Deepest depth finished\n\n");
+    let mut t = Table::new(&["benchmark", "smt", "lazy", "exhaustive", "paper (Target / Lazy SC / SC, 60 min)"]);
+    let paper = |b: &str| match b.split(' ').next().unwrap_or("") {
+        "List" => "20 / 18 / ≤ 6",
+        "RBTree" => "12 / 5 / ≤ 6",
+        "Map" => "10 / 6 / ≤ 6",
+        "StackSet" => "8 / 6 / ≤ 6",
+        _ => "",
+    };
+    let mut names: Vec<&String> = results.iter().map(|r| &r.0).collect();
+    names.dedup();
+    for name in names {
+        let cell = |s: Strat| {
+            results
+                .iter()
+                .find(|r| &r.0 == name && r.1 == s)
+                .map(|r| r.2.last().map_or("none".to_string(), |(d, ..)| d.to_string()))
+                .unwrap_or_else(|| "—".into())
+        };
+        t.row(vec![name.clone(), cell(Strat::Smt), cell(Strat::Lazy), cell(Strat::Exhaustive), paper(name).into()]);
+    }
+    md.push_str(&t.to_markdown());
+    md.push_str(
+        "\nRandom is left out of this table: its inputs are not bounded by depth (its size parameter is set to \
+         the depth, but a random value may be deeper or, far more often, shallower), so reaching a depth means \
+         nothing for it. Its rows below give the time to 1000 valid inputs, duplicates included.\n",
+    );
+    md.push_str("\n## Why each strategy stopped\n\n");
+    for (name, s, _, stop) in results {
+        md.push_str(&format!("- {name}, {}: {stop}\n", s.name()));
+    }
+    md.push_str("\n## Time per depth (seconds: mean / sd / p95 over the repeats; n = repeats)\n\n");
+    let mut t = Table::new(&["benchmark", "strategy", "depth", "inputs", "mean", "sd", "p95", "n"]);
+    for (name, s, series, _) in results {
+        for (d, times, checked, all) in series {
+            let sm = Summary::of(times);
+            t.row(vec![
+                name.clone(),
+                s.name().into(),
+                d.to_string(),
+                format!("{checked}{}", if *all { " (all)" } else { "" }),
+                format!("{:.3}", sm.mean),
+                format!("{:.3}", sm.sd),
+                format!("{:.3}", sm.p95),
+                sm.n.to_string(),
+            ]);
+        }
+    }
+    md.push_str(&t.to_markdown());
+    std::fs::write(format!("{}.md", args.out), md).expect("write the results");
+    std::fs::write(format!("{}.svg", args.out), plot(results, args.timeout)).expect("write the plot");
+}
+
+/// One panel per benchmark: time per depth (log scale) for each strategy.
+fn plot(results: &[(String, Strat, Series, String)], timeout: u64) -> String {
+    use plotters::prelude::*;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (1000, 760)).into_drawing_area();
+        root.fill(&WHITE).expect("plot");
+        let mut names: Vec<&String> = results.iter().map(|r| &r.0).collect();
+        names.dedup();
+        let panels = root.split_evenly((2, 2));
+        for (panel, name) in panels.iter().zip(names) {
+            let series: Vec<&(String, Strat, Series, String)> = results.iter().filter(|r| &r.0 == name).collect();
+            let max_d = series.iter().flat_map(|r| r.2.iter().map(|p| p.0)).max().unwrap_or(1).max(2);
+            let mut chart = ChartBuilder::on(panel)
+                .caption(name.as_str(), ("sans-serif", 18))
+                .margin(8)
+                .x_label_area_size(30)
+                .y_label_area_size(50)
+                .build_cartesian_2d(1u32..max_d + 1, (1e-4f64..timeout as f64 * 1.2).log_scale())
+                .expect("plot");
+            chart.configure_mesh().x_desc("depth").y_desc("seconds").draw().expect("plot");
+            for (i, r) in series.iter().enumerate() {
+                let color = Palette99::pick(i).to_rgba();
+                let points: Vec<(u32, f64)> =
+                    r.2.iter().map(|(d, times, ..)| (*d, Summary::of(times).mean.max(1e-4))).collect();
+                chart
+                    .draw_series(LineSeries::new(points.clone(), color.stroke_width(2)))
+                    .expect("plot")
+                    .label(r.1.name())
+                    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], color.stroke_width(2)));
+                chart.draw_series(points.into_iter().map(|p| Circle::new(p, 3, color.filled()))).expect("plot");
+            }
+            chart.configure_series_labels().border_style(BLACK).background_style(WHITE).draw().expect("plot");
+        }
+        root.present().expect("plot");
+    }
+    svg
+}
