@@ -62,8 +62,11 @@ struct Bench {
     /// Runs the function on the input; `Err` names a violated postcondition.
     test: fn(&[Value]) -> Result<(), String>,
     /// The exhaustive and random strategies: the inputs of a generator.
-    inputs: Box<dyn Fn(&mut dyn FnMut(Vec<Value>) -> bool, Draw)>,
+    inputs: Inputs,
 }
+
+/// Feeds a visitor a generator's inputs, reflected, until it says stop.
+type Inputs = Box<dyn Fn(&mut dyn FnMut(Vec<Value>) -> bool, Draw)>;
 
 /// How the generator-driven strategies draw.
 #[derive(Clone, Copy)]
@@ -73,7 +76,7 @@ enum Draw {
 }
 
 /// Feeds `visit` the generator's inputs (reflected) until it returns false.
-fn drive<G>(g: G, reflect: fn(&G::Value) -> Vec<Value>) -> Box<dyn Fn(&mut dyn FnMut(Vec<Value>) -> bool, Draw)>
+fn drive<G>(g: G, reflect: fn(&G::Value) -> Vec<Value>) -> Inputs
 where
     G: Generator + 'static,
 {
@@ -277,7 +280,7 @@ fn run_depth(b: &Bench, s: Strat, d: u32, want: u64, limit: Duration) -> Outcome
             (b.inputs)(
                 &mut |v| {
                     seen += 1;
-                    if seen % 64 == 0 && start.elapsed() > limit {
+                    if seen.is_multiple_of(64) && start.elapsed() > limit {
                         timed_out = true;
                         return false;
                     }

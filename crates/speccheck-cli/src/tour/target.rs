@@ -60,7 +60,7 @@ fn run_insert(seed: u64, strategy: Strategy, requires: &str, buggy: bool) -> Run
     .expect("a spec in the language");
     let admit = spec.clone();
     let p = Property::new(gens::arguments((gens::argument::<i64>("x"), gens::argument::<Sorted>("l"))))
-        .config(Config { seed: Some(seed), database: None, ..Config::named(&format!("insert ({strategy})")) });
+        .config(Config { seed: Some(seed), database: None, ..Config::named(format!("insert ({strategy})")) });
     let reify = |v: &[Value]| Some((i64::reify(v.first()?)?, Sorted::reify(v.get(1)?)?));
     apply(p, &spec, strategy, 5, reify).run(move |(x, l): (i64, Sorted)| {
         admit.admit(&[x.reflect(), l.reflect()]);
