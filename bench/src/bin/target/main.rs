@@ -225,48 +225,21 @@ fn run_depth(b: &Bench, s: Strat, d: u32, want: u64, limit: Duration) -> Outcome
                 Ok(s) => s,
                 Err(e) => return Outcome::Error(e.to_string()),
             };
-            let mut all = true;
-            let mut timed_out = false;
-            for v in search {
-                match v {
-                    Ok(v) => {
-                        if !check(&v) {
-                            all = false;
-                            break;
-                        }
-                    }
-                    Err(SmtError::Timeout { .. }) => {
-                        timed_out = true;
-                        break;
-                    }
-                    Err(e) => return Outcome::Error(e.to_string()),
-                }
-                if start.elapsed() > limit {
-                    timed_out = true;
-                    break;
-                }
+            // A solver timeout ends the depth like the wall clock does.
+            let inputs = search
+                .map(|v| v.map_err(|e| if matches!(e, SmtError::Timeout { .. }) { None } else { Some(e.to_string()) }));
+            match consume(inputs, &mut check, start, limit) {
+                Ok(o) => o,
+                Err(e) => return Outcome::Error(e),
             }
-            if timed_out { None } else { Some(all) }
         }
         Strat::Lazy => {
-            let mut all = true;
-            let mut timed_out = false;
-            for v in Lazy::new(&b.spec.params, &exprs, b.spec.measures, d) {
-                match v {
-                    Ok(v) => {
-                        if !check(&v) {
-                            all = false;
-                            break;
-                        }
-                    }
-                    Err(e) => return Outcome::Error(e.to_string()),
-                }
-                if start.elapsed() > limit {
-                    timed_out = true;
-                    break;
-                }
+            let inputs =
+                Lazy::new(&b.spec.params, &exprs, b.spec.measures, d).map(|v| v.map_err(|e| Some(e.to_string())));
+            match consume(inputs, &mut check, start, limit) {
+                Ok(o) => o,
+                Err(e) => return Outcome::Error(e),
             }
-            if timed_out { None } else { Some(all) }
         }
         Strat::Exhaustive | Strat::Random => {
             let draw = if s == Strat::Exhaustive {
@@ -303,6 +276,29 @@ fn run_depth(b: &Bench, s: Strat, d: u32, want: u64, limit: Duration) -> Outcome
         None => Outcome::TimedOut { checked },
         Some(all) => Outcome::Done { checked, all },
     }
+}
+
+/// Checks valid inputs until `check` says enough (`Some(false)`), they run
+/// out (`Some(true)`: all of them) or time does (`None`; an `Err(None)`
+/// input is a timeout too); `Err(Some(e))` ends with an error.
+fn consume(
+    inputs: impl Iterator<Item = Result<Vec<Value>, Option<String>>>,
+    check: &mut impl FnMut(&[Value]) -> bool,
+    start: Instant,
+    limit: Duration,
+) -> Result<Option<bool>, String> {
+    for v in inputs {
+        match v {
+            Ok(v) if !check(&v) => return Ok(Some(false)),
+            Ok(_) => {}
+            Err(None) => return Ok(None),
+            Err(Some(e)) => return Err(e),
+        }
+        if start.elapsed() > limit {
+            return Ok(None);
+        }
+    }
+    Ok(Some(true))
 }
 
 /// Per benchmark and strategy: (depth, times of its runs, inputs checked, all).
