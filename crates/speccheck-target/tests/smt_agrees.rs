@@ -22,6 +22,36 @@ enum List {
     Cons(i64, Box<List>),
 }
 
+#[derive(Arbitrary, Targetable, Clone, Copy, Debug, PartialEq)]
+enum Color {
+    R,
+    B,
+}
+
+/// A search tree with colours (red-black once `is_rb` and `bh_ok` hold).
+#[derive(Arbitrary, Targetable, Clone, Debug, PartialEq)]
+enum Rbt {
+    Leaf,
+    Node {
+        color: Color,
+        key: i64,
+        #[refine(all_lt(left, key))]
+        left: Box<Rbt>,
+        #[refine(all_gt(right, key))]
+        right: Box<Rbt>,
+    },
+}
+
+const TREE_MEASURES: [&str; 7] = [
+    "fn black(c: &Color) -> bool { match c { R => false, B => true } }",
+    "fn all_lt(t: &Rbt, k: i64) -> bool { match t { Leaf => true, Node { key, left, right, .. } => *key < k && all_lt(left, k) && all_lt(right, k) } }",
+    "fn all_gt(t: &Rbt, k: i64) -> bool { match t { Leaf => true, Node { key, left, right, .. } => *key > k && all_gt(left, k) && all_gt(right, k) } }",
+    "fn red(t: &Rbt) -> bool { match t { Leaf => false, Node { color, .. } => !black(color) } }",
+    "fn is_rb(t: &Rbt) -> bool { match t { Leaf => true, Node { color, left, right, .. } => (black(color) || (!red(left) && !red(right))) && is_rb(left) && is_rb(right) } }",
+    "fn bh(t: &Rbt) -> i64 { match t { Leaf => 0, Node { color, left, .. } => bh(left) + if black(color) { 1 } else { 0 } } }",
+    "fn bh_ok(t: &Rbt) -> bool { match t { Leaf => true, Node { left, right, .. } => bh(left) == bh(right) && bh_ok(left) && bh_ok(right) } }",
+];
+
 fn measures() -> Measures {
     Measures::new()
         .with("fn size(l: &List) -> i64 { match l { List::Nil => 0, List::Cons(_, t) => 1 + size(t) } }")
@@ -34,6 +64,14 @@ fn measures() -> Measures {
         .unwrap()
         .with("fn length(l: &Sorted) -> i64 { match l { Empty => 0, Link(_, t) => 1 + length(t) } }")
         .unwrap()
+        .with(TREE_MEASURES[0])
+        .and_then(|m| m.with(TREE_MEASURES[1]))
+        .and_then(|m| m.with(TREE_MEASURES[2]))
+        .and_then(|m| m.with(TREE_MEASURES[3]))
+        .and_then(|m| m.with(TREE_MEASURES[4]))
+        .and_then(|m| m.with(TREE_MEASURES[5]))
+        .and_then(|m| m.with(TREE_MEASURES[6]))
+        .unwrap()
 }
 
 /// The SMT inputs for one argument of type `T` at depth `d` under `spec`,
@@ -41,14 +79,10 @@ fn measures() -> Measures {
 #[cfg(feature = "z3")]
 fn smt<T: Targetable>(d: u32, spec: Option<&str>) -> BTreeSet<Value> {
     let requires: Vec<_> = spec.map(|s| parse_str(s).unwrap()).into_iter().collect();
-    let search = speccheck_target::smt::Search::new(
-        &[("x".into(), T::ty())],
-        &requires,
-        &measures(),
-        d,
-        Duration::from_secs(30),
-    )
-    .unwrap();
+    let measures = measures();
+    let search =
+        speccheck_target::smt::Search::new(&[("x".into(), T::ty())], &requires, &measures, d, Duration::from_secs(30))
+            .unwrap();
     distinct(search.map(|v| v.map_err(|e| e.to_string())))
 }
 
@@ -122,6 +156,7 @@ fn refinements_inside_data_select_the_same_inputs() {
     agree::<Sorted>(0..=5, None);
     agree::<Sorted>(0..=5, Some("length(x) >= 3"));
     agree::<Vec<Sorted>>(0..=3, None);
+    agree::<(i64, Rbt)>(0..=4, Some("is_rb(x.1) && bh_ok(x.1)"));
 }
 
 #[test]
@@ -139,4 +174,22 @@ fn an_unsatisfiable_spec_has_no_inputs() {
     #[cfg(feature = "z3")]
     assert!(smt::<List>(4, Some("size(x) > 4")).is_empty());
     assert!(lazy::<List>(4, Some("size(x) > 4")).is_empty());
+}
+
+/// Searches run one after another on a thread (each depth, each height)
+/// do not disturb each other: z3 4.8.12 lost inputs when two solvers in one
+/// context shared constant names.
+#[cfg(feature = "z3")]
+#[test]
+fn searches_in_one_thread_are_independent() {
+    let m = measures();
+    let params = vec![("x".to_string(), <i64 as Targetable>::ty()), ("t".to_string(), Rbt::ty())];
+    let req = vec![parse_str("is_rb(t) && bh_ok(t)").unwrap()];
+    let search = |d| speccheck_target::smt::Search::new(&params, &req, &m, d, Duration::from_secs(30)).unwrap();
+    for d in 1..3 {
+        assert!(search(d).all(|v| v.is_ok()));
+    }
+    let smt: BTreeSet<_> = search(3).map(|v| v.unwrap()).collect();
+    let lazy: BTreeSet<_> = Lazy::new(&params, &req, &m, 3).map(|v| v.unwrap()).collect();
+    assert_eq!(smt, lazy);
 }

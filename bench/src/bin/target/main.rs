@@ -36,6 +36,10 @@ struct Args {
     /// Valid inputs checked per depth.
     #[arg(long, default_value_t = 1000)]
     inputs: u64,
+    /// Check every valid input of each depth (`--inputs` is ignored): the
+    /// race to enumerate the whole space rather than its first inputs.
+    #[arg(long)]
+    all: bool,
     /// Repeats of a depth that took under 5 s (for sd and p95).
     #[arg(long, default_value_t = 3)]
     repeats: usize,
@@ -51,6 +55,13 @@ struct Args {
     /// Output files (without extension).
     #[arg(long, default_value = "bench/results/target")]
     out: String,
+}
+
+impl Args {
+    /// Valid inputs to check per depth.
+    fn want(&self) -> u64 {
+        if self.all { u64::MAX } else { self.inputs }
+    }
 }
 
 /// One benchmark: its arguments and precondition, and the test of one
@@ -196,6 +207,8 @@ enum Outcome {
     Done {
         checked: u64,
         all: bool,
+        /// Mean size of the inputs checked (constructors and elements).
+        size: f64,
     },
     TimedOut {
         checked: u64,
@@ -208,6 +221,7 @@ enum Outcome {
 fn run_depth(b: &Bench, s: Strat, d: u32, want: u64, limit: Duration) -> Outcome {
     let start = Instant::now();
     let mut checked = 0u64;
+    let mut sizes = 0u64;
     let mut failure = None;
     let mut check = |v: &[Value]| -> bool {
         if let Err(e) = (b.test)(v) {
@@ -216,6 +230,7 @@ fn run_depth(b: &Bench, s: Strat, d: u32, want: u64, limit: Duration) -> Outcome
             return false;
         }
         checked += 1;
+        sizes += v.iter().map(size).sum::<u64>();
         checked < want
     };
     let exprs: Vec<_> = b.spec.requires.iter().map(|(_, e)| e.clone()).collect();
@@ -274,7 +289,7 @@ fn run_depth(b: &Bench, s: Strat, d: u32, want: u64, limit: Duration) -> Outcome
     }
     match outcome {
         None => Outcome::TimedOut { checked },
-        Some(all) => Outcome::Done { checked, all },
+        Some(all) => Outcome::Done { checked, all, size: sizes as f64 / checked.max(1) as f64 },
     }
 }
 
@@ -301,8 +316,18 @@ fn consume(
     Ok(Some(true))
 }
 
-/// Per benchmark and strategy: (depth, times of its runs, inputs checked, all).
-type Series = Vec<(u32, Vec<f64>, u64, bool)>;
+/// An input's size: its constructors and sequence elements.
+fn size(v: &Value) -> u64 {
+    match v {
+        Value::Data { fields, .. } => 1 + fields.iter().map(size).sum::<u64>(),
+        Value::Seq(xs) => xs.len() as u64 + xs.iter().map(size).sum::<u64>(),
+        _ => 0,
+    }
+}
+
+/// Per benchmark and strategy: (depth, times of its runs, inputs checked,
+/// all, their mean size).
+type Series = Vec<(u32, Vec<f64>, u64, bool, f64)>;
 
 fn main() {
     let args = Args::parse();
@@ -313,6 +338,8 @@ fn main() {
     let strategies: Vec<Strat> = [Strat::Smt, Strat::Lazy, Strat::Exhaustive, Strat::Random]
         .into_iter()
         .filter(|s| pick(&args.strategies, s.name()))
+        // Random generation never knows it has every input.
+        .filter(|s| !(args.all && *s == Strat::Random))
         .collect();
     let mut results: Vec<(String, Strat, Series, String)> = Vec::new();
     for b in benches().iter().filter(|b| pick(&args.only, b.name) || pick(&args.only, &b.name.to_lowercase())) {
@@ -321,10 +348,10 @@ fn main() {
             let mut stop = String::from("reached --max-depth");
             for d in 1..=args.max_depth {
                 let t = Instant::now();
-                let first = run_depth(b, s, d, args.inputs, limit);
+                let first = run_depth(b, s, d, args.want(), limit);
                 let secs = t.elapsed().as_secs_f64();
-                let (checked, all) = match first {
-                    Outcome::Done { checked, all } => (checked, all),
+                let (checked, all, size) = match first {
+                    Outcome::Done { checked, all, size } => (checked, all, size),
                     Outcome::TimedOut { checked } => {
                         stop = format!("depth {d} timed out after {checked} inputs");
                         break;
@@ -342,7 +369,7 @@ fn main() {
                 if secs < 5.0 {
                     for _ in 1..args.repeats {
                         let t = Instant::now();
-                        run_depth(b, s, d, args.inputs, limit);
+                        run_depth(b, s, d, args.want(), limit);
                         times.push(t.elapsed().as_secs_f64());
                     }
                 }
@@ -353,7 +380,7 @@ fn main() {
                     if all { " (all)" } else { "" },
                     fmt_seconds(secs)
                 );
-                series.push((d, times, checked, all));
+                series.push((d, times, checked, all, size));
             }
             eprintln!("{} {}: {stop}", b.name, s.name());
             results.push((format!("{} `{}`", b.name, b.function), s, series, stop));
@@ -365,20 +392,31 @@ fn main() {
 
 fn write_results(args: &Args, results: &[(String, Strat, Series, String)]) {
     let mut md = String::new();
-    md.push_str("# Target, Figure 8: deepest depth in a time limit per depth\n\n");
+    let what = if args.all {
+        "checks every valid input of the depth".to_string()
+    } else {
+        format!("checks the first {} valid inputs (or all of them, if fewer)", args.inputs)
+    };
     md.push_str(&format!(
-        "Command: `cargo run --release -p speccheck-bench --bin target -- --timeout {} --inputs {} --repeats {}`\n\n\
-         Machine: {}. At each depth, each strategy checks the first {} valid inputs (or all of them, if fewer): \
-         the function runs and its postcondition is checked. A strategy stops at the first depth that does not \
-         finish in {} s. Depth means the core's exhaustive depth for every strategy (`speccheck::target::depth`). \
-         SMT: z3 through the `z3` crate, one solver per depth, blocking each model on its decode-relevant literals. \
+        "# Target, Figure 8: deepest depth in a time limit per depth{}\n\n",
+        if args.all { ", every valid input" } else { "" }
+    ));
+    md.push_str(&format!(
+        "Command: `cargo run --release -p speccheck-bench --bin target -- --timeout {} {} --repeats {}{}`\n\n\
+         Machine: {}. At each depth, each strategy {what}: the function runs and its postcondition is checked. \
+         A strategy stops at the first depth that does not finish in {} s. Depth means the core's exhaustive \
+         depth for every strategy (`speccheck::target::depth`). SMT: z3 through the `z3` crate; within a depth, \
+         one solver per height (the inputs of height 0, then those of height 1, …: each solver holds only what \
+         its height needs, and small inputs come first), each model blocked on its decode-relevant literals. \
          Lazy: partial inputs, holes filled on demand. Exhaustive: the core's `enumerate`, filtered. Random: the \
-         core's random generation at size = depth, filtered (duplicates count, as in QuickCheck).\n\n",
+         core's random generation at size = depth, filtered (duplicates count, as in QuickCheck). *Mean size* \
+         counts the constructors and sequence elements of the inputs checked: strategies that stop at the first \
+         inputs check different ones, and this says how large they were.\n\n",
         args.timeout,
-        args.inputs,
+        if args.all { "--all".to_string() } else { format!("--inputs {}", args.inputs) },
         args.repeats,
+        if args.all { format!(" --out {}", args.out) } else { String::new() },
         machine(),
-        args.inputs,
         args.timeout
     ));
     md.push_str("## Deepest depth finished\n\n");
@@ -406,16 +444,16 @@ fn write_results(args: &Args, results: &[(String, Strat, Series, String)]) {
     md.push_str(
         "\nRandom is left out of this table: its inputs are not bounded by depth (its size parameter is set to \
          the depth, but a random value may be deeper or, far more often, shallower), so reaching a depth means \
-         nothing for it. Its rows below give the time to 1000 valid inputs, duplicates included.\n",
+         nothing for it. Its rows below give the time to as many valid inputs, duplicates included.\n",
     );
     md.push_str("\n## Why each strategy stopped\n\n");
     for (name, s, _, stop) in results {
         md.push_str(&format!("- {name}, {}: {stop}\n", s.name()));
     }
     md.push_str("\n## Time per depth (seconds: mean / sd / p95 over the repeats; n = repeats)\n\n");
-    let mut t = Table::new(&["benchmark", "strategy", "depth", "inputs", "mean", "sd", "p95", "n"]);
+    let mut t = Table::new(&["benchmark", "strategy", "depth", "inputs", "mean", "sd", "p95", "n", "mean size"]);
     for (name, s, series, _) in results {
-        for (d, times, checked, all) in series {
+        for (d, times, checked, all, size) in series {
             let sm = Summary::of(times);
             t.row(vec![
                 name.clone(),
@@ -426,6 +464,7 @@ fn write_results(args: &Args, results: &[(String, Strat, Series, String)]) {
                 format!("{:.3}", sm.sd),
                 format!("{:.3}", sm.p95),
                 sm.n.to_string(),
+                format!("{size:.1}"),
             ]);
         }
     }

@@ -48,10 +48,24 @@ pub enum SmtError {
 }
 
 /// Every input satisfying a spec up to a depth, one solver model at a time.
-pub struct Search {
+///
+/// Inputs come height by height (see [`Builder`]): one solver holds the
+/// inputs of height exactly 0, the next those of height exactly 1, and so
+/// on, until a height that cuts nothing off. The heights partition the
+/// inputs up to the depth, so the union is the same set with no duplicate;
+/// each solver holds only what its height needs, so the small inputs are
+/// not paid for with the whole depth's encoding, and they come first.
+pub struct Search<'m> {
+    params: Vec<(String, Ty)>,
+    requires: Vec<Expr>,
+    measures: &'m Measures,
+    depth: u32,
+    height: u32,
+    /// The solver for the current height, its symbolic arguments, and
+    /// whether taller inputs exist.
     solver: Solver,
     args: Vec<Sym>,
-    depth: u32,
+    taller: bool,
     found: u64,
     finished: bool,
     query_limit: Duration,
@@ -59,40 +73,35 @@ pub struct Search {
     pub solving: Duration,
 }
 
-impl Search {
+/// One height's solver: its symbolic arguments and whether the height cut
+/// anything off.
+type Height = (Solver, Vec<Sym>, bool);
+
+impl<'m> Search<'m> {
     /// The inputs `params` (name, type) at depth `depth` that satisfy every
     /// spec in `requires` (field refinements of the types included).
     pub fn new(
         params: &[(String, Ty)],
         requires: &[Expr],
-        measures: &Measures,
+        measures: &'m Measures,
         depth: u32,
         query_limit: Duration,
-    ) -> Result<Search, SmtError> {
-        let mut b = Builder::new();
-        let truth = Bool::from_bool(true);
-        let mut scope = Vec::new();
-        for (name, ty) in params {
-            let s = b.make(ty, depth, &truth, name).map_err(SmtError::Type)?;
-            scope.push((name.clone(), s));
-        }
-        let solver = Solver::new();
-        let mut p = Params::new();
-        p.set_u32("timeout", query_limit.as_millis().clamp(1, u128::from(u32::MAX)) as u32);
-        solver.set_params(&p);
-        let mut tr = Translator::new(measures);
-        for c in &b.constraints {
-            solver.assert(c);
-        }
-        for r in std::mem::take(&mut b.refinements) {
-            let f = tr.formula(&r.spec, &r.scope).map_err(SmtError::Unsolvable)?;
-            solver.assert(r.guard.implies(&f));
-        }
-        for r in requires {
-            solver.assert(tr.formula(r, &scope).map_err(SmtError::Unsolvable)?);
-        }
-        let args = scope.into_iter().map(|(_, s)| s).collect();
-        Ok(Search { solver, args, depth, found: 0, finished: false, query_limit, solving: Duration::ZERO })
+    ) -> Result<Search<'m>, SmtError> {
+        let (solver, args, taller) = encode(params, requires, measures, depth, 0, query_limit)?;
+        Ok(Search {
+            params: params.to_vec(),
+            requires: requires.to_vec(),
+            measures,
+            depth,
+            height: 0,
+            solver,
+            args,
+            taller,
+            found: 0,
+            finished: false,
+            query_limit,
+            solving: Duration::ZERO,
+        })
     }
 
     /// Inputs found so far.
@@ -105,9 +114,59 @@ impl Search {
     pub fn is_complete(&self) -> bool {
         self.finished
     }
+
+    /// Moves to the next height; false when there is none.
+    fn taller(&mut self) -> Result<bool, SmtError> {
+        if !self.taller {
+            return Ok(false);
+        }
+        self.height += 1;
+        let (solver, args, taller) =
+            encode(&self.params, &self.requires, self.measures, self.depth, self.height, self.query_limit)?;
+        (self.solver, self.args, self.taller) = (solver, args, taller);
+        Ok(true)
+    }
 }
 
-impl Iterator for Search {
+/// The solver for the inputs of height exactly `height` at depth `depth`.
+fn encode(
+    params: &[(String, Ty)],
+    requires: &[Expr],
+    measures: &Measures,
+    depth: u32,
+    height: u32,
+    query_limit: Duration,
+) -> Result<Height, SmtError> {
+    let mut b = Builder::new(height);
+    let truth = Bool::from_bool(true);
+    let mut scope = Vec::new();
+    for (name, ty) in params {
+        let s = b.make(ty, depth, 0, &truth, name).map_err(SmtError::Type)?;
+        scope.push((name.clone(), s));
+    }
+    let solver = Solver::new();
+    let mut p = Params::new();
+    p.set_u32("timeout", query_limit.as_millis().clamp(1, u128::from(u32::MAX)) as u32);
+    solver.set_params(&p);
+    let mut tr = Translator::new(measures);
+    for c in &b.constraints {
+        solver.assert(c);
+    }
+    for r in std::mem::take(&mut b.refinements) {
+        let f = tr.formula(&r.spec, &r.scope).map_err(SmtError::Unsolvable)?;
+        solver.assert(r.guard.implies(&f));
+    }
+    for r in requires {
+        solver.assert(tr.formula(r, &scope).map_err(SmtError::Unsolvable)?);
+    }
+    if height > 0 {
+        // Exactly this height: the shorter inputs came from earlier solvers.
+        solver.assert(Bool::or(&b.frontier));
+    }
+    Ok((solver, scope.into_iter().map(|(_, s)| s).collect(), b.cut))
+}
+
+impl Iterator for Search<'_> {
     type Item = Result<Vec<Value>, SmtError>;
 
     fn next(&mut self) -> Option<Self::Item> {
@@ -115,13 +174,26 @@ impl Iterator for Search {
             return None;
         }
         let t = Instant::now();
-        let r = self.solver.check();
+        let mut r = self.solver.check();
         self.solving += t.elapsed();
-        match r {
-            SatResult::Unsat => {
-                self.finished = true;
-                None
+        while r == SatResult::Unsat {
+            match self.taller() {
+                Ok(true) => {}
+                Ok(false) => {
+                    self.finished = true;
+                    return None;
+                }
+                Err(e) => {
+                    self.finished = true;
+                    return Some(Err(e));
+                }
             }
+            let t = Instant::now();
+            r = self.solver.check();
+            self.solving += t.elapsed();
+        }
+        match r {
+            SatResult::Unsat => unreachable!("moved to a taller height above"),
             SatResult::Unknown => {
                 self.finished = true;
                 let reason = self.solver.get_reason_unknown().unwrap_or_default();

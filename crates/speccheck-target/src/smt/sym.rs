@@ -4,6 +4,7 @@
 
 use std::rc::Rc;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use speccheck_spec::{DataDef, Ty, Value};
 use z3::Model;
@@ -60,12 +61,29 @@ pub struct SeqSym {
 }
 
 /// Makes symbolic values and collects the constraints on them.
+///
+/// Values are built up to a *height*: the number of recursive steps
+/// (a field of a recursive constructor, an element of a sequence) from the
+/// argument down. A node at the height limit takes only non-recursive
+/// constructors (a sequence there is empty), so one build holds the values
+/// of height at most the limit; [`Builder::frontier`] says which nodes sit
+/// exactly at it.
 pub struct Builder {
+    /// Unique per builder: two solvers never share a constant (z3 4.8.12
+    /// answers wrongly when they do).
+    build: u64,
     next: u32,
+    height: u32,
     /// Guarded constraints on the values made so far.
     pub constraints: Vec<Bool>,
     /// Field refinements, asserted once the measures are known.
     pub refinements: Vec<Refinement>,
+    /// The guards of the nodes at the height limit: the value has exactly
+    /// that height when one of them holds.
+    pub frontier: Vec<Bool>,
+    /// True when the height limit took away something the depth allowed
+    /// (so taller values exist at this depth).
+    pub cut: bool,
 }
 
 /// A field refinement of one symbolic constructor.
@@ -79,18 +97,28 @@ pub struct Refinement {
 }
 
 impl Builder {
-    /// A builder with no values yet.
-    pub fn new() -> Self {
-        Builder { next: 0, constraints: Vec::new(), refinements: Vec::new() }
+    /// A builder with no values yet, for values at most `height` tall.
+    pub fn new(height: u32) -> Self {
+        static BUILDS: AtomicU64 = AtomicU64::new(0);
+        Builder {
+            build: BUILDS.fetch_add(1, Ordering::Relaxed),
+            next: 0,
+            height,
+            constraints: Vec::new(),
+            refinements: Vec::new(),
+            frontier: Vec::new(),
+            cut: false,
+        }
     }
 
     fn fresh(&mut self, prefix: &str) -> String {
         self.next += 1;
-        format!("{prefix}!{}", self.next)
+        format!("{prefix}!{}!{}", self.build, self.next)
     }
 
-    /// Every value of `ty` up to depth `d`, constrained under `guard`.
-    pub fn make(&mut self, ty: &Ty, d: u32, guard: &Bool, name: &str) -> Result<Sym, String> {
+    /// Every value of `ty` up to depth `d` (and the builder's height, from
+    /// `level`), constrained under `guard`.
+    pub fn make(&mut self, ty: &Ty, d: u32, level: u32, guard: &Bool, name: &str) -> Result<Sym, String> {
         Ok(match ty {
             Ty::Int { lo, hi } => {
                 let (lo, hi) = int_window(*lo, *hi, d);
@@ -102,13 +130,17 @@ impl Builder {
             Ty::Bool => Sym::Bool(Bool::new_const(self.fresh(name))),
             Ty::Data(r) => {
                 let def = r.get();
-                let mut ctors: Vec<usize> = if d == 0 {
-                    (0..def.ctors.len()).filter(|&c| !def.ctors[c].recursive).collect()
-                } else {
-                    (0..def.ctors.len()).collect()
-                };
+                let at_limit = level >= self.height;
+                if at_limit && level > 0 {
+                    self.frontier.push(guard.clone());
+                }
+                let flat = d == 0 || at_limit;
+                if at_limit && d > 0 && def.ctors.iter().any(|c| c.recursive) {
+                    self.cut = true;
+                }
+                let ctors: Vec<usize> = (0..def.ctors.len()).filter(|&c| !flat || !def.ctors[c].recursive).collect();
                 if ctors.is_empty() {
-                    ctors.push(0);
+                    return Err(format!("`{}` (every constructor is recursive: no value is finite)", def.name));
                 }
                 let single = ctors.len() == 1;
                 let mut alts = Vec::new();
@@ -121,8 +153,9 @@ impl Builder {
                     };
                     let mut fields = Vec::new();
                     let mut scope = Vec::new();
+                    let below_level = level + u32::from(def.ctors[c].recursive);
                     for f in &def.ctors[c].fields {
-                        let s = self.make(&f.ty, below(d), &inner, &format!("{name}.{}", f.name))?;
+                        let s = self.make(&f.ty, below(d), below_level, &inner, &format!("{name}.{}", f.name))?;
                         scope.push((speccheck_spec::refined::field_binding(&f.name), s.clone()));
                         if let Some(r) = &f.refine {
                             self.refinements.push(Refinement {
@@ -148,24 +181,29 @@ impl Builder {
             }
             Ty::Seq(elem) => {
                 let len = Int::new_const(self.fresh(&format!("{name}.len")));
-                let max = i64::from(d);
+                let at_limit = level >= self.height;
+                if at_limit && level > 0 {
+                    self.frontier.push(guard.clone());
+                }
+                if at_limit && d > 0 {
+                    self.cut = true;
+                }
+                let max = if at_limit { 0 } else { i64::from(d) };
                 self.constraints
                     .push(guard.implies(Bool::and(&[len.ge(Int::from_i64(0)), len.le(Int::from_i64(max))])));
+                if max > 0 && level + 1 == self.height {
+                    // An element is one step taller, whatever its type.
+                    self.frontier.push(Bool::and(&[guard.clone(), len.gt(Int::from_i64(0))]));
+                }
                 let mut elems = Vec::new();
                 for k in 0..max {
                     let inner = Bool::and(&[guard.clone(), len.gt(Int::from_i64(k))]);
-                    elems.push(self.make(elem, below(d), &inner, &format!("{name}[{k}]"))?);
+                    elems.push(self.make(elem, below(d), level + 1, &inner, &format!("{name}[{k}]"))?);
                 }
                 Sym::Seq(Rc::new(SeqSym { len, elems }))
             }
             Ty::Set(_) => return Err(format!("a set-typed input (`{}`)", ty.name())),
         })
-    }
-}
-
-impl Default for Builder {
-    fn default() -> Self {
-        Builder::new()
     }
 }
 
