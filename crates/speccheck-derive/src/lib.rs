@@ -10,6 +10,7 @@
 //! * `#[property]` — turns a function with typed arguments into a `#[test]`.
 
 mod attrs;
+mod contract;
 mod derive;
 mod interface;
 mod property;
@@ -69,6 +70,22 @@ pub fn measure(args: TokenStream, item: TokenStream) -> TokenStream {
 pub fn property(args: TokenStream, item: TokenStream) -> TokenStream {
     let item = syn::parse_macro_input!(item as syn::ItemFn);
     property::expand(args.into(), item).unwrap_or_else(syn::Error::into_compile_error).into()
+}
+
+/// A function's contract in the spec language, and a test of it:
+/// `#[contract(requires(spec), ensures(spec), test(settings))]`.
+/// `requires` clauses (over the arguments) select the valid inputs;
+/// `ensures` clauses (over the arguments' values before the call and
+/// `result`) must hold on what the function returns, as must the result
+/// type's refinements. The attribute keeps the function as written and adds
+/// a `#[property]` test named `<function>_contract` that calls it on valid
+/// inputs; `test(...)` takes the property's settings (`strategy = smt`,
+/// `depth = 6`, `cases = …`), and `should_panic = "text"` marks a known
+/// failure.
+#[proc_macro_attribute]
+pub fn contract(args: TokenStream, item: TokenStream) -> TokenStream {
+    let item = syn::parse_macro_input!(item as syn::ItemFn);
+    contract::expand(args.into(), item).unwrap_or_else(syn::Error::into_compile_error).into()
 }
 
 /// Describes an API for interface fuzzing (speccheck-interface, after

@@ -11,9 +11,11 @@
 #![warn(missing_docs)]
 
 pub mod depth;
+pub mod ensures;
 pub mod lazy;
 pub mod strategy;
 
+pub use ensures::Ensures;
 pub use strategy::{ArgSpec, Strategy, apply};
 #[cfg(feature = "z3")]
 pub mod smt;

@@ -64,6 +64,8 @@ fn measures() -> Measures {
         .unwrap()
         .with("fn length(l: &Sorted) -> i64 { match l { Empty => 0, Link(_, t) => 1 + length(t) } }")
         .unwrap()
+        .with("fn balanced(l: i64, r: i64) -> bool { l + r <= 1 || (l <= 3 * r && r <= 3 * l) }")
+        .unwrap()
         .with(TREE_MEASURES[0])
         .and_then(|m| m.with(TREE_MEASURES[1]))
         .and_then(|m| m.with(TREE_MEASURES[2]))
@@ -149,6 +151,8 @@ fn specs_select_the_same_inputs() {
     agree::<Vec<i64>>(0..=4, Some("forall!(i in 0..len(x) - 1, x[i] < x[i + 1])"));
     agree::<List>(0..=5, Some("sorted(x) && size(x) >= 2"));
     agree::<Vec<i64>>(0..=3, Some("exists!(e in x, e > 1) ==> len(x) == 1"));
+    // A measure over integers, defined by one expression.
+    agree::<(List, List)>(0..=4, Some("balanced(size(x.0), size(x.1)) && size(x.0) + size(x.1) >= 2"));
 }
 
 #[test]

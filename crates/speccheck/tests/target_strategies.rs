@@ -120,6 +120,9 @@ fn a_vacuous_spec_is_reported_not_passed() {
         let RunVerdict::GaveUp { reason } = &r.verdict else { panic!("{s}: {}", r.summary()) };
         assert!(reason.contains("no valid inputs up to depth 3") && reason.contains("vacuous"), "{reason}");
         assert!(reason.contains("size(l) > 9"), "names the spec: {reason}");
+        // The advice fits: nothing was rejected, nothing exists.
+        let text = r.to_string();
+        assert!(text.contains("No input satisfies") && !text.contains("rejections by reason"), "{text}");
     }
 }
 

@@ -419,6 +419,13 @@ impl fmt::Display for RunReport {
                     writeln!(f, "  saved to {} (replayed first on the next run)", p.display())?;
                 }
             }
+            RunVerdict::GaveUp { .. } if self.stats.discard_reasons.is_empty() => {
+                // Nothing was rejected: the input source found no valid input at all.
+                writeln!(
+                    f,
+                    "  No input satisfies the precondition and the refinements at this depth: check them for a\n  contradiction, or raise the depth if valid inputs are only larger."
+                )?;
+            }
             RunVerdict::GaveUp { .. } => {
                 writeln!(f, "  rejections by reason:")?;
                 let mut reasons: Vec<_> = self.stats.discard_reasons.iter().collect();

@@ -331,8 +331,22 @@ impl<'m> Translator<'m> {
             return Err(unsolvable(e, format!("measure `{f}` takes {} arguments", m.params.len())));
         }
         let vals = args.iter().map(|a| self.term(a, s)).collect::<Result<Vec<_>, _>>()?;
+        let params: Scope = m.params.iter().cloned().zip(vals.iter().cloned()).collect();
+        // A measure defined by one expression is a macro over its arguments,
+        // whatever their types (`weights_ok(size(l), size(r))`).
+        if let Body::Expr(body) = &m.body {
+            let key = (f.to_string(), u32::MAX);
+            if self.unfolding.contains(&key) {
+                return Err(unsolvable(e, format!("measure `{f}` calls itself without matching on data")));
+            }
+            self.unfolding.push(key);
+            let mut scope = params;
+            let result = self.term(body, &mut scope);
+            self.unfolding.pop();
+            return result;
+        }
         let T::Data(node) = &vals[0] else {
-            return Err(unsolvable(e, format!("measure `{f}` applied to something that is not data")));
+            return Err(unsolvable(e, format!("measure `{f}` matches on something that is not data")));
         };
         let key = (f.to_string(), node.id);
         let memoizable = vals.len() == 1;
@@ -346,12 +360,8 @@ impl<'m> Translator<'m> {
             return Err(unsolvable(e, format!("measure `{f}` unfolds more than 10000 calls deep")));
         }
         self.unfolding.push(key.clone());
-        let params: Scope = m.params.iter().cloned().zip(vals.iter().cloned()).collect();
         let result = match &m.body {
-            Body::Expr(body) => {
-                let mut scope = params;
-                self.term(body, &mut scope)
-            }
+            Body::Expr(_) => unreachable!("expanded above"),
             Body::Match(_) => {
                 let mut cases = Vec::new();
                 let mut failed = None;
