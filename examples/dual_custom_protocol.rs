@@ -2,12 +2,12 @@
 //! The model says what any correct server may do; the tester is derived from it.
 //! Run with `cargo run -p speccheck-examples --example dual_custom_protocol`.
 
-use speccheck_dual::exec::inproc::{InProcess, Lines};
-use speccheck_dual::model::{Cx, Model, Step};
-use speccheck_dual::protocols::line_message;
-use speccheck_dual::rand::{Rng, rngs::SmallRng};
-use speccheck_dual::serde_json::{self, Value as Json, json};
-use speccheck_dual::{Answering, Decoded, Expr, JExp, JPath, Protocol, SymJson, Tester, View, Wire};
+use speccheck::dual::exec::inproc::{InProcess, Lines};
+use speccheck::dual::model::{Cx, Model, Step};
+use speccheck::dual::protocols::line_message;
+use speccheck::dual::rand::{Rng, rngs::SmallRng};
+use speccheck::dual::serde_json::{self, Value as Json, json};
+use speccheck::dual::{Answering, Decoded, Expr, JExp, JPath, Protocol, SymJson, Tester, View, Wire};
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct Req(&'static str, String);

@@ -10,7 +10,8 @@
 
 use std::rc::Rc;
 
-use speccheck_interface::{Config, interface};
+use speccheck::interface;
+use speccheck::interface::Config;
 
 /// A persistent leftist min-heap. `BUGGY` plants a bug in `merge`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

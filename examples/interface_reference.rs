@@ -11,7 +11,8 @@
 
 use std::collections::BTreeSet;
 
-use speccheck_interface::{Config, interface};
+use speccheck::interface;
+use speccheck::interface::Config;
 
 /// What both implementations provide.
 pub trait SmallSet: Sized {

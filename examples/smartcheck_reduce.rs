@@ -16,7 +16,7 @@ use speccheck::prelude::*;
 use speccheck::runner::Explainer;
 use speccheck::{Config, ExplainMode, Property};
 use speccheck_examples::smartcheck::{div0, parser, stackset};
-use speccheck_reduce::{Format, ReduceConfig, SmartCheck};
+use speccheck::reduce::{Format, ReduceConfig, SmartCheck};
 
 fn main() {
     let config =
@@ -25,7 +25,7 @@ fn main() {
     println!("== Div0: if no divisor is a literal zero, evaluation succeeds (it does not) ==");
     let report = Property::with_render(any::<div0::Exp>(), |e: &div0::Exp| vec![("e".into(), e.to_term())])
         .config(config("div0"))
-        .explainer(speccheck_reduce::explainer())
+        .explainer(speccheck::reduce::explainer())
         .run(|e: div0::Exp| {
             assume(div0::div_sub_terms(&e));
             div0::evaluates(&e)
@@ -57,7 +57,7 @@ fn main() {
     println!("== A parser with two independent bugs: one run, every failure class ==");
     let report = Property::with_render(any::<parser::Lang>(), |l: &parser::Lang| vec![("program".into(), l.to_term())])
         .config(config("parser_two_bugs"))
-        .explainer(speccheck_reduce::explainer())
+        .explainer(speccheck::reduce::explainer())
         .run(|l: parser::Lang| parser::round_trips(&l, parser::Bugs::BOTH));
     println!("{report}");
     if let Some(c) = report.counterexample() {

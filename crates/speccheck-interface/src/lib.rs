@@ -11,6 +11,9 @@
 //! a candidate and a reference implementation and their observable results
 //! must agree.
 //!
+//! Users reach it through the facade: `speccheck::interface!` and
+//! `speccheck::interface::Config` (cargo feature `interface`).
+//!
 //! ```
 //! use speccheck_interface::{interface, Config};
 //!
@@ -31,7 +34,7 @@
 //! let api = interface! {
 //!     name = "sorted list";
 //!     abstract SortedList;
-//!     ground i32 = speccheck_core::gens::ints(-20..=20);
+//!     ground i32 = speccheck_interface::gens::ints(-20..=20);
 //!     impl SortedList {
 //!         fn empty() -> Self;
 //!         fn add(&self, x: i32) -> Self;
@@ -83,6 +86,8 @@ mod run;
 pub mod signature;
 pub mod space;
 
+/// Generators for ground types (the core's), for descriptions written against this crate.
+pub use speccheck_core::gens;
 pub use args::Args;
 pub use config::Config;
 pub use pool::ContainerKind;
