@@ -13,10 +13,10 @@
 use std::sync::Arc;
 
 use speccheck::prelude::*;
+use speccheck::reduce::{Format, ReduceConfig, SmartCheck};
 use speccheck::runner::Explainer;
 use speccheck::{Config, ExplainMode, Property};
 use speccheck_examples::smartcheck::{div0, parser, stackset};
-use speccheck::reduce::{Format, ReduceConfig, SmartCheck};
 
 fn main() {
     let config =

@@ -6,11 +6,16 @@
 //! [`http`] is the HTTP/1.1 server — the reference and its mutants — that
 //! the dual HTTP tester is evaluated on; [`sync`] (Unix only) is the file
 //! synchronizer — the reference and its mutants — behind the `refsync`
-//! binary, for testers of programs that change the file system.
+//! binary, for testers of programs that change the file system;
+//! [`smartcheck`] holds SmartCheck's benchmark programs, and
+//! [`interface`] the APIs with planted bugs (ArtiCheck §2, §5, and a
+//! Monolith-style reference pair) that interface fuzzing is shown and
+//! measured on.
 
 #![warn(missing_docs)]
 
 pub mod http;
+pub mod interface;
 pub mod smartcheck;
 #[cfg(unix)]
 pub mod sync;

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use clap::Parser;
 use speccheck_bench::{Summary, Table, machine};
-use speccheck_interface::examples::{Example, catalogue};
+use speccheck_examples::interface::{Example, catalogue};
 use speccheck_interface::{Config, ContainerKind, Verdict};
 
 #[derive(Parser, Debug)]
@@ -150,7 +150,7 @@ fn main() {
     ));
     out.push_str(&format!("Machine: {} (shared with other jobs: compare within this run only).\n\n", machine()));
     out.push_str(
-        "Each example is an API with a planted bug (see `speccheck_interface::examples`). A run searches \
+        "Each example is an API with a planted bug (see `speccheck_examples::interface`). A run searches \
          bottom-up from the API's own functions until a law fails (or the candidate disagrees with the \
          reference), then reduces the client program with speccheck's shrinker. *Time to find* is from the \
          start of the search to the counterexample; *total* includes the reduction; *program* counts the \

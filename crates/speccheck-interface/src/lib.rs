@@ -57,7 +57,13 @@
 //! | §2, §5 counterexamples as client programs, from provenance | [`provenance`], [`program`] |
 //! | (reduction of the program, with the core shrinker) | [`reduce`] |
 //! | Monolith: candidate vs reference, allowed panics, nondeterminism | [`reference`](mod@reference) |
-//! | §5 examples: sorted lists, AVL, red-black trees with zippers, the OCaml `Set` bug, BDDs | [`examples`] |
+//!
+//! The §5 examples — sorted lists, AVL trees, red-black trees with
+//! zippers, the OCaml `Set` bug, BDDs — and a Monolith-style reference
+//! pair, each with a planted bug, are test fixtures rather than part of
+//! this crate: they live in the `interface` module of the
+//! `speccheck-examples` package, which the tour, this crate's tests and
+//! the benchmark run.
 //!
 //! `&mut self` methods are supported by cloning: the instance in the pool
 //! is never changed; the call works on a clone, and the clone after the
@@ -73,7 +79,6 @@ extern crate self as speccheck_interface;
 pub mod args;
 pub mod config;
 pub mod engine;
-pub mod examples;
 pub mod panics;
 pub mod pool;
 pub mod pos;
@@ -86,8 +91,6 @@ mod run;
 pub mod signature;
 pub mod space;
 
-/// Generators for ground types (the core's), for descriptions written against this crate.
-pub use speccheck_core::gens;
 pub use args::Args;
 pub use config::Config;
 pub use pool::ContainerKind;
@@ -96,6 +99,8 @@ pub use program::Program;
 pub use reference::Model;
 pub use report::{Counterexample, InterfaceReport, Stats, StopReason, Verdict};
 pub use signature::{Api, Builder, CallError, CallStyle, DescribeError, Function, Law, LawVerdict, Mode, Param};
+/// Generators for ground types (the core's), for descriptions written against this crate.
+pub use speccheck_core::gens;
 /// Describes an API: its abstract and ground types, data types, functions
 /// and laws, or (reference mode) a candidate and a reference implementing
 /// the same trait. Expands into [`Builder`] calls and evaluates to

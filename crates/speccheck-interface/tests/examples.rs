@@ -3,7 +3,7 @@
 //! passes.
 
 use speccheck_core::FailureKind;
-use speccheck_interface::examples::catalogue;
+use speccheck_examples::interface::catalogue;
 use speccheck_interface::{Config, StopReason, Verdict};
 
 /// Settings small enough for debug builds.
@@ -50,7 +50,7 @@ fn every_correct_variant_passes() {
 
 #[test]
 fn the_paper_examples_find_their_bugs_with_small_programs() {
-    use speccheck_interface::examples::{bdd, rbt_zipper, sorted_list};
+    use speccheck_examples::interface::{bdd, rbt_zipper, sorted_list};
     let r = sorted_list::buggy::api().check(Config::seeded(5));
     let cx = r.assert_failed();
     assert_eq!(cx.calls, 3, "{r}");

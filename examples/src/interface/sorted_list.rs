@@ -7,7 +7,7 @@
 
 use std::marker::PhantomData;
 
-use crate::{Api, Config};
+use speccheck::interface::{Api, Config};
 
 /// A sorted list of integers; `BUGGY` selects the planted bug.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -92,10 +92,10 @@ impl<const BUGGY: bool> SortedList<BUGGY> {
 
 macro_rules! describe {
     () => {
-        crate::interface! {
+        speccheck::interface! {
             name = "sorted list";
             abstract SortedList;
-            ground i32 = speccheck_core::gens::ints(-50..=50);
+            ground i32 = speccheck::gens::ints(-50..=50);
             impl SortedList {
                 fn empty() -> Self;
                 fn add(&self, x: i32) -> Self;

@@ -12,7 +12,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::{Api, Config};
+use speccheck::interface::{Api, Config};
 
 /// The operations both implementations provide.
 pub trait IntSet: Sized {
@@ -136,9 +136,9 @@ impl IntSet for BTreeSet<i32> {
 
 macro_rules! describe {
     () => {
-        crate::interface! {
+        speccheck::interface! {
             name = "sorted-vector set vs BTreeSet";
-            ground i32 = speccheck_core::gens::ints(-20..=20);
+            ground i32 = speccheck::gens::ints(-20..=20);
             compare SortedVecSet with BTreeSet<i32> by IntSet {
                 fn new() -> Self;
                 fn insert(&mut self, x: i32) -> bool;

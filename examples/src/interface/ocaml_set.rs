@@ -15,7 +15,7 @@
 use std::cmp::Ordering;
 use std::rc::Rc;
 
-use crate::{Api, Config};
+use speccheck::interface::{Api, Config};
 
 type Tree = Option<Rc<Node>>;
 
@@ -229,10 +229,10 @@ impl<const BUGGY: bool> Set<BUGGY> {
 
 macro_rules! describe {
     () => {
-        crate::interface! {
+        speccheck::interface! {
             name = "OCaml Set";
             abstract Set;
-            ground i32 = speccheck_core::gens::ints(0..=10_000);
+            ground i32 = speccheck::gens::ints(0..=10_000);
             fresh i32 = 64, 8;
             impl Set {
                 fn empty() -> Self;

@@ -13,7 +13,7 @@
 
 use std::rc::Rc;
 
-use crate::{Api, Config};
+use speccheck::interface::{Api, Config};
 
 type Link = Option<Rc<Node>>;
 
@@ -183,10 +183,10 @@ impl<const BUGGY: bool> Avl<BUGGY> {
 
 macro_rules! describe {
     () => {
-        crate::interface! {
+        speccheck::interface! {
             name = "AVL tree";
             abstract Avl;
-            ground i32 = speccheck_core::gens::ints(0..=40);
+            ground i32 = speccheck::gens::ints(0..=40);
             impl Avl {
                 fn empty() -> Self;
                 fn insert(&self, x: i32) -> Self;

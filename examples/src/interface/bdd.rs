@@ -17,7 +17,7 @@ use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, Weak};
 
-use crate::{Api, Config};
+use speccheck::interface::{Api, Config};
 
 /// A variable.
 pub type Var = u8;
@@ -279,10 +279,10 @@ impl<const BUGGY: bool> Bdd<BUGGY> {
 
 macro_rules! describe {
     () => {
-        crate::interface! {
+        speccheck::interface! {
             name = "BDD";
             abstract Bdd;
-            ground Var = speccheck_core::gens::ints(0..=4u8);
+            ground Var = speccheck::gens::ints(0..=4u8);
             ground bool;
             impl Bdd {
                 fn zero() -> Self;

@@ -1,5 +1,8 @@
-//! Example APIs from the paper and its repository, each with a planted
-//! bug and a correct variant: what the tour and the benchmark run.
+//! Example APIs for interface fuzzing
+//! ([`speccheck::interface`](mod@speccheck::interface)), from the
+//! ArtiCheck paper (§2, §5) and its repository, each with a planted bug
+//! and a correct variant: what the tour, the interface crate's tests and
+//! the benchmark (`speccheck-bench --bin articheck`) all run.
 //!
 //! | module | paper | planted bug |
 //! |---|---|---|
@@ -17,7 +20,7 @@ pub mod rbt_zipper;
 pub mod reference_set;
 pub mod sorted_list;
 
-use crate::{Api, Config};
+use speccheck::interface::{Api, Config};
 
 /// One bundled example.
 #[derive(Clone, Copy, Debug)]

@@ -15,7 +15,7 @@
 
 use std::rc::Rc;
 
-use crate::{Api, Config};
+use speccheck::interface::{Api, Config};
 
 /// A node's color.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -229,11 +229,11 @@ pub mod exposed {
 
     /// Its API.
     pub fn api() -> Api {
-        crate::interface! {
+        speccheck::interface! {
             name = "red-black tree, exposed zipper";
             abstract RbTree;
             abstract Zipper;
-            ground i32 = speccheck_core::gens::ints(0..=100);
+            ground i32 = speccheck::gens::ints(0..=100);
             enum Direction { Left, Right }
             impl RbTree {
                 fn empty() -> Self;
@@ -289,11 +289,11 @@ pub mod correct {
 
     /// Its API.
     pub fn api() -> Api {
-        crate::interface! {
+        speccheck::interface! {
             name = "red-black tree, abstract pointer";
             abstract RbTree;
             abstract Pointer;
-            ground i32 = speccheck_core::gens::ints(0..=100);
+            ground i32 = speccheck::gens::ints(0..=100);
             enum Direction { Left, Right }
             impl RbTree {
                 fn empty() -> Self;
