@@ -303,3 +303,33 @@ fn a_shrunk_input_that_does_not_fail_again_gives_way_to_the_one_found() {
     assert!(c.notes.iter().any(|n| n.contains("did not fail again")), "{r}");
     assert_eq!(r.counterexample_value::<Vec<u8>>().map(|xs| xs.len() >= 5), Some(true), "{r}");
 }
+
+/// An input recorded with more choices than the default bound (a long
+/// program built by a search) replays whole: the replay is not cut short
+/// and reported as a pass.
+#[test]
+fn a_replay_longer_than_the_choice_bound_runs_whole() {
+    use speccheck_core::test_case::CaseControl;
+    let n = 70_000;
+    let g = gens::vec(any::<bool>(), n..=n);
+    let mut tc = speccheck_core::TestCase::random(7, 100).with_max_choices(10 * n);
+    let v = tc.draw(&g);
+    assert_eq!(v.len(), n);
+    let (choices, _) = tc.finish();
+    assert!(choices.0.len() > speccheck_core::test_case::DEFAULT_MAX_CHOICES);
+    let config = Config { start_from: Some(choices), shrink: false, ..quiet("long-replay") };
+    let r = Property::new(g).config(config).run(move |xs: Vec<bool>| xs.len() < n);
+    failed(&r);
+}
+
+/// A start that cannot be rebuilt is an error that says so, not a pass.
+#[test]
+fn a_start_that_cannot_be_rebuilt_is_not_a_pass() {
+    let config = Config { start_from: Some(Default::default()), ..quiet("unrebuildable") };
+    let g = gens::ints(0..=10u32).filter("over 100", |x: &u32| *x > 100);
+    let r = Property::new(g).config(config).run(|_: u32| true);
+    match &r.verdict {
+        RunVerdict::Error(e) => assert!(e.contains("was not replayed"), "{e}"),
+        other => panic!("expected an error, got {other:?}\n{r}"),
+    }
+}

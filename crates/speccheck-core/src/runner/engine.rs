@@ -171,6 +171,16 @@ impl Engine {
             && let Some(start) = &self.config.start_from
         {
             let r = self.watched(Phase::Replay, self.replay_case(start, Tail::Simplest));
+            // Only a replay that ran the whole input and passed is a pass.
+            let unreplayed = match &r.outcome {
+                Outcome::Invalid(why) => Some(format!("it could not be rebuilt ({})", describe_invalid(why))),
+                Outcome::Discard { reason } => Some(format!("it was rejected by `{reason}`")),
+                _ => None,
+            };
+            if let Some(why) = unreplayed {
+                let e = format!("the input the run started from was not replayed: {why}");
+                return Ran::Done(Box::new(self.report(RunVerdict::Error(e), stats, warnings, started)));
+            }
             if !r.outcome.is_fail() {
                 stats.replayed = true;
                 return Ran::Done(Box::new(self.report(RunVerdict::Passed, stats, warnings, started)));

@@ -138,6 +138,12 @@ impl TestCase {
         let prefix: Vec<Choice> = choices.into();
         let n = prefix.len();
         let mut tc = Self::blank(Source::Replay(Replay::new(prefix, tail)), 0, 0);
+        // A replay is never cut short by the bound: it may replay a case
+        // recorded under a larger one (a long program built by a search).
+        if n + 1024 > tc.max_choices {
+            tc.max_choices = n + 1024;
+            tc.remaining = tc.max_choices;
+        }
         // A replay makes about as many choices as it replays, and a few
         // spans per choice (a struct's fields, empty collections): size the
         // buffers once (reused from earlier cases: see `pool`), growing
