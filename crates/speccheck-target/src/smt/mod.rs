@@ -49,9 +49,10 @@ pub enum SmtError {
 
 /// Every input satisfying a spec up to a depth, one solver model at a time.
 ///
-/// Inputs come height by height (see [`Builder`]): one solver holds the
-/// inputs of height exactly 0, the next those of height exactly 1, and so
-/// on, until a height that cuts nothing off. The heights partition the
+/// Inputs come height by height (the number of recursive steps from the
+/// argument down: a field of a recursive constructor, a sequence element):
+/// one solver holds the inputs of height exactly 0, the next those of
+/// height exactly 1, and so on, until a height that cuts nothing off. The heights partition the
 /// inputs up to the depth, so the union is the same set with no duplicate;
 /// each solver holds only what its height needs, so the small inputs are
 /// not paid for with the whole depth's encoding, and they come first.
