@@ -260,3 +260,17 @@ fn an_element_below_the_minimum_length_can_go() {
     let xs = gens::vec(gens::ints(0..=255u8), 1..8).generate(&mut TestCase::replay(best.choices.0, Tail::Simplest));
     assert_eq!(xs, vec![92]);
 }
+
+/// Failing need not be monotone in a choice: signed integers are ordered
+/// 0, 1, -1, 2, -2, …, so "negative" fails at -1 and -2 but not at 1 or 2.
+/// Bisection alone can stop above the minimum; the smallest values are
+/// tried one by one.
+#[test]
+fn signed_minima_are_found_where_bisection_skips_them() {
+    for seed in 0..20 {
+        let config = Config { database: None, seed: Some(seed), ..Config::named("neg") };
+        let r = Property::new(any::<(i64, u8)>()).config(config).run(|(a, _): (i64, u8)| a >= 0);
+        let speccheck_core::RunVerdict::Failed(c) = &r.verdict else { panic!("seed {seed}: {r}") };
+        assert_eq!(c.inputs[0].1.to_line(), "(-1, 0)", "seed {seed}: {r}");
+    }
+}

@@ -83,8 +83,10 @@ fn minimize_one(s: &mut Shrinker<'_>, i: usize) {
         lo = probe;
         probe = probe * 2 + 1;
     }
+    let mut tried = vec![0, 1, 3, 7, 15];
     while lo + 1 < hi && !s.exhausted() {
         let mid = lo + (hi - lo) / 2;
+        tried.push(mid);
         if s.consider_values(&[(i, mid)]) {
             hi = mid;
             // The structure may have changed: stop if the slot moved.
@@ -95,7 +97,25 @@ fn minimize_one(s: &mut Shrinker<'_>, i: usize) {
             lo = mid;
         }
     }
+    // Bisection assumes that failing is monotone in the value; for signed
+    // integers (ordered 0, 1, -1, 2, -2, …) it is not: `[-2, 0]` fails,
+    // `[2, 0]` passes, and `[-1, 0]` fails again. Among the smallest values
+    // a few more tests find such a minimum.
+    for v in 1..hi.min(SMALL_SCAN_BELOW) {
+        if s.exhausted() {
+            return;
+        }
+        if tried.contains(&v) || v >= hi {
+            continue;
+        }
+        if s.consider_values(&[(i, v)]) {
+            return;
+        }
+    }
 }
+
+/// Values below this are each tried once bisection has stopped.
+const SMALL_SCAN_BELOW: u64 = 8;
 
 /// Most groups of equal values [`lower_duplicates`] tries per pass.
 const MAX_DUPLICATE_GROUPS: usize = 32;
