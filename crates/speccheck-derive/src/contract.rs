@@ -19,14 +19,8 @@ struct Clause {
 }
 
 fn clause(tokens: TokenStream) -> syn::Result<Clause> {
-    let expr = speccheck_spec::parse_tokens(tokens.clone())
-        .map_err(|l| syn::Error::new(l.span, format!("{}: `{}`", l.error.message, l.error.construct)))?;
-    Ok(Clause {
-        written: tokens.to_string(),
-        source: speccheck_spec::parse::desugar_implies(tokens.clone()).to_string(),
-        vars: expr.free_vars(),
-        tokens,
-    })
+    let spec = crate::attrs::spec_tokens(&tokens)?;
+    Ok(Clause { written: spec.written, source: spec.source, vars: spec.expr.free_vars(), tokens })
 }
 
 /// A parameter: its name, the owned type the test generates, and how the
@@ -126,10 +120,10 @@ pub fn expand(args: TokenStream, item: ItemFn) -> syn::Result<TokenStream> {
                 }
             }
         }
-        if params.is_empty() {
+        let Some(slot) = refine.get_mut(last) else {
             return Err(syn::Error::new_spanned(&c.tokens, "`requires` on a function without arguments"));
-        }
-        refine[last].push(c);
+        };
+        slot.push(c);
     }
     for c in &ensures {
         if let Some(v) = c.vars.iter().find(|v| *v != "result" && !names.contains(v)) {

@@ -35,9 +35,8 @@ fn strategy_name(v: &Expr) -> syn::Result<String> {
 /// in the language and mentions only this argument and earlier ones.
 fn refinement(attr: &Attribute, ident: &syn::Ident, earlier: &[String]) -> syn::Result<(String, String)> {
     let tokens = attr.meta.require_list()?.tokens.clone();
-    let expr = speccheck_spec::parse_tokens(tokens.clone())
-        .map_err(|l| syn::Error::new(l.span, format!("{}: `{}`", l.error.message, l.error.construct)))?;
-    for v in expr.free_vars() {
+    let spec = crate::attrs::spec_tokens(&tokens)?;
+    for v in spec.expr.free_vars() {
         if *ident != v && !earlier.contains(&v) {
             return Err(syn::Error::new_spanned(
                 &tokens,
@@ -45,8 +44,7 @@ fn refinement(attr: &Attribute, ident: &syn::Ident, earlier: &[String]) -> syn::
             ));
         }
     }
-    let written = tokens.to_string();
-    Ok((written, speccheck_spec::parse::desugar_implies(tokens).to_string()))
+    Ok((spec.written, spec.source))
 }
 
 fn is_test_case(ty: &Type) -> bool {

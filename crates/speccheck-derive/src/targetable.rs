@@ -9,17 +9,11 @@ use syn::{Data, DeriveInput, Fields, parse_quote};
 use crate::attrs;
 use crate::derive::mentions;
 
-fn spec_error(l: speccheck_spec::Located) -> syn::Error {
-    syn::Error::new(l.span, format!("{}: `{}`", l.error.message, l.error.construct))
-}
-
 /// The refinement on a field, checked against the spec language.
 fn refinement(field: &syn::Field) -> syn::Result<Option<String>> {
     let Some(attr) = field.attrs.iter().find(|a| a.path().is_ident("refine")) else { return Ok(None) };
-    let tokens = attr.meta.require_list()?.tokens.clone();
-    speccheck_spec::parse_tokens(tokens.clone()).map_err(spec_error)?;
     // Stored desugared: the run-time reader needs no token spacing.
-    Ok(Some(speccheck_spec::parse::desugar_implies(tokens).to_string()))
+    Ok(Some(crate::attrs::spec_tokens(&attr.meta.require_list()?.tokens)?.source))
 }
 
 pub fn expand(input: DeriveInput) -> syn::Result<TokenStream> {
@@ -129,7 +123,7 @@ pub fn measure(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream>
     let krate: syn::Path = if args.is_empty() { parse_quote!(::speccheck) } else { syn::parse2(args)? };
     let spec = quote!(#krate::__private::spec);
     let parsed: syn::ItemFn = syn::parse2(item)?;
-    speccheck_spec::Measure::from_item(&parsed).map_err(spec_error)?;
+    speccheck_spec::Measure::from_item(&parsed).map_err(crate::attrs::spec_error)?;
     let name = parsed.sig.ident.to_string();
     let source = quote!(#parsed).to_string();
     Ok(quote! {

@@ -33,6 +33,10 @@ pub struct Violation {
     pub at: String,
 }
 
+/// `Violation::at` for a clause over the arguments (rather than a field
+/// refinement inside one of them).
+pub const CLAUSE_VIOLATION: &str = "the arguments";
+
 impl std::fmt::Display for Violation {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "`{}` (on {})", self.spec, self.at)
@@ -92,7 +96,7 @@ pub fn admits(
     }
     for (source, e) in requires {
         if !env.bool(e)? {
-            return Ok(Some(Violation { spec: source.clone(), at: "the arguments".into() }));
+            return Ok(Some(Violation { spec: source.clone(), at: CLAUSE_VIOLATION.into() }));
         }
     }
     Ok(None)

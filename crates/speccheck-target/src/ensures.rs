@@ -17,15 +17,7 @@ impl Ensures {
     /// The clauses (as written, and as the spec parser reads them), calling
     /// the registered measures.
     pub fn new(clauses: &[(&str, &str)]) -> Result<Ensures, String> {
-        let clauses = clauses
-            .iter()
-            .map(|(written, src)| {
-                speccheck_spec::parse_str(src)
-                    .map(|e| (written.to_string(), e))
-                    .map_err(|e| format!("ensures `{written}`: {} (`{}`)", e.message, e.construct))
-            })
-            .collect::<Result<_, _>>()?;
-        Ok(Ensures { clauses, measures: Measures::global() })
+        Ok(Ensures { clauses: crate::strategy::parse_clauses("ensures", clauses)?, measures: Measures::global() })
     }
 
     /// With these measures instead of the registered ones.
@@ -43,7 +35,7 @@ impl Ensures {
         env.push(("result", result));
         match speccheck_spec::admits(&env, &self.clauses, self.measures) {
             Ok(None) => Ok(()),
-            Ok(Some(v)) if v.at == "the arguments" => {
+            Ok(Some(v)) if v.at == speccheck_spec::refined::CLAUSE_VIOLATION => {
                 Err(format!("the postcondition `{}` is false: result = {shown}", v.spec))
             }
             Ok(Some(v)) => Err(format!("the postcondition {v} is false: result = {shown}")),

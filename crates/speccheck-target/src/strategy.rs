@@ -68,15 +68,7 @@ impl ArgSpec {
     /// A spec over `params` with the clauses `requires` (as written, and
     /// as the spec parser reads them), calling the registered measures.
     pub fn new(params: Vec<(String, Ty)>, requires: &[(&str, &str)]) -> Result<ArgSpec, String> {
-        let requires = requires
-            .iter()
-            .map(|(written, src)| {
-                speccheck_spec::parse_str(src)
-                    .map(|e| (written.to_string(), e))
-                    .map_err(|e| format!("spec `{written}`: {} (`{}`)", e.message, e.construct))
-            })
-            .collect::<Result<_, _>>()?;
-        Ok(ArgSpec { params, requires, measures: Measures::global() })
+        Ok(ArgSpec { params, requires: parse_clauses("spec", requires)?, measures: Measures::global() })
     }
 
     /// With these measures instead of the registered ones.
@@ -114,6 +106,19 @@ impl ArgSpec {
             self.requires.iter().map(|(w, _)| format!("`{w}`")).collect::<Vec<_>>().join(" && ")
         }
     }
+}
+
+/// Parses clauses given as written and as the spec parser reads them; an
+/// error names the `kind` of clause and the one that does not parse.
+pub(crate) fn parse_clauses(kind: &str, clauses: &[(&str, &str)]) -> Result<Vec<(String, Expr)>, String> {
+    clauses
+        .iter()
+        .map(|(written, src)| {
+            speccheck_spec::parse_str(src)
+                .map(|e| (written.to_string(), e))
+                .map_err(|e| format!("{kind} `{written}`: {} (`{}`)", e.message, e.construct))
+        })
+        .collect()
 }
 
 /// How long one solver query may take before the run stops as incomplete.

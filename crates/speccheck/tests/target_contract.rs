@@ -5,37 +5,10 @@
 //! `descending_contract` (the second and the last fail by design: their
 //! `should_panic` checks what the report says).
 
-use speccheck::{Arbitrary, Targetable, contract, measure};
+use speccheck::{contract, measure};
 
-#[derive(Arbitrary, Targetable, Clone, Debug, PartialEq)]
-enum List {
-    Nil,
-    Cons(i64, Box<List>),
-}
-
-#[measure]
-fn size(l: &List) -> i64 {
-    match l {
-        List::Nil => 0,
-        List::Cons(_, t) => 1 + size(t),
-    }
-}
-
-#[measure]
-fn ordered(l: &List) -> bool {
-    match l {
-        List::Nil => true,
-        List::Cons(h, t) => at_least(t, *h) && ordered(t),
-    }
-}
-
-#[measure]
-fn at_least(l: &List, x: i64) -> bool {
-    match l {
-        List::Nil => true,
-        List::Cons(h, t) => *h >= x && at_least(t, x),
-    }
-}
+mod common;
+use common::List;
 
 #[measure]
 fn count(l: &List, x: i64) -> i64 {

@@ -6,37 +6,10 @@
 
 use speccheck::spec::{Targetable as _, Value};
 use speccheck::target::{ArgSpec, Strategy, apply};
-use speccheck::{Arbitrary, Property, RunReport, RunVerdict, Targetable, any, gens, measure, property};
+use speccheck::{Property, RunReport, RunVerdict, any, gens, measure, property};
 
-#[derive(Arbitrary, Targetable, Clone, Debug, PartialEq)]
-enum List {
-    Nil,
-    Cons(i64, Box<List>),
-}
-
-#[measure]
-fn size(l: &List) -> i64 {
-    match l {
-        List::Nil => 0,
-        List::Cons(_, t) => 1 + size(t),
-    }
-}
-
-#[measure]
-fn ordered(l: &List) -> bool {
-    match l {
-        List::Nil => true,
-        List::Cons(h, t) => at_least(t, *h) && ordered(t),
-    }
-}
-
-#[measure]
-fn at_least(l: &List, x: i64) -> bool {
-    match l {
-        List::Nil => true,
-        List::Cons(h, t) => *h >= x && at_least(t, x),
-    }
-}
+mod common;
+use common::{List, ordered, size};
 
 /// Goes round forever on a `Cons` (the spec evaluator must say so).
 #[measure]

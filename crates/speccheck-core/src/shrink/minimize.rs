@@ -71,8 +71,10 @@ fn minimize_one(s: &mut Shrinker<'_>, i: usize) {
     // Minimal values are often small (only the order of the numbers
     // mattered): probe 1, 3, 7, 15 before bisecting, so such a value costs
     // a few tests instead of the bit length of where it started.
+    let mut tried = Vec::new();
     let mut probe = 1;
     while probe <= SMALL_PROBES_UP_TO && probe < hi && !s.exhausted() {
+        tried.push(probe);
         if s.consider_values(&[(i, probe)]) {
             hi = probe;
             if s.best().choices.0.get(i).map(|c| c.value) != Some(probe) {
@@ -83,7 +85,6 @@ fn minimize_one(s: &mut Shrinker<'_>, i: usize) {
         lo = probe;
         probe = probe * 2 + 1;
     }
-    let mut tried = vec![0, 1, 3, 7, 15];
     while lo + 1 < hi && !s.exhausted() {
         let mid = lo + (hi - lo) / 2;
         tried.push(mid);
@@ -105,7 +106,7 @@ fn minimize_one(s: &mut Shrinker<'_>, i: usize) {
         if s.exhausted() {
             return;
         }
-        if tried.contains(&v) || v >= hi {
+        if tried.contains(&v) {
             continue;
         }
         if s.consider_values(&[(i, v)]) {
