@@ -12,8 +12,44 @@ struct Arg {
     ident: syn::Ident,
     ty: Type,
     from: Option<Expr>,
-    /// `#[refine(...)]`: as written, and as the spec parser reads it.
+    /// `#[refine(spec)]`: as written, and as the spec parser reads it.
     refine: Option<(String, String)>,
+    /// `#[refine(|x| spec)]` on a generated function: the input's name and
+    /// the spec as the parser reads it.
+    fun: Option<(String, String)>,
+}
+
+/// Reads `|x| spec`, the refinement of a generated function
+/// (`speccheck::target::Fun`): `None` if the tokens are not a closure.
+fn fun_refinement(tokens: &TokenStream, ident: &syn::Ident) -> syn::Result<Option<(String, String)>> {
+    use proc_macro2::TokenTree;
+    let trees: Vec<TokenTree> = tokens.clone().into_iter().collect();
+    let bar = |t: Option<&TokenTree>| matches!(t, Some(TokenTree::Punct(p)) if p.as_char() == '|');
+    if !bar(trees.first()) {
+        return Ok(None);
+    }
+    let (Some(TokenTree::Ident(param)), true) = (trees.get(1), bar(trees.get(2))) else {
+        return Err(syn::Error::new_spanned(
+            tokens,
+            format!(
+                "a generated function's refinement is a closure over its one input, with `result` for its output:                  `#[refine(|x| x <= result)] {ident}: Fun<A, B>`"
+            ),
+        ));
+    };
+    let body: TokenStream = trees[3..].iter().cloned().collect();
+    let spec = crate::attrs::spec_tokens(&body)?;
+    for v in spec.expr.free_vars() {
+        if *param != v && v != "result" {
+            return Err(syn::Error::new_spanned(
+                &body,
+                format!(
+                    "the refinement of `{ident}` mentions `{v}`: a generated function's refinement may name only its \
+                     input (`{param}`) and `result`"
+                ),
+            ));
+        }
+    }
+    Ok(Some((param.to_string(), spec.source)))
 }
 
 /// A strategy name given as `strategy = smt` or `strategy = "smt"`.
@@ -172,13 +208,17 @@ pub fn expand(args: TokenStream, mut item: ItemFn) -> syn::Result<TokenStream> {
         };
         let mut from = None;
         let mut refine = None;
+        let mut fun = None;
         let mut kept = Vec::new();
         let earlier: Vec<String> = gen_args.iter().map(|a: &Arg| a.ident.to_string()).collect();
         for attr in std::mem::take(&mut pt.attrs) {
             if attr.path().is_ident("from") {
                 from = Some(attr.parse_args::<Expr>()?);
             } else if attr.path().is_ident("refine") {
-                refine = Some(refinement(&attr, &ident, &earlier)?);
+                match fun_refinement(&attr.meta.require_list()?.tokens, &ident)? {
+                    Some(f) => fun = Some(f),
+                    None => refine = Some(refinement(&attr, &ident, &earlier)?),
+                }
             } else {
                 kept.push(attr);
             }
@@ -213,7 +253,7 @@ pub fn expand(args: TokenStream, mut item: ItemFn) -> syn::Result<TokenStream> {
         }
         let local = format_ident!("__a{}", gen_args.len());
         call_args.push(quote!(#local));
-        gen_args.push(Arg { ident, ty: (*pt.ty).clone(), from, refine });
+        gen_args.push(Arg { ident, ty: (*pt.ty).clone(), from, refine, fun });
     }
 
     let gens = gen_args.iter().map(|a| {
@@ -285,10 +325,26 @@ pub fn expand(args: TokenStream, mut item: ItemFn) -> syn::Result<TokenStream> {
     } else {
         (quote!(), quote!(), quote!())
     };
+    // A generated function gets its refinement (parsed once per run) before
+    // the body sees it.
+    let mut fun_setup = Vec::new();
+    let mut fun_attach = Vec::new();
+    for (i, a) in gen_args.iter().enumerate() {
+        if let Some((param, src)) = &a.fun {
+            let (spec, local, name, ty) = (format_ident!("__fun{}", i), &locals[i], a.ident.to_string(), &a.ty);
+            fun_setup.push(quote! {
+                let #spec = ::std::sync::Arc::new(
+                    ::speccheck::__private::target::FunSpec::new(#name, #param, #src)
+                        .unwrap_or_else(|e| ::core::panic!("{e}")),
+                );
+            });
+            fun_attach.push(quote_spanned!(ty.span()=> let #local: #ty = #local.refined(&#spec);));
+        }
+    }
     let check = if tc_position.is_some() {
-        quote!(__p.check_with_case(move |__tc: &mut ::speccheck::TestCase, (#(#locals,)*)| { #admit #body_ident(#(#call_args),*) }))
+        quote!(__p.check_with_case(move |__tc: &mut ::speccheck::TestCase, (#(#locals,)*)| { #(#fun_attach)* #admit #body_ident(#(#call_args),*) }))
     } else {
-        quote!(__p.check(move |(#(#locals,)*)| { #admit #body_ident(#(#call_args),*) }))
+        quote!(__p.check(move |(#(#locals,)*)| { #(#fun_attach)* #admit #body_ident(#(#call_args),*) }))
     };
 
     // The inputs' generator is built by a function beside the test, not in
@@ -324,6 +380,7 @@ pub fn expand(args: TokenStream, mut item: ItemFn) -> syn::Result<TokenStream> {
             use ::speccheck::__private::{ViaDebug as _, ViaName as _, ViaTree as _};
             let __gen = #inputs_fn();
             #setup
+            #(#fun_setup)*
             let __p = ::speccheck::Property::with_render(__gen, |__v| ::std::vec![#(#renders),*])
                 .configure(|__c| {
                     __c.name = ::std::string::String::from(::core::concat!(::core::module_path!(), "::", #name_str));

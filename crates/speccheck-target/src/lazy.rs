@@ -27,6 +27,9 @@ pub enum LazyError {
     /// An argument type the enumeration does not cover.
     #[error("the lazy strategy cannot generate {0}")]
     Type(String),
+    /// More partial inputs evaluated than the limit allows.
+    #[error("gave up after evaluating {0} partial inputs")]
+    Budget(u64),
 }
 
 /// A hole still open: its id, type and depth.
@@ -58,6 +61,10 @@ enum Decision {
 /// skipped whole.
 pub struct Lazy<'m> {
     params: Vec<(String, Ty)>,
+    /// Names bound to fixed values (not enumerated).
+    given: Vec<(String, Value)>,
+    /// At most this many partial inputs evaluated.
+    limit: Option<u64>,
     requires: Vec<Expr>,
     measures: &'m Measures,
     stack: Vec<Partial>,
@@ -83,6 +90,8 @@ impl<'m> Lazy<'m> {
         };
         Lazy {
             params: params.to_vec(),
+            given: Vec::new(),
+            limit: None,
             requires: requires.to_vec(),
             measures,
             stack: vec![root],
@@ -92,6 +101,20 @@ impl<'m> Lazy<'m> {
             pruned: 0,
             evaluated: 0,
         }
+    }
+
+    /// With `name` bound to the fixed `value` in every spec (a generated
+    /// function's input, when searching for its outputs).
+    pub fn given(mut self, name: impl Into<String>, value: Value) -> Self {
+        self.given.push((name.into(), value));
+        self
+    }
+
+    /// Stops with [`LazyError::Budget`] after evaluating `evaluations`
+    /// partial inputs.
+    pub fn limit(mut self, evaluations: u64) -> Self {
+        self.limit = Some(evaluations);
+        self
     }
 
     /// True once every input was produced.
@@ -118,6 +141,9 @@ impl<'m> Lazy<'m> {
             }
         }
         let mut env = Env::new(self.measures);
+        for (name, v) in &self.given {
+            env.bind(name.clone(), v.clone());
+        }
         for ((name, _), v) in self.params.iter().zip(args) {
             env.bind(name.clone(), v.clone());
         }
@@ -245,6 +271,10 @@ impl<'m> Lazy<'m> {
                         continue;
                     }
                 }
+            }
+            if self.limit.is_some_and(|l| self.evaluated >= l) {
+                self.stack.push(p);
+                return Err(LazyError::Budget(self.evaluated));
             }
             self.evaluated += 1;
             match self.decide(&p.args).map_err(LazyError::Eval)? {

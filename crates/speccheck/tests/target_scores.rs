@@ -1,10 +1,12 @@
 //! Target's §2 examples (the Scores module): each first version has a bug
 //! the SMT strategy finds among the valid inputs, and each fixed version
-//! passes on every valid input up to the depth. (`padAverage`, the
-//! higher-order one, needs generated functions: not supported yet.)
+//! passes on every valid input up to the depth. `padAverage`, the
+//! higher-order one, takes a generated function (`Fun`) whose refinement
+//! says it only raises a score.
 
+use speccheck::property;
 use speccheck::spec::{Targetable, Ty, Value};
-use speccheck::target::{ArgSpec, Strategy, apply};
+use speccheck::target::{ArgSpec, Fun, Strategy, apply};
 use speccheck::{Arbitrary, Generator, Property, RunReport, RunVerdict, gens};
 
 #[allow(clippy::too_many_arguments)] // one call per example, every part named
@@ -126,4 +128,44 @@ fn best_of_too_few_scores_is_found_then_fixed() {
     assert_eq!(failing_input(&r), "(1, [])", "one best score of none");
     let r = run("best fixed", inputs(), params(), &["k >= 0 && k <= len(xs)"], 3, reify, reflect, post);
     assert!(matches!(r.verdict, RunVerdict::Passed), "{}", r.summary());
+}
+
+/// `average` with each score padded by `f` first (the paper's `padAverage`).
+fn pad_average(f: &Fun<i64, i64>, wxs: &[Weighted]) -> i64 {
+    if wxs.is_empty() {
+        return f.call(0);
+    }
+    let total: i64 = wxs.iter().map(|w| w.0 * f.call(w.1)).sum();
+    let n: i64 = wxs.iter().map(|w| w.0).sum();
+    total / n
+}
+
+/// Target's check that `padAverage` generalizes `average` safely: with
+/// positive weights and any padding that keeps a score a score and never
+/// lowers it, the result is a score. Every valid input up to depth 3, the
+/// function included: each function variant is one more input.
+#[property(strategy = smt, depth = 3)]
+fn pad_average_is_a_score(
+    #[refine(|s| 0 <= s && s <= 100 ==> s <= result && result <= 100)] f: Fun<i64, i64>,
+    #[refine(forall!(w in wxs, w.0 > 0))] wxs: Vec<Weighted>,
+) -> bool {
+    (0..=100).contains(&pad_average(&f, &wxs))
+}
+
+/// Pads the empty average from 100, which is not a score the padding
+/// takes: the call breaks `f`'s precondition, and that is the counterexample.
+fn pad_average_from_full(f: &Fun<i64, i64>, wxs: &[Weighted]) -> i64 {
+    if wxs.is_empty() {
+        return f.call(101);
+    }
+    pad_average(f, wxs)
+}
+
+#[property(strategy = lazy, depth = 3)]
+#[should_panic(expected = "`f` was called with s = 101, outside its precondition `(0 <= s) && (s <= 100)`")]
+fn a_call_outside_the_functions_precondition_is_a_counterexample(
+    #[refine(|s| 0 <= s && s <= 100 ==> s <= result && result <= 100)] f: Fun<i64, i64>,
+    #[refine(forall!(w in wxs, w.0 > 0))] wxs: Vec<Weighted>,
+) -> bool {
+    (0..=100).contains(&pad_average_from_full(&f, &wxs))
 }

@@ -58,7 +58,10 @@ pub fn run_in_place(test: &TestFn, tc: &mut TestCase) -> (Outcome, Vec<String>, 
     context::install_panic_hook();
     context::begin_case(tc.is_final());
     let result = panic::catch_unwind(AssertUnwindSafe(|| test(tc)));
-    let (panic_record, labels) = context::end_case();
+    let (panic_record, labels, notes) = context::end_case();
+    for n in notes {
+        tc.note(|| n);
+    }
     let mut backtrace = None;
     let mut outcome = match result {
         Ok(outcome) => outcome,

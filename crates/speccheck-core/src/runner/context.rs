@@ -27,6 +27,9 @@ thread_local! {
     static WANT_BACKTRACE: Cell<bool> = const { Cell::new(false) };
     static LAST_PANIC: RefCell<Option<PanicRecord>> = const { RefCell::new(None) };
     static LABELS: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
+    /// Set while the final replay of a counterexample runs.
+    static FINAL: Cell<bool> = const { Cell::new(false) };
+    static NOTES: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
 }
 
 static HOOK: Once = Once::new();
@@ -91,16 +94,20 @@ pub(crate) fn raise_report(message: String) -> ! {
 pub(crate) fn begin_case(final_run: bool) {
     CAPTURING.with(|c| c.set(true));
     WANT_BACKTRACE.with(|c| c.set(final_run));
+    FINAL.with(|c| c.set(final_run));
     LAST_PANIC.with(|p| p.borrow_mut().take());
     LABELS.with(|l| l.borrow_mut().clear());
+    NOTES.with(|n| n.borrow_mut().clear());
 }
 
-/// Ends the case; returns the captured panic and labels.
-pub(crate) fn end_case() -> (Option<PanicRecord>, Vec<String>) {
+/// Ends the case; returns the captured panic, the labels and the notes.
+pub(crate) fn end_case() -> (Option<PanicRecord>, Vec<String>, Vec<String>) {
     CAPTURING.with(|c| c.set(false));
+    FINAL.with(|c| c.set(false));
     let panic = LAST_PANIC.with(|p| p.borrow_mut().take());
     let labels = LABELS.with(|l| std::mem::take(&mut *l.borrow_mut()));
-    (panic, labels)
+    let notes = NOTES.with(|n| std::mem::take(&mut *n.borrow_mut()));
+    (panic, labels, notes)
 }
 
 /// Rejects the current input unless `condition` holds: the case is
@@ -126,6 +133,17 @@ pub fn reject(reason: impl Into<String>) -> ! {
 /// `label`, Hypothesis's `event`).
 pub fn label(label: impl Into<String>) {
     LABELS.with(|l| l.borrow_mut().push(label.into()));
+}
+
+/// Adds a note to the counterexample's report (Hypothesis's `note`): code
+/// that has no `&mut TestCase` at hand, such as a generated function
+/// answering a call, says what it did. `note` is only called on the final
+/// replay of a counterexample, so it costs nothing while searching.
+pub fn note(note: impl FnOnce() -> String) {
+    if FINAL.with(Cell::get) {
+        let n = note();
+        NOTES.with(|ns| ns.borrow_mut().push(n));
+    }
 }
 
 /// Counts this case under the `Debug` form of `value` (QuickCheck's
