@@ -327,7 +327,9 @@ pub fn field_of(v: &Value, field: &str) -> Result<Value, EvalError> {
     Err(EvalError::NoField { value: v.to_string(), field: field.to_string() })
 }
 
-/// The built-in functions: `len`, set operations, `abs`, `min`, `max`.
+/// The built-in functions: `len`, set operations, `count(xs, x)` (how
+/// often `x` occurs in a sequence: the multiset view, for permutations),
+/// `abs`, `min`, `max`.
 /// `None` when `f` is not one for these arguments (then it may be a measure).
 pub fn builtin(f: &str, args: &[Value], at: &Expr) -> Result<Option<Value>, EvalError> {
     let set = |v: &Value| match v {
@@ -363,6 +365,7 @@ pub fn builtin(f: &str, args: &[Value], at: &Expr) -> Result<Option<Value>, Eval
         ("member", [x, s]) => Value::Bool(set(s)?.contains(x)),
         ("contains", [s, x]) => Value::Bool(set(s)?.contains(x)),
         ("subset" | "is_subset", [a, b]) => Value::Bool(set(a)?.is_subset(&set(b)?)),
+        ("count", [Value::Seq(xs), x]) => Value::Int(xs.iter().filter(|y| *y == x).count() as i128),
         ("abs", [x]) => Value::Int(int(x)?.abs()),
         ("min", [x, y]) => Value::Int(int(x)?.min(int(y)?)),
         ("max", [x, y]) => Value::Int(int(x)?.max(int(y)?)),
@@ -386,6 +389,7 @@ pub const BUILTINS: &[&str] = &[
     "contains",
     "subset",
     "is_subset",
+    "count",
     "abs",
     "min",
     "max",

@@ -11,12 +11,10 @@
 #![warn(missing_docs)]
 
 pub mod depth;
-pub mod ensures;
 pub mod fun;
 pub mod lazy;
 pub mod strategy;
 
-pub use ensures::Ensures;
 pub use fun::{Fun, FunSpec};
 pub use strategy::{ArgSpec, Strategy, apply};
 #[cfg(feature = "z3")]

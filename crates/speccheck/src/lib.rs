@@ -94,6 +94,11 @@ where
     Property::new(generator).explainer(__private::default_explainer()).check(body)
 }
 
+/// Contracts (LPtest / Ciao): the run-time side of `#[contract]` — the
+/// step counter a `cost(...)` part bounds ([`tick`](contracts::tick)),
+/// the switch that turns checks on and off, static classification.
+pub use speccheck_contract as contracts;
+
 #[doc(hidden)]
 pub mod __private {
     //! Used by the macros' expansions; not a public API.
@@ -102,6 +107,7 @@ pub mod __private {
     use std::path::PathBuf;
     use std::sync::Arc;
 
+    pub use speccheck_contract as contract;
     pub use speccheck_core as core;
     use speccheck_core::runner::Explainer;
     use speccheck_core::{ExplainMode, Term, TreeView};

@@ -63,7 +63,7 @@ fn nth(xs: &[i64], i: i64) -> i64 {
 /// list with two different elements.
 #[contract(
     ensures(forall!(i in 0..len(result) - 1, result[i] >= result[i + 1])),
-    test(strategy = smt, depth = 3, should_panic = "result = [")
+    test(strategy = smt, depth = 3, should_panic = "result: [")
 )]
 fn descending(xs: Vec<i64>) -> Vec<i64> {
     xs

@@ -1,0 +1,344 @@
+//! Checking one call against its contract: the precondition on entry, the
+//! postconditions, the cost bound and the time bound on exit, `no_panic`
+//! when the call panics. A part that cannot be evaluated (a measure that
+//! does not terminate, a type error, a panic inside the spec) is a broken
+//! contract, reported as such, never as a violation by the function.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::time::{Duration, Instant};
+
+use speccheck_spec::{Env, Expr, Measures, Value};
+
+/// What a part of a contract says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PartKind {
+    /// `requires(p)`: what a caller must pass (Ciao's *calls*).
+    Requires,
+    /// `ensures(p)`: what a call that returns gives (Ciao's *success*).
+    Ensures,
+    /// `cost(steps <= bound)`: the steps one call ticks.
+    Cost,
+    /// `no_panic`: the call returns (Ciao's `not_fails`).
+    NoPanic,
+    /// `deterministic`: equal inputs give equal results (Ciao's `is_det`).
+    Deterministic,
+    /// `terminates_within(ms)`: the call returns in time.
+    TerminatesWithin,
+}
+
+/// One part of a contract, as written.
+#[derive(Clone, Debug)]
+pub struct Part {
+    /// What it says.
+    pub kind: PartKind,
+    /// As written (`sorted(result)`, `no_panic`, `terminates_within(50)`).
+    pub written: String,
+    /// The spec, for the parts that are one.
+    pub expr: Option<Expr>,
+}
+
+impl Part {
+    /// How the part is named in reports: "the postcondition `sorted(result)`".
+    pub fn describe(&self) -> String {
+        match self.kind {
+            PartKind::Requires => format!("the precondition `{}`", self.written),
+            PartKind::Ensures if self.expr.is_none() => self.written.clone(),
+            PartKind::Ensures => format!("the postcondition `{}`", self.written),
+            PartKind::Cost => format!("the cost bound `{}`", self.written),
+            PartKind::NoPanic | PartKind::Deterministic | PartKind::TerminatesWithin => format!("`{}`", self.written),
+        }
+    }
+}
+
+/// A contract that does not hold on a call.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ContractError {
+    /// The call breaks a part: the function's fault (or, for a
+    /// precondition, its caller's).
+    Violated {
+        /// The function.
+        function: String,
+        /// The part, described.
+        part: String,
+        /// True for a precondition: the caller is at fault.
+        by_caller: bool,
+        /// The inputs, `name = value`.
+        inputs: String,
+        /// The result, if the call returned.
+        result: Option<String>,
+        /// What was measured (steps, time, the panic's message).
+        detail: Option<String>,
+    },
+    /// A part could not be evaluated: the contract is at fault.
+    Broken {
+        /// The function.
+        function: String,
+        /// The part, described.
+        part: String,
+        /// The inputs, `name = value`.
+        inputs: String,
+        /// Why.
+        why: String,
+    },
+}
+
+impl std::fmt::Display for ContractError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ContractError::Violated { function, part, by_caller, inputs, result, detail } => {
+                let whose =
+                    if *by_caller { format!("violated by a caller of `{function}`") } else { "violated".into() };
+                write!(f, "contract of `{function}` {whose}: {part} is false\n  inputs: {inputs}")?;
+                if let Some(r) = result {
+                    write!(f, "\n  result: {r}")?;
+                }
+                if let Some(d) = detail {
+                    write!(f, "\n  {d}")?;
+                }
+                Ok(())
+            }
+            ContractError::Broken { function, part, inputs, why } => write!(
+                f,
+                "contract of `{function}` is broken (this is not a violation by `{function}`): {part} could not be \
+                 evaluated on {inputs}: {why}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ContractError {}
+
+/// A function's contract, parsed once, checked call by call.
+#[derive(Debug)]
+pub struct Contract {
+    function: String,
+    parts: Vec<Part>,
+    within: Option<Duration>,
+    measures: &'static Measures,
+}
+
+/// A call in progress: the arguments as they were on entry, and the step
+/// counter and clock then.
+pub struct Entered {
+    args: Vec<(&'static str, Value)>,
+    steps: u64,
+    started: Instant,
+}
+
+fn parse(kind: PartKind, written: &str, source: &str) -> Result<Part, String> {
+    let expr =
+        speccheck_spec::parse_str(source).map_err(|e| format!("`{written}`: {} (`{}`)", e.message, e.construct))?;
+    Ok(Part { kind, written: written.to_string(), expr: Some(expr) })
+}
+
+impl Contract {
+    /// The contract of `function`: clauses as written and as the spec
+    /// parser reads them, the cost bound over `steps`, and the flags.
+    pub fn new(
+        function: &str,
+        requires: &[(&str, &str)],
+        ensures: &[(&str, &str)],
+        cost: Option<(&str, &str)>,
+        no_panic: bool,
+        within_ms: Option<u64>,
+    ) -> Result<Contract, String> {
+        let mut parts = Vec::new();
+        for (w, s) in requires {
+            parts.push(parse(PartKind::Requires, w, s)?);
+        }
+        for (w, s) in ensures {
+            parts.push(parse(PartKind::Ensures, w, s)?);
+        }
+        if let Some((w, s)) = cost {
+            parts.push(parse(PartKind::Cost, w, s)?);
+        }
+        if no_panic {
+            parts.push(Part { kind: PartKind::NoPanic, written: "no_panic".into(), expr: None });
+        }
+        if let Some(ms) = within_ms {
+            parts.push(Part {
+                kind: PartKind::TerminatesWithin,
+                written: format!("terminates_within({ms})"),
+                expr: None,
+            });
+        }
+        Ok(Contract {
+            function: function.to_string(),
+            parts,
+            within: within_ms.map(Duration::from_millis),
+            measures: Measures::global(),
+        })
+    }
+
+    /// With these measures instead of the registered ones.
+    pub fn with_measures(mut self, measures: &'static Measures) -> Self {
+        self.measures = measures;
+        self
+    }
+
+    /// The function's name.
+    pub fn function(&self) -> &str {
+        &self.function
+    }
+
+    /// The parts, in the order written (requires, ensures, cost, flags).
+    pub fn parts(&self) -> &[Part] {
+        &self.parts
+    }
+
+    /// Whether the contract says the function never panics.
+    pub fn no_panic(&self) -> bool {
+        self.parts.iter().any(|p| p.kind == PartKind::NoPanic)
+    }
+
+    /// Checks the precondition on the arguments of a call.
+    pub fn enter(&self, args: Vec<(&'static str, Value)>) -> Result<Entered, ContractError> {
+        for p in self.parts.iter().filter(|p| p.kind == PartKind::Requires) {
+            if !self.holds(p, &args, None, 0)? {
+                return Err(self.violated(p, true, &args, None, None));
+            }
+        }
+        Ok(Entered { args, steps: crate::steps::steps(), started: Instant::now() })
+    }
+
+    /// Checks the postconditions, the cost and the time of a call that
+    /// returned `result` (`None` when no part mentions it).
+    pub fn exit(&self, call: &Entered, result: Option<Value>) -> Result<(), ContractError> {
+        let result = result.as_ref();
+        if let Some(r) = result {
+            // The result type's own refinements are part of every contract.
+            let part = Part { kind: PartKind::Ensures, written: "the result type's refinements".into(), expr: None };
+            match speccheck_spec::violation(r, self.measures) {
+                Ok(None) => {}
+                Ok(Some(v)) => {
+                    let d = format!("the refinement {v} is false");
+                    return Err(self.violated(&part, false, &call.args, result, Some(d)));
+                }
+                Err(e) => {
+                    return Err(ContractError::Broken {
+                        function: self.function.clone(),
+                        part: format!("the result's refinements (result = {r})"),
+                        inputs: show(&call.args),
+                        why: e.to_string(),
+                    });
+                }
+            }
+        }
+        let elapsed = call.started.elapsed();
+        let steps = crate::steps::steps().wrapping_sub(call.steps);
+        for p in &self.parts {
+            match p.kind {
+                PartKind::Ensures if !self.holds(p, &call.args, result, steps)? => {
+                    return Err(self.violated(p, false, &call.args, result, None));
+                }
+                PartKind::Cost if !self.holds(p, &call.args, result, steps)? => {
+                    let d = format!("steps: {steps}");
+                    return Err(self.violated(p, false, &call.args, result, Some(d)));
+                }
+                PartKind::TerminatesWithin if self.within.is_some_and(|w| elapsed > w) => {
+                    let d = format!("took {} ms", elapsed.as_millis());
+                    return Err(self.violated(p, false, &call.args, result, Some(d)));
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// The `no_panic` violation of a call that panicked with `message`.
+    pub fn panicked(&self, call: &Entered, message: &str) -> ContractError {
+        let part = Part { kind: PartKind::NoPanic, written: "no_panic".into(), expr: None };
+        self.violated(&part, false, &call.args, None, Some(format!("panicked: {message}")))
+    }
+
+    /// The `deterministic` violation of two calls on equal inputs.
+    pub fn nondeterministic(&self, args: &[(&'static str, Value)], first: &str, second: &str) -> ContractError {
+        let part = Part { kind: PartKind::Deterministic, written: "deterministic".into(), expr: None };
+        ContractError::Violated {
+            function: self.function.clone(),
+            part: part.describe(),
+            by_caller: false,
+            inputs: show(args),
+            result: Some(first.to_string()),
+            detail: Some(format!("a second call on equal inputs returned {second}")),
+        }
+    }
+
+    fn violated(
+        &self,
+        p: &Part,
+        by_caller: bool,
+        args: &[(&'static str, Value)],
+        result: Option<&Value>,
+        detail: Option<String>,
+    ) -> ContractError {
+        ContractError::Violated {
+            function: self.function.clone(),
+            part: p.describe(),
+            by_caller,
+            inputs: show(args),
+            result: result.map(ToString::to_string),
+            detail,
+        }
+    }
+
+    /// Evaluates a part; a part that cannot be evaluated, or panics while
+    /// it is, breaks the contract.
+    fn holds(
+        &self,
+        p: &Part,
+        args: &[(&'static str, Value)],
+        result: Option<&Value>,
+        steps: u64,
+    ) -> Result<bool, ContractError> {
+        let Some(expr) = &p.expr else { return Ok(true) };
+        let evaluated = catch_unwind(AssertUnwindSafe(|| {
+            let mut env = Env::new(self.measures);
+            for (n, v) in args {
+                env.bind(*n, v.clone());
+            }
+            if let Some(r) = result {
+                env.bind("result", r.clone());
+            }
+            env.bind("steps", Value::Int(i128::from(steps)));
+            env.bool(expr)
+        }));
+        let broken = |why: String| ContractError::Broken {
+            function: self.function.clone(),
+            part: p.describe(),
+            inputs: show(args),
+            why,
+        };
+        match evaluated {
+            Ok(Ok(b)) => Ok(b),
+            Ok(Err(e)) => Err(broken(e.to_string())),
+            Err(payload) => Err(broken(format!("it panicked: {}", panic_message(&*payload)))),
+        }
+    }
+}
+
+/// True when a panic's message is a contract's report (a nested call's
+/// violation passes through an outer `no_panic` unchanged: the part
+/// broken is the inner one).
+pub fn is_contract_report(message: &str) -> bool {
+    message.starts_with("contract of `")
+}
+
+/// `name = value, …`.
+pub fn show(args: &[(&'static str, Value)]) -> String {
+    if args.is_empty() {
+        return "(none)".into();
+    }
+    args.iter().map(|(n, v)| format!("{n} = {v}")).collect::<Vec<_>>().join(", ")
+}
+
+/// The message of a panic payload.
+pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "<non-string panic payload>".into()
+    }
+}
