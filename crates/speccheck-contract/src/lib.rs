@@ -11,7 +11,7 @@
 //! * **unit examples**: concrete calls checked against the whole contract;
 //! * **generated tests**: inputs satisfying `requires`, by any strategy.
 //!
-//! Before testing, [`classify`] sorts each part into *proved*, *false* or
+//! Before testing, [`classify()`] sorts each part into *proved*, *false* or
 //! *to test* with the solver (Ciao's `checked` / `false` / `check`), and
 //! reports a precondition no input meets.
 
