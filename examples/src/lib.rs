@@ -10,10 +10,12 @@
 //! [`smartcheck`] holds SmartCheck's benchmark programs, and
 //! [`interface`] the APIs with planted bugs (ArtiCheck §2, §5, and a
 //! Monolith-style reference pair) that interface fuzzing is shown and
-//! measured on.
+//! measured on; [`contracts`] the LPtest paper's quicksort under a
+//! contract.
 
 #![warn(missing_docs)]
 
+pub mod contracts;
 pub mod http;
 pub mod interface;
 pub mod smartcheck;

@@ -23,7 +23,7 @@ fn at_least_five(n: i64) -> i64 {
     if n > 10 { n } else { n.max(5) }
 }
 
-#[contract(ensures(result == a + b), test(should_panic = "the postcondition `result == a + b` is false"))]
+#[contract(ensures(result == a + b), test(strategy = exhaustive, depth = 3, should_panic = "the postcondition `result == a + b` is false"))]
 fn sloppy_add(a: i64, b: i64) -> i64 {
     if a == 3 { a } else { a.wrapping_add(b) }
 }
@@ -57,7 +57,7 @@ fn sixth(xs: Vec<i64>) -> i64 {
     xs.get(5).copied().unwrap_or(0)
 }
 
-#[contract(no_panic, test(should_panic = "contract of `sloppy_add` violated"))]
+#[contract(no_panic, test(strategy = exhaustive, depth = 3, should_panic = "contract of `sloppy_add` violated"))]
 fn outer(n: i64) -> i64 {
     sloppy_add(n, 1)
 }

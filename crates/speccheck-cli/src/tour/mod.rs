@@ -3,6 +3,7 @@
 //! reports. A stop is *expected* to find its planted bug; the tour exits
 //! with an error if one does not, so it doubles as an end-to-end check.
 
+mod contracts;
 mod core_engine;
 mod dual;
 mod http;
@@ -53,6 +54,7 @@ fn stops() -> Vec<Stop> {
         core_engine::stop(),
         reduce::stop(),
         target::stop(),
+        contracts::stop(),
         interface::stop(),
         dual::stop(),
         http::stop(),
