@@ -58,8 +58,8 @@ fn run(seed: u64) -> anyhow::Result<Vec<Finding>> {
             divide(1, 0);
         })
     );
-    let pre = [("d != 0", "d != 0")];
-    let post = [("result * d <= n || d < 0 || n < 0", "result * d <= n || d < 0 || n < 0"), ("d != 0", "d != 0")];
+    let pre = [("d > 0", "d > 0")];
+    let post = [("n >= 0 ==> result * d <= n", "(n >= 0) ==> (result * d <= n)"), ("d != 0", "d != 0")];
     let contract = Contract::new("divide", &pre, &post, None, false, None).map_err(anyhow::Error::msg)?;
     println!("Statically, with the solver (Ciao's checked / false / check):\n{}\n", classify(&contract));
     Ok(vec![
