@@ -56,8 +56,10 @@ pub struct DualReport {
     pub inconclusive_reasons: Vec<String>,
     /// The first failure, if any.
     pub first_failure: Option<FirstFailure>,
-    /// The execution of the reported failure's final run (the shrunk
-    /// script against a fresh system), with its trace and verdict.
+    /// The execution of the reported failure, with its trace and verdict:
+    /// the final run of the shrunk script against a fresh system or, when
+    /// the failure never reproduced (a flaky verdict with no final run),
+    /// the failing execution as it was found.
     pub final_execution: Option<Execution>,
 }
 
@@ -103,6 +105,8 @@ struct Shared {
     inconclusive_reasons: Mutex<Vec<String>>,
     first: Mutex<Option<FirstFailure>>,
     final_execution: Mutex<Option<Execution>>,
+    /// The first failing execution, kept for a failure that never reproduces.
+    found_execution: Mutex<Option<Execution>>,
     on_execution: Option<OnExecution>,
 }
 
@@ -217,6 +221,11 @@ impl<P: Protocol, S: Solver> Tester<P, S> {
                 self.target.describe()
             ));
         }
+        let found = match run.verdict {
+            RunVerdict::Flaky(_) => shared.found_execution.lock().unwrap_or_else(|e| e.into_inner()).take(),
+            _ => None,
+        };
+        let final_execution = shared.final_execution.lock().unwrap_or_else(|e| e.into_inner()).take().or(found);
         DualReport {
             run,
             executions: shared.executions.load(Ordering::Relaxed),
@@ -226,7 +235,7 @@ impl<P: Protocol, S: Solver> Tester<P, S> {
                 &mut *shared.inconclusive_reasons.lock().unwrap_or_else(|e| e.into_inner()),
             ),
             first_failure: *shared.first.lock().unwrap_or_else(|e| e.into_inner()),
-            final_execution: shared.final_execution.lock().unwrap_or_else(|e| e.into_inner()).take(),
+            final_execution,
         }
     }
 
@@ -323,6 +332,7 @@ fn body<P: Protocol, S: Solver>(
         let mut first = shared.first.lock().unwrap_or_else(|e| e.into_inner());
         if first.is_none() {
             *first = Some(FirstFailure { after: started.elapsed(), executions, interactions });
+            *shared.found_execution.lock().unwrap_or_else(|e| e.into_inner()) = Some(exec.clone());
         }
     }
     if generating && repeat.is_none() {

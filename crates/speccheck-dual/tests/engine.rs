@@ -241,6 +241,40 @@ fn a_server_may_close_connections_when_the_model_allows_it() {
     }
 }
 
+/// Answers every line with something that is not a response.
+struct Garbage(Vec<(Conn, Vec<u8>)>);
+
+impl Service for Garbage {
+    fn receive(&mut self, conn: Conn, bytes: &[u8]) {
+        for _ in bytes.iter().filter(|&&b| b == b'\n') {
+            self.0.push((conn, b"no\n".to_vec()));
+        }
+    }
+    fn poll(&mut self, out: &mut Vec<(Conn, Vec<u8>)>) {
+        out.append(&mut self.0);
+    }
+    fn closing(&mut self, _: &mut Vec<Conn>) {}
+}
+
+#[test]
+fn a_failure_that_never_reproduces_is_flaky_and_keeps_its_trace() {
+    // The first execution meets a broken server, every later one a correct
+    // server: the failure is never confirmed, so there is no final run, and
+    // the report must still carry the execution that failed.
+    let started = std::sync::atomic::AtomicBool::new(false);
+    let target = InProcess::new("broken once", move |_| {
+        if started.swap(true, std::sync::atomic::Ordering::SeqCst) {
+            EchoServer::service(0)
+        } else {
+            Box::new(Garbage(Vec::new()))
+        }
+    });
+    let r = Tester::new(EchoProtocol::<false>::new(0), target).config(config("flaky", 20)).run();
+    assert!(matches!(r.run.verdict, RunVerdict::Flaky(_)), "{r}");
+    let exec = r.final_execution.as_ref().expect("the failing execution, as found");
+    assert!(exec.verdict.is_failure() && !exec.trace.is_empty(), "{}", exec.verdict);
+}
+
 /// A shared target (the tests run one target under two protocols).
 struct Shared(Arc<dyn Target>);
 impl Target for Shared {
