@@ -24,6 +24,8 @@ pub enum PartKind {
     Deterministic,
     /// `terminates_within(ms)`: the call returns in time.
     TerminatesWithin,
+    /// `pure`: a method leaves its receiver as it found it.
+    Pure,
 }
 
 /// One part of a contract, as written.
@@ -45,7 +47,9 @@ impl Part {
             PartKind::Ensures if self.expr.is_none() => self.written.clone(),
             PartKind::Ensures => format!("the postcondition `{}`", self.written),
             PartKind::Cost => format!("the cost bound `{}`", self.written),
-            PartKind::NoPanic | PartKind::Deterministic | PartKind::TerminatesWithin => format!("`{}`", self.written),
+            PartKind::NoPanic | PartKind::Deterministic | PartKind::TerminatesWithin | PartKind::Pure => {
+                format!("`{}`", self.written)
+            }
         }
     }
 }
@@ -115,12 +119,19 @@ pub struct Contract {
     parts: Vec<Part>,
     within: Option<Duration>,
     measures: &'static Measures,
+    /// The expressions under `old(..)` in the postconditions, evaluated on
+    /// entry; the postconditions read them as the variables `old#k`.
+    olds: Vec<Expr>,
+    /// Arguments changed in place (`&mut`): the postconditions see their
+    /// values after the call, and `old(x)` for before.
+    mutated: Vec<String>,
 }
 
-/// A call in progress: the arguments as they were on entry, and the step
-/// counter and clock then.
+/// A call in progress: the arguments as they were on entry, what `old(..)`
+/// stood for then, and the step counter and clock.
 pub struct Entered {
     args: Vec<(&'static str, Value)>,
+    olds: Vec<(String, Value)>,
     steps: u64,
     started: Instant,
 }
@@ -129,6 +140,28 @@ fn parse(kind: PartKind, written: &str, source: &str) -> Result<Part, String> {
     let expr =
         speccheck_spec::parse_str(source).map_err(|e| format!("`{written}`: {} (`{}`)", e.message, e.construct))?;
     Ok(Part { kind, written: written.to_string(), expr: Some(expr) })
+}
+
+/// The name a postcondition reads `old(..)` number `k` by.
+fn old_var(k: usize) -> String {
+    format!("old#{k}")
+}
+
+/// Replaces each `old(e)` in `expr` by a variable, collecting the `e`s.
+fn take_olds(expr: &Expr, olds: &mut Vec<Expr>, written: &str) -> Result<Expr, String> {
+    let mut bad = None;
+    let out = expr.rewrite(&mut |e| match e {
+        Expr::Call(f, args) if f == "old" => {
+            if args.len() != 1 || args[0].calls().iter().any(|c| c == "old") {
+                bad = Some(format!("`{written}`: `old` takes one expression, not itself an `old`"));
+                return Some(e.clone());
+            }
+            olds.push(args[0].clone());
+            Some(Expr::Var(old_var(olds.len() - 1)))
+        }
+        _ => None,
+    });
+    bad.map_or(Ok(out), Err)
 }
 
 impl Contract {
@@ -143,14 +176,19 @@ impl Contract {
         within_ms: Option<u64>,
     ) -> Result<Contract, String> {
         let mut parts = Vec::new();
+        let mut olds = Vec::new();
         for (w, s) in requires {
-            parts.push(parse(PartKind::Requires, w, s)?);
+            let p = parse(PartKind::Requires, w, s)?;
+            if p.expr.as_ref().is_some_and(|e| e.calls().iter().any(|c| c == "old")) {
+                return Err(format!("`{w}`: `old(..)` means a value before the call: it belongs in `ensures`"));
+            }
+            parts.push(p);
         }
-        for (w, s) in ensures {
-            parts.push(parse(PartKind::Ensures, w, s)?);
-        }
-        if let Some((w, s)) = cost {
-            parts.push(parse(PartKind::Cost, w, s)?);
+        let after = ensures.iter().map(|c| (PartKind::Ensures, *c)).chain(cost.map(|c| (PartKind::Cost, c)));
+        for (kind, (w, s)) in after {
+            let mut p = parse(kind, w, s)?;
+            p.expr = p.expr.map(|e| take_olds(&e, &mut olds, w)).transpose()?;
+            parts.push(p);
         }
         if no_panic {
             parts.push(Part { kind: PartKind::NoPanic, written: "no_panic".into(), expr: None });
@@ -167,7 +205,43 @@ impl Contract {
             parts,
             within: within_ms.map(Duration::from_millis),
             measures: Measures::global(),
+            olds,
+            mutated: Vec::new(),
         })
+    }
+
+    /// Names the arguments the function changes in place (`&mut self`,
+    /// `xs: &mut Vec<T>`): the postconditions read their values after the
+    /// call, and `old(xs)` for their values before it.
+    pub fn mutated(mut self, names: &[&str]) -> Self {
+        self.mutated = names.iter().map(|n| n.to_string()).collect();
+        self
+    }
+
+    /// Adds `pure`: a method leaves its receiver as it found it (checked
+    /// by the caller of [`Contract::impure`], which can compare receivers).
+    pub fn pure(mut self) -> Self {
+        self.parts.push(Part { kind: PartKind::Pure, written: "pure".into(), expr: None });
+        self
+    }
+
+    /// Whether the contract says the method leaves its receiver unchanged.
+    pub fn is_pure(&self) -> bool {
+        self.parts.iter().any(|p| p.kind == PartKind::Pure)
+    }
+
+    /// A part as the static classifier should read it: after-values of
+    /// the mutated arguments renamed `x'` (unknown, like the result), and
+    /// `old(e)` read as `e` over the arguments on entry.
+    pub fn before_after_view(&self, p: &Part) -> Option<Expr> {
+        let mut e = p.expr.clone()?;
+        for m in &self.mutated {
+            e = e.subst(m, &Expr::Var(format!("{m}'")));
+        }
+        for (k, old) in self.olds.iter().enumerate() {
+            e = e.subst(&old_var(k), old);
+        }
+        Some(e)
     }
 
     /// With these measures instead of the registered ones.
@@ -194,26 +268,37 @@ impl Contract {
     /// Checks the precondition on the arguments of a call.
     pub fn enter(&self, args: Vec<(&'static str, Value)>) -> Result<Entered, ContractError> {
         for p in self.parts.iter().filter(|p| p.kind == PartKind::Requires) {
-            if !self.holds(p, &args, None, 0)? {
-                return Err(self.violated(p, true, &args, None, None));
+            if !self.holds(p, &args, &[], None, 0)? {
+                let call = Entered { args, olds: Vec::new(), steps: 0, started: Instant::now() };
+                return Err(self.violated(p, true, &call, &[], None, None));
             }
         }
-        Ok(Entered { args, steps: crate::steps::steps(), started: Instant::now() })
+        let mut olds = Vec::with_capacity(self.olds.len());
+        for (k, e) in self.olds.iter().enumerate() {
+            let part = Part { kind: PartKind::Ensures, written: format!("old({e})"), expr: Some(e.clone()) };
+            olds.push((old_var(k), self.value(&part, &args, &[], None, 0)?));
+        }
+        Ok(Entered { args, olds, steps: crate::steps::steps(), started: Instant::now() })
     }
 
     /// Checks the postconditions, the cost and the time of a call that
-    /// returned `result` (`None` when no part mentions it).
-    pub fn exit(&self, call: &Entered, result: Option<Value>) -> Result<(), ContractError> {
+    /// returned `result` (`None` when no part mentions it); `after` holds
+    /// the values of the [mutated](Contract::mutated) arguments after the
+    /// call.
+    pub fn exit(
+        &self,
+        call: &Entered,
+        result: Option<Value>,
+        after: Vec<(&'static str, Value)>,
+    ) -> Result<(), ContractError> {
         let result = result.as_ref();
+        let violated = |p: &Part, detail: Option<String>| self.violated(p, false, call, &after, result, detail);
         if let Some(r) = result {
             // The result type's own refinements are part of every contract.
             let part = Part { kind: PartKind::Ensures, written: "the result type's refinements".into(), expr: None };
             match speccheck_spec::violation(r, self.measures) {
                 Ok(None) => {}
-                Ok(Some(v)) => {
-                    let d = format!("the refinement {v} is false");
-                    return Err(self.violated(&part, false, &call.args, result, Some(d)));
-                }
+                Ok(Some(v)) => return Err(violated(&part, Some(format!("the refinement {v} is false")))),
                 Err(e) => {
                     return Err(ContractError::Broken {
                         function: self.function.clone(),
@@ -226,18 +311,18 @@ impl Contract {
         }
         let elapsed = call.started.elapsed();
         let steps = crate::steps::steps().wrapping_sub(call.steps);
+        let mut late: Vec<(&str, Value)> = after.iter().map(|(n, v)| (*n, v.clone())).collect();
+        late.extend(call.olds.iter().map(|(n, v)| (n.as_str(), v.clone())));
         for p in &self.parts {
             match p.kind {
-                PartKind::Ensures if !self.holds(p, &call.args, result, steps)? => {
-                    return Err(self.violated(p, false, &call.args, result, None));
+                PartKind::Ensures if !self.holds(p, &call.args, &late, result, steps)? => {
+                    return Err(violated(p, None));
                 }
-                PartKind::Cost if !self.holds(p, &call.args, result, steps)? => {
-                    let d = format!("steps: {steps}");
-                    return Err(self.violated(p, false, &call.args, result, Some(d)));
+                PartKind::Cost if !self.holds(p, &call.args, &late, result, steps)? => {
+                    return Err(violated(p, Some(format!("steps: {steps}"))));
                 }
                 PartKind::TerminatesWithin if self.within.is_some_and(|w| elapsed > w) => {
-                    let d = format!("took {} ms", elapsed.as_millis());
-                    return Err(self.violated(p, false, &call.args, result, Some(d)));
+                    return Err(violated(p, Some(format!("took {} ms", elapsed.as_millis()))));
                 }
                 _ => {}
             }
@@ -248,7 +333,15 @@ impl Contract {
     /// The `no_panic` violation of a call that panicked with `message`.
     pub fn panicked(&self, call: &Entered, message: &str) -> ContractError {
         let part = Part { kind: PartKind::NoPanic, written: "no_panic".into(), expr: None };
-        self.violated(&part, false, &call.args, None, Some(format!("panicked: {message}")))
+        self.violated(&part, false, call, &[], None, Some(format!("panicked: {message}")))
+    }
+
+    /// The `pure` violation of a method call that changed its receiver
+    /// from `before` to `after`.
+    pub fn impure(&self, call: &Entered, before: &str, after: &str) -> ContractError {
+        let part = Part { kind: PartKind::Pure, written: "pure".into(), expr: None };
+        let detail = format!("the receiver changed:\n    before: {before}\n    after:  {after}");
+        self.violated(&part, false, call, &[], None, Some(detail))
     }
 
     /// The `deterministic` violation of two calls on equal inputs.
@@ -268,40 +361,72 @@ impl Contract {
         &self,
         p: &Part,
         by_caller: bool,
-        args: &[(&'static str, Value)],
+        call: &Entered,
+        after: &[(&'static str, Value)],
         result: Option<&Value>,
         detail: Option<String>,
     ) -> ContractError {
+        let changed = (!after.is_empty()).then(|| format!("after the call: {}", show(after)));
+        let detail = match (changed, detail) {
+            (Some(c), Some(d)) => Some(format!("{c}\n  {d}")),
+            (c, d) => c.or(d),
+        };
         ContractError::Violated {
             function: self.function.clone(),
             part: p.describe(),
             by_caller,
-            inputs: show(args),
+            inputs: show(&call.args),
             result: result.map(ToString::to_string),
             detail,
         }
     }
 
-    /// Evaluates a part; a part that cannot be evaluated, or panics while
-    /// it is, breaks the contract.
+    /// Evaluates a part to a boolean (see [`Contract::value`]).
     fn holds(
         &self,
         p: &Part,
         args: &[(&'static str, Value)],
+        late: &[(&str, Value)],
         result: Option<&Value>,
         steps: u64,
     ) -> Result<bool, ContractError> {
-        let Some(expr) = &p.expr else { return Ok(true) };
+        match self.value(p, args, late, result, steps)? {
+            Value::Bool(b) => Ok(b),
+            other => Err(ContractError::Broken {
+                function: self.function.clone(),
+                part: p.describe(),
+                inputs: show(args),
+                why: format!("it is {other}, not a boolean"),
+            }),
+        }
+    }
+
+    /// Evaluates a part with the arguments on entry, then `late` bindings
+    /// (values after the call, `old` values), the result and the steps; a
+    /// part that cannot be evaluated, or panics while it is, breaks the
+    /// contract.
+    fn value(
+        &self,
+        p: &Part,
+        args: &[(&'static str, Value)],
+        late: &[(&str, Value)],
+        result: Option<&Value>,
+        steps: u64,
+    ) -> Result<Value, ContractError> {
+        let Some(expr) = &p.expr else { return Ok(Value::Bool(true)) };
         let evaluated = catch_unwind(AssertUnwindSafe(|| {
             let mut env = Env::new(self.measures);
             for (n, v) in args {
+                env.bind(*n, v.clone());
+            }
+            for (n, v) in late {
                 env.bind(*n, v.clone());
             }
             if let Some(r) = result {
                 env.bind("result", r.clone());
             }
             env.bind("steps", Value::Int(i128::from(steps)));
-            env.bool(expr)
+            env.eval(expr)
         }));
         let broken = |why: String| ContractError::Broken {
             function: self.function.clone(),
@@ -310,7 +435,7 @@ impl Contract {
             why,
         };
         match evaluated {
-            Ok(Ok(b)) => Ok(b),
+            Ok(Ok(v)) => Ok(v),
             Ok(Err(e)) => Err(broken(e.to_string())),
             Err(payload) => Err(broken(format!("it panicked: {}", panic_message(&*payload)))),
         }

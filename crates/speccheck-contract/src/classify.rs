@@ -239,7 +239,7 @@ mod solver {
             .iter()
             .filter(|p| matches!(p.kind, PartKind::Ensures | PartKind::Cost))
             .map(|p| {
-                let status = match p.expr.as_ref().map(|e| sk.bool(e)) {
+                let status = match contract.before_after_view(p).map(|e| sk.bool(&e)) {
                     None => Status::ToTest("not a spec".into()),
                     Some(Err(why)) => Status::ToTest(format!("outside the solver's fragment: {why}")),
                     Some(Ok(b)) => {
@@ -251,7 +251,7 @@ mod solver {
                             (Some(false), _) => Status::Proved,
                             (_, Some(false)) if whole => Status::False,
                             (None, _) | (_, None) => Status::ToTest("the solver could not decide".into()),
-                            _ => Status::ToTest("depends on what the function returns".into()),
+                            _ => Status::ToTest("depends on what the function does".into()),
                         }
                     }
                 };
@@ -290,8 +290,29 @@ mod tests {
     #[test]
     fn parts_about_the_result_or_measures_are_to_test() {
         let c = contract(&["x > 0"], &["result > x", "len(result) == x"]);
-        assert!(matches!(&c.parts[0].1, Status::ToTest(w) if w.contains("returns")), "{c}");
+        assert!(matches!(&c.parts[0].1, Status::ToTest(w) if w.contains("function does")), "{c}");
         assert!(matches!(&c.parts[1].1, Status::ToTest(w) if w.contains("calls `len`")), "{c}");
+    }
+
+    #[test]
+    fn after_values_are_unknown_and_old_values_are_the_arguments() {
+        let c = Contract::new(
+            "push",
+            &[("n >= 0", "n >= 0")],
+            &[("n == old(n) + 1", "n == old(n) + 1")],
+            None,
+            false,
+            None,
+        )
+        .unwrap();
+        // Without `mutated`, `n` is the argument itself: `n == n + 1` is false.
+        assert_eq!(classify(&c).parts[0].1, Status::False);
+        let c = c.mutated(&["n"]);
+        assert!(matches!(classify(&c).parts[0].1, Status::ToTest(_)), "{}", classify(&c));
+        let c = Contract::new("f", &[], &[("old(n) == n || true", "old(n) == n || true")], None, false, None)
+            .unwrap()
+            .mutated(&["n"]);
+        assert_eq!(classify(&c).parts[0].1, Status::Proved);
     }
 
     #[test]

@@ -75,9 +75,10 @@ pub fn property(args: TokenStream, item: TokenStream) -> TokenStream {
 /// A function's contract in the spec language, and a test of it:
 /// `#[contract(requires(spec), ensures(spec), test(settings))]`.
 /// `requires` clauses (over the arguments) select the valid inputs;
-/// `ensures` clauses (over the arguments' values before the call and
-/// `result`) must hold on what the function returns, as must the result
-/// type's refinements. The attribute keeps the function as written and adds
+/// `ensures` clauses (over the arguments, `result`, and for `&mut`
+/// arguments their values after the call, with `old(x)` for before) must
+/// hold on what the function returns, as must the result type's
+/// refinements. The attribute keeps the function as written and adds
 /// a `#[property]` test named `<function>_contract` that calls it on valid
 /// inputs; `test(...)` takes the property's settings (`strategy = smt`,
 /// `depth = 6`, `cases = …`), and `should_panic = "text"` marks a known
@@ -86,6 +87,19 @@ pub fn property(args: TokenStream, item: TokenStream) -> TokenStream {
 pub fn contract(args: TokenStream, item: TokenStream) -> TokenStream {
     let item = syn::parse_macro_input!(item as syn::ItemFn);
     contract::expand(args.into(), item).unwrap_or_else(syn::Error::into_compile_error).into()
+}
+
+/// Contracts on methods: put `#[contracts]` on an inherent impl block and
+/// `#[contract(...)]` on its methods. A method's contract may name `self`
+/// (the receiver; after the call for `&mut self`, with `old(self)` for
+/// before) and say `pure` (the receiver is left unchanged: checked by
+/// comparing a clone, so `Self: Clone + PartialEq + Debug`). The generated
+/// tests, `<type>_<method>_contract` and the others, are emitted after the
+/// block; they generate the receiver like any other argument.
+#[proc_macro_attribute]
+pub fn contracts(args: TokenStream, item: TokenStream) -> TokenStream {
+    let item = syn::parse_macro_input!(item as syn::ItemImpl);
+    contract::expand_impl(args.into(), item).unwrap_or_else(syn::Error::into_compile_error).into()
 }
 
 /// Describes an API for interface fuzzing (speccheck-interface, after

@@ -9,7 +9,9 @@ use syn::{Attribute, Expr, FnArg, ItemFn, Pat, Token, Type, parse_quote};
 use crate::attrs::PropertyArg;
 
 struct Arg {
-    ident: syn::Ident,
+    /// The name specs and reports use (the identifier, or what a
+    /// `#[__speccheck_name("self")]` from `#[contract]` says).
+    name: String,
     ty: Type,
     from: Option<Expr>,
     /// `#[refine(spec)]`: as written, and as the spec parser reads it.
@@ -69,11 +71,11 @@ fn strategy_name(v: &Expr) -> syn::Result<String> {
 
 /// Reads `#[refine(spec)]` on argument `ident`, checking that the spec is
 /// in the language and mentions only this argument and earlier ones.
-fn refinement(attr: &Attribute, ident: &syn::Ident, earlier: &[String]) -> syn::Result<(String, String)> {
+fn refinement(attr: &Attribute, ident: &str, earlier: &[String]) -> syn::Result<(String, String)> {
     let tokens = attr.meta.require_list()?.tokens.clone();
     let spec = crate::attrs::spec_tokens(&tokens)?;
     for v in spec.expr.free_vars() {
-        if *ident != v && !earlier.contains(&v) {
+        if ident != v && !earlier.contains(&v) {
             return Err(syn::Error::new_spanned(
                 &tokens,
                 format!("the refinement of `{ident}` mentions `{v}`, which is not `{ident}` or an argument before it"),
@@ -210,20 +212,27 @@ pub fn expand(args: TokenStream, mut item: ItemFn) -> syn::Result<TokenStream> {
         let mut refine = None;
         let mut fun = None;
         let mut kept = Vec::new();
-        let earlier: Vec<String> = gen_args.iter().map(|a: &Arg| a.ident.to_string()).collect();
+        let earlier: Vec<String> = gen_args.iter().map(|a: &Arg| a.name.clone()).collect();
+        let mut name = ident.to_string();
+        let mut refine_attr = None;
         for attr in std::mem::take(&mut pt.attrs) {
-            if attr.path().is_ident("from") {
+            if attr.path().is_ident("__speccheck_name") {
+                name = attr.parse_args::<syn::LitStr>()?.value();
+            } else if attr.path().is_ident("from") {
                 from = Some(attr.parse_args::<Expr>()?);
             } else if attr.path().is_ident("refine") {
                 match fun_refinement(&attr.meta.require_list()?.tokens, &ident)? {
                     Some(f) => fun = Some(f),
-                    None => refine = Some(refinement(&attr, &ident, &earlier)?),
+                    None => refine_attr = Some(attr),
                 }
             } else {
                 kept.push(attr);
             }
         }
         pt.attrs = kept;
+        if let Some(attr) = &refine_attr {
+            refine = Some(refinement(attr, &name, &earlier)?);
+        }
         if is_test_case(&pt.ty) {
             if tc_position.is_some() {
                 return Err(syn::Error::new_spanned(&pt.ty, "only one `&mut TestCase` argument"));
@@ -253,12 +262,12 @@ pub fn expand(args: TokenStream, mut item: ItemFn) -> syn::Result<TokenStream> {
         }
         let local = format_ident!("__a{}", gen_args.len());
         call_args.push(quote!(#local));
-        gen_args.push(Arg { ident, ty: (*pt.ty).clone(), from, refine, fun });
+        gen_args.push(Arg { name, ty: (*pt.ty).clone(), from, refine, fun });
     }
 
     let gens = gen_args.iter().map(|a| {
         let ty = &a.ty;
-        let name = a.ident.to_string();
+        let name = a.name.clone();
         match &a.from {
             Some(g) => quote_spanned!(g.span()=> ::speccheck::gens::argument_from(#g, #name)),
             // Spanned at the type: a type with no generator is one error there.
@@ -267,7 +276,7 @@ pub fn expand(args: TokenStream, mut item: ItemFn) -> syn::Result<TokenStream> {
     });
     let locals: Vec<_> = (0..gen_args.len()).map(|i| format_ident!("__a{}", i)).collect();
     let renders = gen_args.iter().enumerate().map(|(i, a)| {
-        let name = a.ident.to_string();
+        let name = a.name.clone();
         let idx = syn::Index::from(i);
         quote!((::std::string::String::from(#name), (&&::speccheck::__private::Show(&__v.#idx)).term()))
     });
@@ -292,7 +301,7 @@ pub fn expand(args: TokenStream, mut item: ItemFn) -> syn::Result<TokenStream> {
         let target = quote!(::speccheck::__private::target);
         let spec = quote!(::speccheck::__private::spec);
         let params = gen_args.iter().map(|a| {
-            let (n, ty) = (a.ident.to_string(), &a.ty);
+            let (n, ty) = (a.name.clone(), &a.ty);
             quote_spanned!(ty.span()=> (::std::string::String::from(#n), <#ty as #spec::Targetable>::ty()))
         });
         let clauses = gen_args.iter().filter_map(|a| a.refine.as_ref()).map(|(w, src)| quote!((#w, #src)));
@@ -331,7 +340,7 @@ pub fn expand(args: TokenStream, mut item: ItemFn) -> syn::Result<TokenStream> {
     let mut fun_attach = Vec::new();
     for (i, a) in gen_args.iter().enumerate() {
         if let Some((param, src)) = &a.fun {
-            let (spec, local, name, ty) = (format_ident!("__fun{}", i), &locals[i], a.ident.to_string(), &a.ty);
+            let (spec, local, name, ty) = (format_ident!("__fun{}", i), &locals[i], a.name.clone(), &a.ty);
             fun_setup.push(quote! {
                 let #spec = ::std::sync::Arc::new(
                     ::speccheck::__private::target::FunSpec::new(#name, #param, #src)

@@ -212,6 +212,33 @@ impl Expr {
         }
     }
 
+    /// Rebuilds the expression top-down: where `f` gives a replacement for
+    /// a node, the replacement is used as is; elsewhere the children are
+    /// rewritten.
+    pub fn rewrite(&self, f: &mut impl FnMut(&Expr) -> Option<Expr>) -> Expr {
+        if let Some(e) = f(self) {
+            return e;
+        }
+        let mut r = |e: &Expr| Box::new(e.rewrite(f));
+        match self {
+            Expr::Int(_) | Expr::Bool(_) | Expr::Var(_) => self.clone(),
+            Expr::Field(e, n) => Expr::Field(r(e), n.clone()),
+            Expr::Unary(op, e) => Expr::Unary(*op, r(e)),
+            Expr::Index(a, b) => Expr::Index(r(a), r(b)),
+            Expr::Binary(op, a, b) => Expr::Binary(*op, r(a), r(b)),
+            Expr::If(c, a, b) => Expr::If(r(c), r(a), r(b)),
+            Expr::Call(name, args) => Expr::Call(name.clone(), args.iter().map(|a| *r(a)).collect()),
+            Expr::Quant { forall, var, domain, body } => {
+                let domain = match domain {
+                    Domain::Range(lo, hi) => Domain::Range(r(lo), r(hi)),
+                    Domain::RangeInclusive(lo, hi) => Domain::RangeInclusive(r(lo), r(hi)),
+                    Domain::Elements(e) => Domain::Elements(r(e)),
+                };
+                Expr::Quant { forall: *forall, var: var.clone(), domain, body: r(body) }
+            }
+        }
+    }
+
     /// Replaces the free occurrences of `name` by `with`.
     pub fn subst(&self, name: &str, with: &Expr) -> Expr {
         let s = |e: &Expr| Box::new(e.subst(name, with));

@@ -1,0 +1,254 @@
+//! `#[contract(...)]` on a function or, inside a `#[contracts]` impl block,
+//! on a method: its spec, written once in the spec language, used three
+//! ways (LPtest / Ciao):
+//!
+//! * the function is wrapped in run-time checks (`speccheck::contracts`:
+//!   on in tests and debug builds): `requires` on entry; `ensures`,
+//!   `cost`, `pure` and `terminates_within` on exit; `no_panic` when it
+//!   panics ([`wrap`]);
+//! * each `example(args => check)` becomes a `#[test]` calling it;
+//! * a generated `#[property]` test, `<fn>_contract`, calls it on the valid
+//!   inputs (the `requires` clauses become refinements of its arguments,
+//!   so every strategy applies) with every check on, and checks
+//!   `deterministic` by calling twice; `<fn>_contract_static` classifies
+//!   each part with the solver and fails on a vacuous precondition
+//!   ([`tests`]).
+
+mod params;
+mod parts;
+mod tests;
+mod wrap;
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use syn::{Attribute, ImplItem, ItemFn, ItemImpl, Signature};
+
+use params::{By, Owner, Param};
+use parts::{Clause, Parts};
+
+/// A contracted function, read and checked.
+struct Contracted<'a> {
+    parts: Parts,
+    params: Vec<Param>,
+    sig: &'a Signature,
+    owner: Option<&'a Owner>,
+    /// For each parameter, the `requires` clauses that refine it (a clause
+    /// refines the last argument it mentions).
+    refine: Vec<Vec<usize>>,
+}
+
+impl Contracted<'_> {
+    /// The function as reports name it: `qsort`, `Counter::incr`.
+    fn display_name(&self) -> String {
+        match self.owner {
+            Some(o) => format!("{}::{}", o.name, self.sig.ident),
+            None => self.sig.ident.to_string(),
+        }
+    }
+
+    /// The parameters some part mentions (read on entry).
+    fn mentioned(&self) -> impl Iterator<Item = &Param> {
+        self.params.iter().filter(|p| self.clauses().any(|c| c.vars.contains(&p.name)))
+    }
+
+    /// The `&mut` parameters a postcondition or the cost reads after the
+    /// call.
+    fn read_after(&self) -> impl Iterator<Item = &Param> {
+        self.params.iter().filter(|p| {
+            p.by == By::RefMut && self.parts.ensures.iter().chain(&self.parts.cost).any(|c| c.vars.contains(&p.name))
+        })
+    }
+
+    fn clauses(&self) -> impl Iterator<Item = &Clause> {
+        self.parts.requires.iter().chain(&self.parts.ensures).chain(&self.parts.cost)
+    }
+
+    /// The expression that builds the contract (the wrapper and the tests
+    /// build it the same way).
+    fn new_contract(&self) -> TokenStream {
+        let c = quote!(::speccheck::__private::contract);
+        let name = self.display_name();
+        let pairs = |cs: &[Clause]| {
+            let items = cs.iter().map(|c| {
+                let (w, s) = (&c.written, &c.source);
+                quote!((#w, #s))
+            });
+            quote!(&[#(#items),*])
+        };
+        let (req, ens) = (pairs(&self.parts.requires), pairs(&self.parts.ensures));
+        let cost = match &self.parts.cost {
+            Some(c) => {
+                let (w, s) = (&c.written, &c.source);
+                quote!(::core::option::Option::Some((#w, #s)))
+            }
+            None => quote!(::core::option::Option::None),
+        };
+        let within = match &self.parts.within {
+            Some(ms) => quote!(::core::option::Option::Some(#ms)),
+            None => quote!(::core::option::Option::None),
+        };
+        let no_panic = self.parts.no_panic;
+        let mutated = self.params.iter().filter(|p| p.by == By::RefMut).map(|p| &p.name);
+        let pure = self.parts.pure.is_some().then(|| quote!(.pure()));
+        quote! {
+            #c::Contract::new(#name, #req, #ens, #cost, #no_panic, #within)
+                .map(|__sc_c| __sc_c.mutated(&[#(#mutated),*]) #pure)
+                .unwrap_or_else(|e| ::core::panic!("contract of `{}`: {e}", #name))
+        }
+    }
+}
+
+/// Checks that a clause mentions only `allowed` names.
+fn only_mentions(c: &Clause, kind: &str, names: &[String], extra: &[&str]) -> syn::Result<()> {
+    if let Some(v) = c.vars.iter().find(|v| !extra.contains(&v.as_str()) && !names.contains(v)) {
+        let also = extra.iter().map(|e| format!("`{e}`")).collect::<Vec<_>>().join(" or ");
+        return Err(syn::Error::new_spanned(
+            &c.tokens,
+            format!("`{kind}` mentions `{v}`, which is neither an argument nor {also}"),
+        ));
+    }
+    Ok(())
+}
+
+/// Reads and checks a contract on `sig`.
+fn read<'a>(args: TokenStream, sig: &'a Signature, owner: Option<&'a Owner>) -> syn::Result<Contracted<'a>> {
+    let parts = parts::parse(args)?;
+    if !sig.generics.params.is_empty() {
+        return Err(syn::Error::new_spanned(&sig.generics, "a contract needs a function without generics"));
+    }
+    if let Some(a) = &sig.asyncness {
+        return Err(syn::Error::new_spanned(a, "contracts on async functions are not supported"));
+    }
+    if let Some(c) = &sig.constness {
+        return Err(syn::Error::new_spanned(c, "contracts are checked at run time: not on a `const fn`"));
+    }
+    let params = sig.inputs.iter().map(|i| params::param(i, owner)).collect::<syn::Result<Vec<_>>>()?;
+    let names: Vec<String> = params.iter().map(|p| p.name.clone()).collect();
+    if names.iter().any(|n| n == "result" || n == "steps") {
+        return Err(syn::Error::new_spanned(
+            &sig.inputs,
+            "`result` and `steps` name the function's result and its cost in a contract: rename the argument",
+        ));
+    }
+    if let Some(span) = parts.pure
+        && !params.first().is_some_and(|p| p.receiver && p.by != By::Value)
+    {
+        return Err(syn::Error::new(
+            span,
+            "`pure` says a method leaves its receiver unchanged: it needs `&self` or `&mut self`",
+        ));
+    }
+    let mut refine = vec![Vec::new(); params.len()];
+    for (k, c) in parts.requires.iter().enumerate() {
+        let mut last = 0;
+        for v in &c.vars {
+            match names.iter().position(|n| n == v) {
+                Some(i) => last = last.max(i),
+                None => {
+                    return Err(syn::Error::new_spanned(
+                        &c.tokens,
+                        format!("`requires` mentions `{v}`, which is not an argument"),
+                    ));
+                }
+            }
+        }
+        let Some(slot) = refine.get_mut(last) else {
+            return Err(syn::Error::new_spanned(&c.tokens, "`requires` on a function without arguments"));
+        };
+        slot.push(k);
+    }
+    for c in &parts.ensures {
+        only_mentions(c, "ensures", &names, &["result"])?;
+    }
+    if let Some(c) = &parts.cost {
+        only_mentions(c, "cost", &names, &["result", "steps"])?;
+    }
+    for ex in &parts.examples {
+        for (id, _) in &ex.args {
+            if !names.contains(&id.to_string()) {
+                return Err(syn::Error::new_spanned(id, format!("`{id}` is not an argument")));
+            }
+        }
+        if let Some(missing) = names.iter().find(|n| !ex.args.iter().any(|(id, _)| id == *n)) {
+            return Err(syn::Error::new_spanned(&ex.tokens, format!("the example does not give `{missing}`")));
+        }
+    }
+    Ok(Contracted { parts, params, sig, owner, refine })
+}
+
+/// `#[contract(...)]` on a free function.
+pub fn expand(args: TokenStream, item: ItemFn) -> syn::Result<TokenStream> {
+    let contracted = read(args, &item.sig, None)?;
+    let wrapped = wrap::wrapper(&contracted, &item.attrs, &item.vis, &item.block);
+    let tests = tests::tests(&contracted);
+    Ok(quote!(#wrapped #tests))
+}
+
+/// Whether an attribute is `#[contract(..)]` (or `#[speccheck::contract(..)]`).
+fn is_contract(a: &Attribute) -> bool {
+    a.path().segments.last().is_some_and(|s| s.ident == "contract")
+}
+
+/// `#[contracts]` on an impl block: each method marked `#[contract(...)]`
+/// is wrapped in place (its body moves to a hidden method the wrapper
+/// calls, so the receiver can be read after the call), and its tests are
+/// emitted after the block.
+pub fn expand_impl(args: TokenStream, mut item: ItemImpl) -> syn::Result<TokenStream> {
+    if !args.is_empty() {
+        return Err(syn::Error::new_spanned(
+            args,
+            "`#[contracts]` takes no arguments: the contracts are on the methods",
+        ));
+    }
+    if let Some((_, path, _)) = &item.trait_ {
+        return Err(syn::Error::new_spanned(
+            path,
+            "contracts on a trait impl's methods are not supported (an impl cannot add the hidden method the check \
+             needs): put the contract on an inherent method",
+        ));
+    }
+    if !item.generics.params.is_empty() {
+        return Err(syn::Error::new_spanned(&item.generics, "contracts need an impl block without generics"));
+    }
+    let owner = Owner::new(&item.self_ty)?;
+    let mut items = Vec::new();
+    let mut tests = Vec::new();
+    for it in std::mem::take(&mut item.items) {
+        let ImplItem::Fn(mut f) = it else {
+            items.push(it);
+            continue;
+        };
+        let (contract, attrs): (Vec<Attribute>, Vec<Attribute>) = f.attrs.drain(..).partition(is_contract);
+        f.attrs = attrs;
+        let Some(attr) = contract.first() else {
+            items.push(ImplItem::Fn(f));
+            continue;
+        };
+        if let Some(second) = contract.get(1) {
+            return Err(syn::Error::new_spanned(second, "one `#[contract(...)]` per method"));
+        }
+        let args = match &attr.meta {
+            syn::Meta::Path(_) => TokenStream::new(),
+            meta => meta.require_list()?.tokens.clone(),
+        };
+        let contracted = read(args, &f.sig, Some(&owner))?;
+        let hidden = hidden_name(&f.sig.ident);
+        let mut hidden_sig = f.sig.clone();
+        hidden_sig.ident = hidden.clone();
+        let block = &f.block;
+        items.push(ImplItem::Verbatim(quote! {
+            #[doc(hidden)]
+            #[allow(clippy::too_many_arguments)]
+            #hidden_sig #block
+        }));
+        items.push(ImplItem::Verbatim(wrap::wrapper(&contracted, &f.attrs, &f.vis, &f.block)));
+        tests.push(tests::tests(&contracted));
+    }
+    item.items = items;
+    Ok(quote!(#item #(#tests)*))
+}
+
+/// The hidden method a contracted method's body moves to.
+fn hidden_name(method: &syn::Ident) -> syn::Ident {
+    format_ident!("__speccheck_unchecked_{}", method)
+}

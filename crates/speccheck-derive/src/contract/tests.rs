@@ -1,0 +1,211 @@
+//! The tests a contract generates: one per `example`, the static
+//! classification, and the property that calls the function on valid
+//! inputs with every check on.
+
+use proc_macro2::{Ident, TokenStream, TokenTree};
+use quote::{format_ident, quote};
+
+use super::Contracted;
+
+/// `self` in an example's check means the test's receiver after the call.
+fn receiver_to_local(tokens: TokenStream) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|t| match t {
+            TokenTree::Ident(i) if i == "self" => TokenTree::Ident(Ident::new("__sc_self", i.span())),
+            TokenTree::Group(g) => {
+                let mut ng = proc_macro2::Group::new(g.delimiter(), receiver_to_local(g.stream()));
+                ng.set_span(g.span());
+                TokenTree::Group(ng)
+            }
+            other => other,
+        })
+        .collect()
+}
+
+/// The call of the function on the test's locals named by `local`.
+fn call(k: &Contracted<'_>, local: impl Fn(&Ident) -> Ident) -> TokenStream {
+    let f = &k.sig.ident;
+    let rest = k.params.iter().filter(|p| !p.receiver).map(|p| p.pass(&local(&p.local)));
+    match (k.owner, k.params.first().filter(|p| p.receiver)) {
+        (Some(_), Some(recv)) => {
+            let r = local(&recv.local);
+            quote!(#r.#f(#(#rest),*))
+        }
+        (Some(o), None) => {
+            let ty = &o.ty;
+            quote!(<#ty>::#f(#(#rest),*))
+        }
+        (None, _) => quote!(#f(#(#rest),*)),
+    }
+}
+
+/// The generated tests of a contracted function.
+pub fn tests(k: &Contracted<'_>) -> TokenStream {
+    let c = quote!(::speccheck::__private::contract);
+    let spec = quote!(::speccheck::__private::spec);
+    let prefix = k.owner.map(|o| o.test_prefix()).unwrap_or_default();
+    let fn_name = &k.sig.ident;
+    let display = k.display_name();
+    let new_contract = k.new_contract();
+    let same = |i: &Ident| i.clone();
+    let the_call = call(k, same);
+
+    // The property's arguments: the `requires` clauses refine them.
+    let test_params = k.params.iter().zip(&k.refine).map(|(p, cs)| {
+        let (local, owned) = (&p.local, &p.owned);
+        let named = p.receiver.then(|| quote!(#[__speccheck_name("self")]));
+        let refine = match cs.as_slice() {
+            [] => quote!(),
+            [one] => {
+                let t = &k.parts.requires[*one].tokens;
+                quote!(#[refine(#t)])
+            }
+            many => {
+                let parts = many.iter().map(|i| {
+                    let t = &k.parts.requires[*i].tokens;
+                    quote!((#t))
+                });
+                quote!(#[refine(#(#parts)&&*)])
+            }
+        };
+        quote!(#named #refine mut #local: #owned)
+    });
+    let shown = k.params.iter().map(|p| {
+        let (local, amp) = (&p.local, p.amp());
+        quote!(::std::format!("{}{}", #amp, (&&::speccheck::__private::Show(&#local)).term()))
+    });
+
+    let (clone_inputs, check_twice) = if k.parts.deterministic {
+        let again = |i: &Ident| format_ident!("__sc_again_{}", i);
+        let locals: Vec<&Ident> = k.params.iter().map(|p| &p.local).collect();
+        let agains: Vec<Ident> = locals.iter().map(|i| again(i)).collect();
+        let again_call = call(k, again);
+        let reflects = k.mentioned().map(|p| {
+            let (name, l) = (&p.name, &p.local);
+            quote!((#name, #spec::Targetable::reflect(&#l)))
+        });
+        (
+            quote! {
+                #(#[allow(unused_mut)] let mut #agains = ::core::clone::Clone::clone(&#locals);)*
+                let __sc_args = ::std::vec![#(#reflects),*];
+            },
+            quote! {
+                let __sc_second = #c::switch::forced(|| #again_call);
+                if __sc_second != __sc_first {
+                    let __sc_c = #new_contract;
+                    return ::speccheck::TestResult::Fail(__sc_c.nondeterministic(
+                        &__sc_args,
+                        &::std::format!("{:?}", __sc_first),
+                        &::std::format!("{:?}", __sc_second),
+                    ).to_string());
+                }
+            },
+        )
+    } else {
+        (quote!(), quote!())
+    };
+
+    let mut settings = k.parts.settings.clone();
+    if let Some(ms) = &k.parts.within
+        && !k.parts.has_timeout
+    {
+        // A call that hangs is stopped and reported; the run goes on.
+        settings.push(quote!(timeout_ms = (#ms as u64) * 4 + 1000));
+    }
+    let should_panic = k.parts.should_panic.as_ref().map(|v| quote!(#[should_panic(expected = #v)]));
+    let assert_no_false = if k.parts.should_panic.is_none() {
+        quote! {
+            let __sc_false: ::std::vec::Vec<&str> = __sc_class
+                .parts
+                .iter()
+                .filter(|(_, s)| *s == #c::Status::False)
+                .map(|(w, _)| w.as_str())
+                .collect();
+            ::core::assert!(
+                __sc_false.is_empty(),
+                "{}\nthese parts contradict the precondition: no call that returns can meet them: {:?}",
+                __sc_class,
+                __sc_false
+            );
+        }
+    } else {
+        quote!()
+    };
+
+    let example_tests = k.parts.examples.iter().enumerate().map(|(i, ex)| {
+        let name = format_ident!("{}{}_example_{}", prefix, fn_name, i + 1);
+        let lets = k.params.iter().map(|p| {
+            let (local, owned) = (&p.local, &p.owned);
+            let value = &ex.args.iter().find(|(id, _)| *id == p.name).expect("checked when read").1;
+            quote!(#[allow(unused_mut)] let mut #local: #owned = #value;)
+        });
+        let check = ex.check.as_ref().map(|check| {
+            let written = quote!(#check).to_string();
+            let check = receiver_to_local(quote!(#check));
+            quote! {
+                ::core::assert!(
+                    #check,
+                    "example {} of `{}`: `{}` is false: result = {}",
+                    #i + 1,
+                    #display,
+                    #written,
+                    (&&::speccheck::__private::Show(&result)).term()
+                );
+            }
+        });
+        quote! {
+            #[cfg(test)]
+            #[test]
+            #[allow(non_snake_case)]
+            fn #name() {
+                #[allow(unused_imports)]
+                use ::speccheck::__private::{ViaDebug as _, ViaName as _, ViaTree as _};
+                #(#lets)*
+                #[allow(unused_variables)]
+                let result = #c::switch::forced(|| #the_call);
+                #check
+            }
+        }
+    });
+
+    let static_name = format_ident!("{}{}_contract_static", prefix, fn_name);
+    let test_name = format_ident!("{}{}_contract", prefix, fn_name);
+    quote! {
+        #(#example_tests)*
+
+        #[cfg(test)]
+        #[test]
+        #[allow(non_snake_case)]
+        fn #static_name() {
+            let __sc_class = #c::classify(&#new_contract);
+            ::std::println!("{}", __sc_class);
+            ::core::assert!(
+                __sc_class.vacuous != ::core::option::Option::Some(true),
+                "{}\nthe precondition of `{}` is vacuous: no input satisfies it, so no tests run",
+                __sc_class,
+                #display
+            );
+            #assert_no_false
+        }
+
+        #[cfg(test)]
+        #[::speccheck::property(#(#settings),*)]
+        #should_panic
+        #[allow(non_snake_case, unused_mut)]
+        fn #test_name(#(#test_params),*) -> ::speccheck::TestResult {
+            #[allow(unused_imports)]
+            use ::speccheck::__private::{ViaDebug as _, ViaName as _, ViaTree as _};
+            static __SC_CLASS: ::std::sync::OnceLock<::std::string::String> = ::std::sync::OnceLock::new();
+            ::speccheck::note(|| {
+                __SC_CLASS.get_or_init(|| #c::classify(&#new_contract).to_string()).clone()
+            });
+            ::speccheck::note(|| ::std::format!("call: {}({})", #display, [#(#shown),*].join(", ")));
+            #clone_inputs
+            #[allow(unused_variables)]
+            let __sc_first = #c::switch::forced(|| #the_call);
+            #check_twice
+            ::speccheck::TestResult::Pass
+        }
+    }
+}
