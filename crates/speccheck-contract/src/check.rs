@@ -327,6 +327,20 @@ impl Contract {
                 _ => {}
             }
         }
+        // Whether this call took a path some conditional postcondition is
+        // about (its condition held): the generated test warns when most
+        // calls did not, since `p ==> q` holds trivially when `p` is false.
+        let mut conditions = None;
+        for p in &self.parts {
+            if let (PartKind::Ensures, Some(speccheck_spec::Expr::Binary(speccheck_spec::BinOp::Implies, cond, _))) =
+                (p.kind, &p.expr)
+            {
+                let cond = Part { kind: p.kind, written: p.written.clone(), expr: Some((**cond).clone()) };
+                let met = self.holds(&cond, &call.args, &late, result, steps).unwrap_or(false);
+                conditions = Some(conditions.unwrap_or(false) || met);
+            }
+        }
+        LAST_CONDITIONS.with(|c| c.set(conditions));
         Ok(())
     }
 
@@ -440,6 +454,18 @@ impl Contract {
             Err(payload) => Err(broken(format!("it panicked: {}", panic_message(&*payload)))),
         }
     }
+}
+
+thread_local! {
+    static LAST_CONDITIONS: std::cell::Cell<Option<bool>> = const { std::cell::Cell::new(None) };
+}
+
+/// Whether the last call checked on this thread met the condition of one
+/// of its conditional postconditions (`ensures(p ==> q)` with `p` true);
+/// `None` when its contract has none. The generated test asks for most of
+/// its calls to, since the others check those parts only trivially.
+pub fn last_call_met_a_condition() -> Option<bool> {
+    LAST_CONDITIONS.with(|c| c.get())
 }
 
 /// True when a panic's message is a contract's report (a nested call's

@@ -45,7 +45,7 @@ pub use encode::{EncodeError, Encoder};
 pub use gens::{BoxedGenerator, Generator, any};
 pub use runner::{
     Config, ExplainMode, FailureInfo, FailureKind, InputSource, Outcome, Profile, Property, RunReport, RunVerdict,
-    SourceStep, TestResult, Verbosity, Verdict, assume, check, collect, label, note, reject,
+    SourceStep, TestResult, Verbosity, Verdict, assume, check, collect, cover, label, note, reject,
 };
 pub use span::{Span, SpanKind, SpanTree, TypeInfo};
 pub use term::{Fields, Term};

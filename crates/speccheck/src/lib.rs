@@ -36,7 +36,7 @@ pub use speccheck_core::{
     Arbitrary, BoxedGenerator, CharClass, Choice, ChoiceKind, ChoiceSequence, Config, EncodeError, Encoder,
     ExplainMode, FailureInfo, FailureKind, Fields, FloatSpec, Fresh, Generator, Invalid, Outcome, Profile, Property,
     RunReport, RunVerdict, Span, SpanKind, SpanTree, Tail, Term, TestCase, TestResult, TreeView, TypeInfo, Verbosity,
-    Verdict, any, assume, collect, decode_value, encode_value, label, note, reject,
+    Verdict, any, assume, collect, cover, decode_value, encode_value, label, note, reject,
 };
 pub use speccheck_core::{database, enumerate::enumerate, gens, runner, shrink, term, test_case};
 pub use speccheck_derive::{Arbitrary, Targetable, contract, contracts, measure, property};

@@ -138,3 +138,35 @@ fn unforced_checks_follow_the_build() {
     let caught = std::panic::catch_unwind(|| sloppy_add(3, 4));
     assert_eq!(caught.is_err(), cfg!(debug_assertions));
 }
+
+/// Reports an error for almost every input, so its conditional
+/// postcondition is checked on almost none.
+#[contract(ensures(result >= 0 ==> result == n - 1000), test(strategy = exhaustive, depth = 3))]
+fn above_a_thousand(n: i64) -> i64 {
+    if n > 1000 { n - 1000 } else { -1 }
+}
+
+#[test]
+fn a_generated_test_that_mostly_checks_nothing_warns() {
+    use speccheck::{Property, gens};
+    // What the generated test does, observed through the report.
+    let report = Property::new(gens::ints(-50i64..50))
+        .config(speccheck::Config { database: None, ..speccheck::Config::named("trivial") })
+        .run(|n: i64| {
+            forced(|| above_a_thousand(n));
+            if let Some(met) = speccheck::contracts::check::last_call_met_a_condition() {
+                speccheck::cover(50.0, met, "calls meeting the condition");
+            }
+        });
+    assert!(report.passed(), "{report}");
+    let w = report.warnings.join("\n");
+    assert!(w.contains("only 0.0% of the") && w.contains("`calls meeting the condition`"), "{report}");
+    // A run where the condition is mostly met has no such warning.
+    let report = Property::new(gens::ints(1001i64..2000))
+        .config(speccheck::Config { database: None, ..speccheck::Config::named("met") })
+        .run(|n: i64| {
+            forced(|| above_a_thousand(n));
+            speccheck::cover(50.0, speccheck::contracts::check::last_call_met_a_condition() == Some(true), "met");
+        });
+    assert!(report.passed() && report.warnings.is_empty(), "{report}");
+}

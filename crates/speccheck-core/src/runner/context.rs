@@ -135,6 +135,49 @@ pub fn label(label: impl Into<String>) {
     LABELS.with(|l| l.borrow_mut().push(label.into()));
 }
 
+/// The label under which [`cover`] records what it asks for (a case
+/// counts it; the report turns it back into the requirement).
+const COVER_MARK: &str = "\u{1}cover\u{1}";
+
+/// Asks that at least `percent` % of the passing cases satisfy `holds`,
+/// counted under `label` (QuickCheck's `cover`). A passing run that falls
+/// short gets a warning naming the label and the share it reached: a test
+/// that mostly checks trivial cases says so instead of passing quietly.
+pub fn cover(percent: f64, holds: bool, label: impl Into<String>) {
+    let label = label.into();
+    LABELS.with(|l| {
+        let mut l = l.borrow_mut();
+        l.push(format!("{COVER_MARK}{percent}{COVER_MARK}{label}"));
+        if holds {
+            l.push(label);
+        }
+    });
+}
+
+/// Takes the requirements [`cover`] recorded out of a run's label counts,
+/// and says which the run did not meet (with `passed` cases in all).
+pub(crate) fn coverage_warnings(labels: &mut std::collections::BTreeMap<String, u64>, passed: u64) -> Vec<String> {
+    let wanted: Vec<String> = labels.keys().filter(|k| k.starts_with(COVER_MARK)).cloned().collect();
+    let mut out = Vec::new();
+    for key in wanted {
+        labels.remove(&key);
+        let Some((percent, label)) = key[COVER_MARK.len()..].split_once(COVER_MARK) else { continue };
+        let Ok(percent) = percent.parse::<f64>() else { continue };
+        if passed == 0 {
+            continue;
+        }
+        let got = labels.get(label).copied().unwrap_or(0);
+        let share = 100.0 * got as f64 / passed as f64;
+        if share < percent {
+            out.push(format!(
+                "only {share:.1}% of the {passed} passing cases were `{label}` ({got}); at least {percent}% were \
+                 asked for: most of the test checked something else"
+            ));
+        }
+    }
+    out
+}
+
 /// Adds a note to the counterexample's report (Hypothesis's `note`): code
 /// that has no `&mut TestCase` at hand, such as a generated function
 /// answering a call, says what it did. `note` is only called on the final

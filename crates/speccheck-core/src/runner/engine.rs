@@ -121,8 +121,30 @@ enum Generated {
 }
 
 impl Engine {
-    fn report(&self, verdict: RunVerdict, mut stats: RunStats, warnings: Vec<String>, started: Instant) -> RunReport {
+    fn report(
+        &self,
+        verdict: RunVerdict,
+        mut stats: RunStats,
+        mut warnings: Vec<String>,
+        started: Instant,
+    ) -> RunReport {
         stats.elapsed = started.elapsed();
+        let short = super::context::coverage_warnings(&mut stats.labels, stats.passed);
+        if matches!(verdict, RunVerdict::Passed) {
+            warnings.extend(short);
+            let rejected = stats.discarded + stats.invalid;
+            if rejected > stats.passed {
+                // Hypothesis's `filter_too_much` health check, as a warning:
+                // the run passed, on fewer inputs than it tried.
+                let top = stats.discard_reasons.iter().max_by_key(|(_, n)| **n).map(|(r, n)| format!("{r} ({n})"));
+                warnings.push(format!(
+                    "most generated inputs were rejected ({rejected} rejected, {} checked){}: the property held on \
+                     fewer inputs than the run tried",
+                    stats.passed,
+                    top.map(|t| format!("; most often: {t}")).unwrap_or_default()
+                ));
+            }
+        }
         RunReport {
             name: self.config.name.clone(),
             verdict,

@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 
 pub use case::{CaseResult, SharedTest, TestFn};
 pub use config::{Config, ConfigError, ExplainMode, Profile, Verbosity};
-pub use context::{assume, collect, label, note, reject};
+pub use context::{assume, collect, cover, label, note, reject};
 pub use explain::{ExplainContext, Explainer, Explanation};
 pub use report::{Counterexample, Rebuild, RunReport, RunStats, RunVerdict, Section};
 pub use source::{InputSource, SourceStep};

@@ -204,6 +204,10 @@ pub fn tests(k: &Contracted<'_>) -> TokenStream {
             #clone_inputs
             #[allow(unused_variables)]
             let __sc_first = #c::switch::forced(|| #the_call);
+            if let ::core::option::Option::Some(__sc_met) = #c::check::last_call_met_a_condition() {
+                // `p ==> q` holds trivially when `p` is false.
+                ::speccheck::cover(50.0, __sc_met, "calls meeting the condition p of a postcondition p ==> q");
+            }
             #check_twice
             ::speccheck::TestResult::Pass
         }
