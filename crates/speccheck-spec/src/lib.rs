@@ -28,6 +28,7 @@ pub mod measure;
 pub mod parse;
 pub mod prelude;
 pub mod refined;
+pub mod sorts;
 pub mod ty;
 pub mod value;
 
@@ -36,6 +37,7 @@ pub use eval::{Env, EvalError};
 pub use measure::{Measure, MeasureSource, Measures};
 pub use parse::{Located, ParseError, implies_to_rust, parse_str, parse_tokens};
 pub use refined::{Violation, admits, violation};
+pub use sorts::{Sort, check_sorts};
 pub use ty::{CtorDef, DataDef, DataRef, FieldDef, Targetable, Ty};
 pub use value::Value;
 

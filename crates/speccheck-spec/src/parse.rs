@@ -46,7 +46,7 @@ impl From<Located> for ParseError {
 }
 
 /// The name `==>` is rewritten to before `syn` reads the expression.
-const IMPLIES: &str = "__speccheck_implies";
+pub(crate) const IMPLIES: &str = "__speccheck_implies";
 
 /// Parses a spec from its source text.
 pub fn parse_str(src: &str) -> Result<Expr, ParseError> {
@@ -171,10 +171,10 @@ fn punct(t: &TokenTree, c: char, spacing: Option<Spacing>) -> bool {
 }
 
 /// `x in domain, body` inside `forall!` / `exists!`.
-struct QuantArgs {
-    var: Ident,
-    domain: syn::Expr,
-    body: syn::Expr,
+pub(crate) struct QuantArgs {
+    pub(crate) var: Ident,
+    pub(crate) domain: syn::Expr,
+    pub(crate) body: syn::Expr,
 }
 
 impl Parse for QuantArgs {

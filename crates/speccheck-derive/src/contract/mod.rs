@@ -25,6 +25,7 @@ use syn::{Attribute, ImplItem, ItemFn, ItemImpl, Signature};
 
 use params::{By, Owner, Param};
 use parts::{Clause, Parts};
+use speccheck_spec::Sort;
 
 /// A contracted function, read and checked.
 struct Contracted<'a> {
@@ -137,6 +138,16 @@ fn read<'a>(args: TokenStream, sig: &'a Signature, owner: Option<&'a Owner>) -> 
             span,
             "`pure` says a method leaves its receiver unchanged: it needs `&self` or `&mut self`",
         ));
+    }
+    // Sorts: a definite mistake (`x && 3`, `len(n)` of an integer) is a
+    // compile error at it, not a broken contract at run time.
+    let mut sorts: Vec<(String, Sort)> = params.iter().map(|p| (p.name.clone(), Sort::of_type(&p.owned))).collect();
+    if let syn::ReturnType::Type(_, t) = &sig.output {
+        sorts.push(("result".into(), Sort::of_type(t)));
+    }
+    sorts.push(("steps".into(), Sort::Int));
+    for c in parts.requires.iter().chain(&parts.ensures).chain(&parts.cost) {
+        speccheck_spec::check_sorts(c.tokens.clone(), &sorts).map_err(crate::attrs::spec_error)?;
     }
     let mut refine = vec![Vec::new(); params.len()];
     for (k, c) in parts.requires.iter().enumerate() {
