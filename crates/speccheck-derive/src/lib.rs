@@ -13,6 +13,7 @@ mod attrs;
 mod contract;
 mod derive;
 mod interface;
+mod predicate;
 mod property;
 mod targetable;
 
@@ -52,6 +53,19 @@ pub fn derive_targetable(input: TokenStream) -> TokenStream {
 #[proc_macro_attribute]
 pub fn measure(args: TokenStream, item: TokenStream) -> TokenStream {
     targetable::measure(args.into(), item.into()).unwrap_or_else(syn::Error::into_compile_error).into()
+}
+
+/// Marks a Rust function returning `bool` as a *predicate*: specs
+/// (refinements, contracts) may call it by name. It runs on complete
+/// values, so it checks and filters (a contract's `requires(valid(x))` is
+/// its run-time check and the filter of its generated test) but does not
+/// guide a search: write a `#[measure]` for that. Its parameters' types
+/// (or what `&T`, `&[T]` and `&str` borrow) must be `Targetable`.
+/// `#[predicate(path::to::speccheck)]` names the crate if renamed.
+#[proc_macro_attribute]
+pub fn predicate(args: TokenStream, item: TokenStream) -> TokenStream {
+    let item = syn::parse_macro_input!(item as syn::ItemFn);
+    predicate::expand(args.into(), item).unwrap_or_else(syn::Error::into_compile_error).into()
 }
 
 /// Turns `fn name(args…) -> impl Verdict` into a `#[test]` that checks it

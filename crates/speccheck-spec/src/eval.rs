@@ -29,8 +29,11 @@ pub enum EvalError {
         /// What was there.
         found: String,
     },
-    /// A call to something that is neither a built-in nor a measure.
-    #[error("`{0}` is neither a measure (mark it `#[measure]`) nor a built-in of the spec language")]
+    /// A call to something that is neither a built-in, a measure nor a
+    /// predicate.
+    #[error(
+        "`{0}` is not a built-in of the spec language, a measure (`#[measure]`) or a Rust predicate (`#[predicate]`)"
+    )]
     UnknownFunction(String),
     /// A measure whose source did not parse.
     #[error("measure `{0}`: {1}")]
@@ -252,7 +255,7 @@ impl<'m> Env<'m> {
         let measure = match self.measures.get(f) {
             Some(Ok(m)) => m,
             Some(Err(e)) => return Err(EvalError::BadMeasure(f.to_string(), e)),
-            None => return Err(EvalError::UnknownFunction(f.to_string())),
+            None => return native(f, &args, at),
         };
         if args.len() != measure.params.len() {
             return Err(EvalError::Arity(f.to_string(), measure.params.len(), args.len()));
@@ -325,6 +328,27 @@ pub fn field_of(v: &Value, field: &str) -> Result<Value, EvalError> {
         return Ok(fields[i].clone());
     }
     Err(EvalError::NoField { value: v.to_string(), field: field.to_string() })
+}
+
+/// A call to a Rust predicate (`#[predicate]`): on complete values only.
+fn native(f: &str, args: &[Value], at: &Expr) -> Result<Value, EvalError> {
+    let Some(p) = crate::native::native_predicate(f) else {
+        return Err(EvalError::UnknownFunction(f.to_string()));
+    };
+    if args.len() != p.arity {
+        return Err(EvalError::Arity(f.to_string(), p.arity, args.len()));
+    }
+    if let Some(h) = args.iter().find_map(Value::first_hole) {
+        return Err(EvalError::Hole(h));
+    }
+    match (p.call)(args) {
+        Some(b) => Ok(Value::Bool(b)),
+        None => Err(EvalError::Type {
+            expr: at.to_string(),
+            expected: "arguments of the predicate's parameter types",
+            found: args.iter().map(ToString::to_string).collect::<Vec<_>>().join(", "),
+        }),
+    }
 }
 
 /// The built-in functions: `len`, set operations, `count(xs, x)` (how

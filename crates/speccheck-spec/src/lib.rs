@@ -25,6 +25,7 @@
 pub mod ast;
 pub mod eval;
 pub mod measure;
+pub mod native;
 pub mod parse;
 pub mod prelude;
 pub mod refined;
@@ -35,6 +36,7 @@ pub mod value;
 pub use ast::{BinOp, Domain, Expr, UnOp};
 pub use eval::{Env, EvalError};
 pub use measure::{Measure, MeasureSource, Measures};
+pub use native::NativePredicate;
 pub use parse::{Located, ParseError, implies_to_rust, parse_str, parse_tokens};
 pub use refined::{Violation, admits, violation};
 pub use sorts::{Sort, check_sorts};

@@ -39,7 +39,7 @@ pub use speccheck_core::{
     Verdict, any, assume, collect, cover, decode_value, encode_value, label, note, reject,
 };
 pub use speccheck_core::{database, enumerate::enumerate, gens, runner, shrink, term, test_case};
-pub use speccheck_derive::{Arbitrary, Targetable, contract, contracts, measure, property};
+pub use speccheck_derive::{Arbitrary, Targetable, contract, contracts, measure, predicate, property};
 /// Testing by dualization: symbolic protocol models test live systems
 /// (cargo feature `dual`).
 #[cfg(feature = "dual")]

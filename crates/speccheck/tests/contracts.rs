@@ -170,3 +170,69 @@ fn a_generated_test_that_mostly_checks_nothing_warns() {
         });
     assert!(report.passed() && report.warnings.is_empty(), "{report}");
 }
+
+/// Ascending order, written once in Rust: the run-time check of the
+/// contracts below and the filter of their generated inputs.
+#[speccheck::predicate]
+fn ascending(xs: &[i64]) -> bool {
+    xs.windows(2).all(|w| w[0] <= w[1])
+}
+
+#[contract(
+    requires(ascending(xs) && ascending(ys)),
+    ensures(ascending(result) && len(result) == len(xs) + len(ys)),
+    test(strategy = lazy, depth = 3)
+)]
+fn merge(xs: &[i64], ys: &[i64]) -> Vec<i64> {
+    let (mut i, mut j, mut out) = (0, 0, Vec::new());
+    while i < xs.len() || j < ys.len() {
+        if j == ys.len() || (i < xs.len() && xs[i] <= ys[j]) {
+            out.push(xs[i]);
+            i += 1;
+        } else {
+            out.push(ys[j]);
+            j += 1;
+        }
+    }
+    out
+}
+
+/// Takes the first element of `xs` first, whatever `ys` starts with.
+#[contract(
+    requires(ascending(xs) && ascending(ys)),
+    ensures(ascending(result)),
+    test(should_panic = "the postcondition `ascending(result)` is false")
+)]
+fn merge_sloppy(xs: &[i64], ys: &[i64]) -> Vec<i64> {
+    let (mut i, mut j, mut out) = (0, 0, Vec::new());
+    while i < xs.len() && j < ys.len() {
+        if i == 0 || xs[i] <= ys[j] {
+            out.push(xs[i]);
+            i += 1;
+        } else {
+            out.push(ys[j]);
+            j += 1;
+        }
+    }
+    out.extend_from_slice(&ys[j..]);
+    out.extend_from_slice(&xs[i..]);
+    out
+}
+
+#[test]
+fn a_rust_predicate_is_the_run_time_check() {
+    let m = failure(|| {
+        merge(&[2, 1], &[]);
+    });
+    assert!(m.contains("violated by a caller of `merge`: the precondition `ascending(xs) && ascending(ys)`"), "{m}");
+    holds(|| {
+        assert_eq!(merge(&[1, 3], &[2]), vec![1, 2, 3]);
+    });
+}
+
+/// The same predicate refines a property's argument: every input the
+/// enumeration hands over satisfies it.
+#[speccheck::property(strategy = lazy, depth = 3)]
+fn a_rust_predicate_refines_generated_inputs(#[refine(ascending(xs))] xs: Vec<i64>) -> bool {
+    ascending(&xs)
+}

@@ -33,7 +33,9 @@ struct Contracted<'a> {
     params: Vec<Param>,
     sig: &'a Signature,
     owner: Option<&'a Owner>,
-    /// For each parameter, the `requires` clauses that refine it (a clause
+    /// The conjuncts of the `requires` clauses.
+    conjuncts: Vec<Clause>,
+    /// For each parameter, the conjuncts that refine it (a conjunct
     /// refines the last argument it mentions).
     refine: Vec<Vec<usize>>,
 }
@@ -149,8 +151,12 @@ fn read<'a>(args: TokenStream, sig: &'a Signature, owner: Option<&'a Owner>) -> 
     for c in parts.requires.iter().chain(&parts.ensures).chain(&parts.cost) {
         speccheck_spec::check_sorts(c.tokens.clone(), &sorts).map_err(crate::attrs::spec_error)?;
     }
+    // Each conjunct of a `requires` clause refines the last argument it
+    // mentions, so a generated argument is filtered as soon as it is made
+    // (`valid(xs) && valid(ys)` filters `xs`, then `ys`).
+    let conjuncts: Vec<Clause> = parts.requires.iter().flat_map(parts::conjuncts).collect::<syn::Result<_>>()?;
     let mut refine = vec![Vec::new(); params.len()];
-    for (k, c) in parts.requires.iter().enumerate() {
+    for (k, c) in conjuncts.iter().enumerate() {
         let mut last = 0;
         for v in &c.vars {
             match names.iter().position(|n| n == v) {
@@ -184,7 +190,7 @@ fn read<'a>(args: TokenStream, sig: &'a Signature, owner: Option<&'a Owner>) -> 
             return Err(syn::Error::new_spanned(&ex.tokens, format!("the example does not give `{missing}`")));
         }
     }
-    Ok(Contracted { parts, params, sig, owner, refine })
+    Ok(Contracted { parts, params, sig, owner, refine, conjuncts })
 }
 
 /// `#[contract(...)]` on a free function.

@@ -8,6 +8,7 @@ use syn::{Meta, Token};
 
 /// One clause: as written, and as the spec parser reads it, with the
 /// variables and functions it mentions.
+#[derive(Clone)]
 pub struct Clause {
     pub written: String,
     pub source: String,
@@ -25,6 +26,34 @@ fn clause(tokens: TokenStream) -> syn::Result<Clause> {
         calls: spec.expr.calls(),
         tokens,
     })
+}
+
+/// The top-level conjuncts of a clause (`a && b && c`), each a clause; a
+/// clause with a top-level `||` or `==>` is one conjunct.
+pub fn conjuncts(c: &Clause) -> Vec<syn::Result<Clause>> {
+    use proc_macro2::TokenTree;
+    let trees: Vec<TokenTree> = c.tokens.clone().into_iter().collect();
+    let punct = |i: usize, ch: char| matches!(trees.get(i), Some(TokenTree::Punct(p)) if p.as_char() == ch);
+    let mut cuts = Vec::new();
+    for i in 0..trees.len() {
+        let pair = |a: char, b: char| punct(i, a) && punct(i + 1, b);
+        if pair('|', '|') || (pair('=', '=') && punct(i + 2, '>')) {
+            return vec![Ok(c.clone())];
+        }
+        if pair('&', '&') {
+            cuts.push(i);
+        }
+    }
+    if cuts.is_empty() {
+        return vec![clause(c.tokens.clone())];
+    }
+    let mut out = Vec::new();
+    let mut start = 0;
+    for cut in cuts.into_iter().chain([trees.len()]) {
+        out.push(clause(trees[start..cut].iter().cloned().collect()));
+        start = cut + 2;
+    }
+    out
 }
 
 /// `example(x = e, … => check)`: the arguments by name, and what the result

@@ -58,12 +58,12 @@ pub fn tests(k: &Contracted<'_>) -> TokenStream {
         let refine = match cs.as_slice() {
             [] => quote!(),
             [one] => {
-                let t = &k.parts.requires[*one].tokens;
+                let t = &k.conjuncts[*one].tokens;
                 quote!(#[refine(#t)])
             }
             many => {
                 let parts = many.iter().map(|i| {
-                    let t = &k.parts.requires[*i].tokens;
+                    let t = &k.conjuncts[*i].tokens;
                     quote!((#t))
                 });
                 quote!(#[refine(#(#parts)&&*)])
@@ -107,6 +107,15 @@ pub fn tests(k: &Contracted<'_>) -> TokenStream {
     };
 
     let mut settings = k.parts.settings.clone();
+    // A precondition that calls a measure or a Rust predicate is rarely
+    // met by random values: unless told otherwise, enumerate the small
+    // inputs lazily (a measure prunes partial inputs; a predicate checks
+    // each complete one), instead of filtering random ones.
+    let calls_functions =
+        k.conjuncts.iter().flat_map(|c| &c.calls).any(|f| !speccheck_spec::eval::BUILTINS.contains(&f.as_str()));
+    if calls_functions && !settings.iter().any(|s| s.to_string().starts_with("strategy")) {
+        settings.push(quote!(strategy = lazy));
+    }
     if let Some(ms) = &k.parts.within
         && !k.parts.has_timeout
     {
