@@ -206,9 +206,12 @@ pub fn tests(k: &Contracted<'_>) -> TokenStream {
             #[allow(unused_imports)]
             use ::speccheck::__private::{ViaDebug as _, ViaName as _, ViaTree as _};
             static __SC_CLASS: ::std::sync::OnceLock<::std::string::String> = ::std::sync::OnceLock::new();
-            ::speccheck::note(|| {
-                __SC_CLASS.get_or_init(|| #c::classify(&#new_contract).to_string()).clone()
-            });
+            let __sc_class = || __SC_CLASS.get_or_init(|| #c::classify(&#new_contract).to_string()).clone();
+            // The function's report: its static statuses here, then the
+            // run's line (cases, depth covered) or the counterexample.
+            static __SC_SHOWN: ::std::sync::Once = ::std::sync::Once::new();
+            __SC_SHOWN.call_once(|| ::std::println!("{}", __sc_class()));
+            ::speccheck::note(__sc_class);
             ::speccheck::note(|| ::std::format!("call: {}({})", #display, [#(#shown),*].join(", ")));
             #clone_inputs
             #[allow(unused_variables)]
