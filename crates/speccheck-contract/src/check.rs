@@ -268,7 +268,7 @@ impl Contract {
     /// Checks the precondition on the arguments of a call.
     pub fn enter(&self, args: Vec<(&'static str, Value)>) -> Result<Entered, ContractError> {
         for p in self.parts.iter().filter(|p| p.kind == PartKind::Requires) {
-            if !self.holds(p, &args, &[], None, 0)? {
+            if !self.holds(p, p.expr.as_ref(), &args, &[], None, 0)? {
                 let call = Entered { args, olds: Vec::new(), steps: 0, started: Instant::now() };
                 return Err(self.violated(p, true, &call, &[], None, None));
             }
@@ -276,7 +276,7 @@ impl Contract {
         let mut olds = Vec::with_capacity(self.olds.len());
         for (k, e) in self.olds.iter().enumerate() {
             let part = Part { kind: PartKind::Ensures, written: format!("old({e})"), expr: Some(e.clone()) };
-            olds.push((old_var(k), self.value(&part, &args, &[], None, 0)?));
+            olds.push((old_var(k), self.value(&part, Some(e), &args, &[], None, 0)?));
         }
         Ok(Entered { args, olds, steps: crate::steps::steps(), started: Instant::now() })
     }
@@ -313,31 +313,30 @@ impl Contract {
         let steps = crate::steps::steps().wrapping_sub(call.steps);
         let mut late: Vec<(&str, Value)> = after.iter().map(|(n, v)| (*n, v.clone())).collect();
         late.extend(call.olds.iter().map(|(n, v)| (n.as_str(), v.clone())));
-        for p in &self.parts {
-            match p.kind {
-                PartKind::Ensures if !self.holds(p, &call.args, &late, result, steps)? => {
-                    return Err(violated(p, None));
-                }
-                PartKind::Cost if !self.holds(p, &call.args, &late, result, steps)? => {
-                    return Err(violated(p, Some(format!("steps: {steps}"))));
-                }
-                PartKind::TerminatesWithin if self.within.is_some_and(|w| elapsed > w) => {
-                    return Err(violated(p, Some(format!("took {} ms", elapsed.as_millis()))));
-                }
-                _ => {}
-            }
-        }
         // Whether this call took a path some conditional postcondition is
         // about (its condition held): the generated test warns when most
         // calls did not, since `p ==> q` holds trivially when `p` is false.
         let mut conditions = None;
         for p in &self.parts {
-            if let (PartKind::Ensures, Some(speccheck_spec::Expr::Binary(speccheck_spec::BinOp::Implies, cond, _))) =
-                (p.kind, &p.expr)
-            {
-                let cond = Part { kind: p.kind, written: p.written.clone(), expr: Some((**cond).clone()) };
-                let met = self.holds(&cond, &call.args, &late, result, steps).unwrap_or(false);
-                conditions = Some(conditions.unwrap_or(false) || met);
+            let holds = |e: &Expr| self.holds(p, Some(e), &call.args, &late, result, steps);
+            match (p.kind, &p.expr) {
+                (PartKind::Ensures, Some(Expr::Binary(speccheck_spec::BinOp::Implies, cond, then))) => {
+                    let met = holds(cond)?;
+                    conditions = Some(conditions.unwrap_or(false) || met);
+                    if met && !holds(then)? {
+                        return Err(violated(p, None));
+                    }
+                }
+                (PartKind::Ensures, Some(e)) if !holds(e)? => {
+                    return Err(violated(p, None));
+                }
+                (PartKind::Cost, Some(e)) if !holds(e)? => {
+                    return Err(violated(p, Some(format!("steps: {steps}"))));
+                }
+                (PartKind::TerminatesWithin, _) if self.within.is_some_and(|w| elapsed > w) => {
+                    return Err(violated(p, Some(format!("took {} ms", elapsed.as_millis()))));
+                }
+                _ => {}
             }
         }
         LAST_CONDITIONS.with(|c| c.set(conditions));
@@ -395,16 +394,18 @@ impl Contract {
         }
     }
 
-    /// Evaluates a part to a boolean (see [`Contract::value`]).
+    /// Evaluates `expr`, a part or a piece of one, to a boolean (see
+    /// [`Contract::value`]).
     fn holds(
         &self,
         p: &Part,
+        expr: Option<&Expr>,
         args: &[(&'static str, Value)],
         late: &[(&str, Value)],
         result: Option<&Value>,
         steps: u64,
     ) -> Result<bool, ContractError> {
-        match self.value(p, args, late, result, steps)? {
+        match self.value(p, expr, args, late, result, steps)? {
             Value::Bool(b) => Ok(b),
             other => Err(ContractError::Broken {
                 function: self.function.clone(),
@@ -422,12 +423,13 @@ impl Contract {
     fn value(
         &self,
         p: &Part,
+        expr: Option<&Expr>,
         args: &[(&'static str, Value)],
         late: &[(&str, Value)],
         result: Option<&Value>,
         steps: u64,
     ) -> Result<Value, ContractError> {
-        let Some(expr) = &p.expr else { return Ok(Value::Bool(true)) };
+        let Some(expr) = expr else { return Ok(Value::Bool(true)) };
         let evaluated = catch_unwind(AssertUnwindSafe(|| {
             let mut env = Env::new(self.measures);
             for (n, v) in args {

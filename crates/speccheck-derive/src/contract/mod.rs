@@ -255,6 +255,7 @@ pub fn expand_impl(args: TokenStream, mut item: ItemImpl) -> syn::Result<TokenSt
         let block = &f.block;
         items.push(ImplItem::Verbatim(quote! {
             #[doc(hidden)]
+            #[inline]
             #[allow(clippy::too_many_arguments)]
             #hidden_sig #block
         }));

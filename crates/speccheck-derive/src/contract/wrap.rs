@@ -51,7 +51,10 @@ pub fn wrapper(k: &Contracted<'_>, attrs: &[Attribute], vis: &Visibility, block:
         None => {
             let mut inner = k.sig.clone();
             inner.ident = format_ident!("__speccheck_unchecked");
-            (quote!(#[allow(clippy::too_many_arguments)] #inner #block), quote!(__speccheck_unchecked(#(#args),*)))
+            (
+                quote!(#[inline] #[allow(clippy::too_many_arguments)] #inner #block),
+                quote!(__speccheck_unchecked(#(#args),*)),
+            )
         }
     };
     let call = if sig.unsafety.is_some() { quote!(#[allow(unused_unsafe)] unsafe { #call }) } else { call };
