@@ -18,6 +18,7 @@
 pub mod contracts;
 pub mod http;
 pub mod interface;
+pub mod intervals;
 pub mod smartcheck;
 #[cfg(unix)]
 pub mod sync;

@@ -11,20 +11,25 @@
 //! its report says. The passing laws are tested on every valid input up to
 //! depth 3.
 //!
-//! Run: `cargo test -p speccheck-examples --example contracts_intervals`.
+//! Run: `cargo test -p speccheck-examples --lib intervals`; the cost of
+//! finding each bug, by strategy: `cargo run --release -p speccheck-bench
+//! --bin contracts_study`.
 
 use speccheck::{Arbitrary, Targetable, contract, measure};
 
 /// The integers `lo..=hi`; empty (bottom) when `lo > hi`.
 #[derive(Arbitrary, Targetable, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Itv {
+    /// The least member.
     pub lo: i64,
+    /// The greatest member.
     pub hi: i64,
 }
 
 /// The empty interval.
 pub const BOT: Itv = Itv { lo: 1, hi: 0 };
 
+/// `a = ⊥`: no integer is in `a`.
 #[measure]
 pub fn is_bot(a: &Itv) -> bool {
     a.lo > a.hi
@@ -88,7 +93,9 @@ pub fn mul(a: Itv, b: Itv) -> Itv {
 /// What `x < y` may be for `x ∈ a`, `y ∈ b`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MayBe {
+    /// `x < y` may hold.
     pub may_true: bool,
+    /// `x < y` may fail.
     pub may_false: bool,
 }
 
@@ -138,12 +145,4 @@ pub fn add_is_monotone(a: Itv, b: Itv, c: Itv) -> bool {
 #[contract(requires(leq(a, b)), ensures(result), test(strategy = lazy, depth = 3))]
 pub fn meet_is_monotone(a: Itv, b: Itv, c: Itv) -> bool {
     leq(&meet(a, c), &meet(b, c))
-}
-
-fn main() {
-    println!(
-        "join([0, 0], [0, 1]) = {:?}",
-        std::panic::catch_unwind(|| join(Itv { lo: 0, hi: 0 }, Itv { lo: 0, hi: 1 }))
-    );
-    println!("the tests: cargo test -p speccheck-examples --example contracts_intervals");
 }
