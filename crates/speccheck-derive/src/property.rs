@@ -64,8 +64,8 @@ fn strategy_name(v: &Expr) -> syn::Result<String> {
         _ => String::new(),
     };
     match name.as_str() {
-        "random" | "exhaustive" | "lazy" | "smt" => Ok(name),
-        _ => Err(syn::Error::new_spanned(v, "expected a strategy: random, exhaustive, lazy or smt")),
+        "random" | "exhaustive" | "lazy" | "smt" | "auto" => Ok(name),
+        _ => Err(syn::Error::new_spanned(v, "expected a strategy: random, exhaustive, lazy, smt or auto")),
     }
 }
 

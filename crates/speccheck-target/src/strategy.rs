@@ -25,6 +25,10 @@ pub enum Strategy {
     Lazy,
     /// Every valid input up to the depth, from an SMT solver's models.
     Smt,
+    /// The solver where it can (built with z3, a spec in its fragment),
+    /// the lazy enumeration otherwise: the same inputs, found the fastest
+    /// way available, with no warning when the solver is not used.
+    Auto,
 }
 
 impl std::str::FromStr for Strategy {
@@ -36,7 +40,10 @@ impl std::str::FromStr for Strategy {
             "exhaustive" => Strategy::Exhaustive,
             "lazy" => Strategy::Lazy,
             "smt" => Strategy::Smt,
-            other => return Err(format!("unknown strategy `{other}` (expected random, exhaustive, lazy or smt)")),
+            "auto" => Strategy::Auto,
+            other => {
+                return Err(format!("unknown strategy `{other}` (expected random, exhaustive, lazy, smt or auto)"));
+            }
         })
     }
 }
@@ -48,6 +55,7 @@ impl std::fmt::Display for Strategy {
             Strategy::Exhaustive => "exhaustive",
             Strategy::Lazy => "lazy",
             Strategy::Smt => "smt",
+            Strategy::Auto => "auto",
         })
     }
 }
@@ -141,7 +149,9 @@ where
     match strategy {
         Strategy::Random => property,
         Strategy::Exhaustive => property.configure(|c| c.exhaustive = Some(depth)),
-        Strategy::Lazy | Strategy::Smt => property.inputs_from(SpecInputs::start(spec, strategy, depth, reify)),
+        Strategy::Lazy | Strategy::Smt | Strategy::Auto => {
+            property.inputs_from(SpecInputs::start(spec, strategy, depth, reify))
+        }
     }
 }
 
@@ -172,6 +182,9 @@ impl<T> SpecInputs<T> {
         let spec2 = spec.clone();
         let by = match strategy {
             Strategy::Smt => "the SMT solver (z3)".to_string(),
+            Strategy::Auto if cfg!(feature = "z3") => {
+                "the SMT solver (z3), or the lazy enumeration where the spec is outside its fragment".to_string()
+            }
             _ => "the lazy enumeration".to_string(),
         };
         let spawned = std::thread::Builder::new()
@@ -194,7 +207,12 @@ impl<T> SpecInputs<T> {
 }
 
 fn produce(spec: &ArgSpec, strategy: Strategy, depth: u32, tx: &SyncSender<Msg>) {
-    if strategy == Strategy::Smt {
+    if strategy == Strategy::Auto && cfg!(feature = "z3") {
+        // Outside the solver's fragment: enumerate, as chosen.
+        if smt_search(spec, depth, tx).is_ok() {
+            return;
+        }
+    } else if strategy == Strategy::Smt {
         match smt_search(spec, depth, tx) {
             Ok(()) => return,
             Err(why) => {

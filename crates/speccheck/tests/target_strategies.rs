@@ -60,7 +60,7 @@ fn run(strategy: Strategy, requires: &str, depth: u32, f: fn(List, i64) -> List)
 
 #[test]
 fn every_strategy_tests_the_same_valid_inputs() {
-    let counts: Vec<u64> = [Strategy::Exhaustive, Strategy::Lazy, Strategy::Smt]
+    let counts: Vec<u64> = [Strategy::Exhaustive, Strategy::Lazy, Strategy::Smt, Strategy::Auto]
         .into_iter()
         .map(|s| {
             let r = run(s, "ordered(l)", 4, insert);
@@ -77,7 +77,7 @@ fn every_strategy_tests_the_same_valid_inputs() {
 
 #[test]
 fn a_bug_is_found_and_shrunk_whichever_strategy_made_the_input() {
-    for s in [Strategy::Exhaustive, Strategy::Lazy, Strategy::Smt] {
+    for s in [Strategy::Exhaustive, Strategy::Lazy, Strategy::Smt, Strategy::Auto] {
         let r = run(s, "ordered(l)", 3, insert_dedup);
         let RunVerdict::Failed(c) = &r.verdict else { panic!("{s}: {}", r.summary()) };
         let shown = c.inputs.iter().map(|(n, t)| format!("{n} = {t}")).collect::<Vec<_>>().join(", ");
@@ -88,7 +88,7 @@ fn a_bug_is_found_and_shrunk_whichever_strategy_made_the_input() {
 
 #[test]
 fn a_vacuous_spec_is_reported_not_passed() {
-    for s in [Strategy::Lazy, Strategy::Smt] {
+    for s in [Strategy::Lazy, Strategy::Smt, Strategy::Auto] {
         let r = run(s, "size(l) > 9", 3, insert);
         let RunVerdict::GaveUp { reason } = &r.verdict else { panic!("{s}: {}", r.summary()) };
         assert!(reason.contains("no valid inputs up to depth 3") && reason.contains("vacuous"), "{reason}");
@@ -139,4 +139,15 @@ fn insert_keeps_order_exhaustive(#[refine(ordered(l))] l: List, #[refine(x >= 0 
 #[property(cases = 50)]
 fn insert_keeps_order_random(#[refine(ordered(l))] l: List, x: i64) {
     assert!(ordered(&insert(l, x)));
+}
+
+#[test]
+fn auto_takes_a_spec_outside_the_solver_without_a_warning() {
+    // Non-linear arithmetic: smt warns and falls back; auto just enumerates.
+    let spec = "ordered(l) && x * x < size(l) * 3";
+    let smt = run(Strategy::Smt, spec, 3, insert);
+    let auto = run(Strategy::Auto, spec, 3, insert);
+    assert!(matches!(auto.verdict, RunVerdict::Passed), "{}", auto.summary());
+    assert_eq!(auto.stats.passed, smt.stats.passed);
+    assert!(auto.warnings.is_empty(), "{:?}", auto.warnings);
 }

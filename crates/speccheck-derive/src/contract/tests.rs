@@ -108,13 +108,16 @@ pub fn tests(k: &Contracted<'_>) -> TokenStream {
 
     let mut settings = k.parts.settings.clone();
     // A precondition that calls a measure or a Rust predicate is rarely
-    // met by random values: unless told otherwise, enumerate the small
-    // inputs lazily (a measure prunes partial inputs; a predicate checks
-    // each complete one), instead of filtering random ones.
+    // met by random values: unless told otherwise, the valid inputs come
+    // from the solver where it takes the precondition (measures are
+    // unfolded; speccheck built with z3), else from the lazy enumeration
+    // (a measure prunes partial inputs; a predicate checks each complete
+    // one). Other preconditions keep random inputs, filtered: they reach
+    // far-off values that small enumerations do not.
     let calls_functions =
         k.conjuncts.iter().flat_map(|c| &c.calls).any(|f| !speccheck_spec::eval::BUILTINS.contains(&f.as_str()));
     if calls_functions && !settings.iter().any(|s| s.to_string().starts_with("strategy")) {
-        settings.push(quote!(strategy = lazy));
+        settings.push(quote!(strategy = auto));
     }
     if let Some(ms) = &k.parts.within
         && !k.parts.has_timeout
