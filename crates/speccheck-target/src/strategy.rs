@@ -2,8 +2,9 @@
 //! hands them to the core runner: `random` (generate and filter,
 //! QuickCheck), `exhaustive` (enumerate by depth and filter, SmallCheck),
 //! `lazy` (enumerate partial inputs, Lazy SmallCheck, [`crate::lazy`]) and
-//! `smt` (solver models, Target, `crate::smt`). All four test the same
-//! inputs: those satisfying the argument spec ([`ArgSpec`]).
+//! `smt` (solver models, Target, `crate::smt`), with `auto` choosing
+//! between the last two. All test the same inputs: those satisfying the
+//! argument spec ([`ArgSpec`]).
 
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::time::Duration;
