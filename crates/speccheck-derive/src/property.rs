@@ -397,6 +397,11 @@ pub fn expand(args: TokenStream, mut item: ItemFn) -> syn::Result<TokenStream> {
                     __c.test_path = ::core::option::Option::Some(::speccheck::__private::test_path(::core::module_path!(), #name_str));
                     __c.rerun_command = ::core::option::Option::Some(::speccheck::__private::rerun_command(
                         ::core::env!("CARGO_PKG_NAME"),
+                        ::speccheck::__private::test_target(
+                            ::core::option_env!("CARGO_CRATE_NAME"),
+                            ::core::option_env!("CARGO_BIN_NAME"),
+                            ::core::option_env!("CARGO_TARGET_TMPDIR").is_some(),
+                        ).as_deref(),
                         ::core::module_path!(),
                         #name_str,
                     ));

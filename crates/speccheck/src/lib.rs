@@ -170,9 +170,32 @@ pub mod __private {
         }
     }
 
-    /// The `cargo test` command that reruns one property.
-    pub fn rerun_command(package: &str, module: &str, name: &str) -> String {
-        format!("cargo test -p {package} -- {} --exact", test_path(module, name))
+    /// The `cargo test` command that reruns one property; `target` is the
+    /// test target's flag (`--lib`, `--test contracts`), when known.
+    pub fn rerun_command(package: &str, target: Option<&str>, module: &str, name: &str) -> String {
+        let target = target.map(|t| format!(" {t}")).unwrap_or_default();
+        format!("cargo test -p {package}{target} -- {} --exact", test_path(module, name))
+    }
+
+    /// The flag that names the test target a property was compiled in,
+    /// from what cargo told the compiler: `crate_name` (`CARGO_CRATE_NAME`),
+    /// `bin` (`CARGO_BIN_NAME`), `integration` (`CARGO_TARGET_TMPDIR` is
+    /// set: an integration test), and where the running test binary is (an
+    /// example's lives in `examples/`). `None` when it cannot be told: the
+    /// command then runs every target's test of that name.
+    pub fn test_target(crate_name: Option<&str>, bin: Option<&str>, integration: bool) -> Option<String> {
+        if let Some(b) = bin {
+            return Some(format!("--bin {b}"));
+        }
+        let crate_name = crate_name?;
+        let exe = std::env::current_exe().ok()?;
+        if exe.parent().and_then(|d| d.file_name()).is_some_and(|n| n == "examples") {
+            return Some(format!("--example {crate_name}"));
+        }
+        if integration {
+            return Some(format!("--test {crate_name}"));
+        }
+        Some("--lib".into())
     }
 
     /// Parses `explain = "..."`.

@@ -156,9 +156,22 @@ fn exhaustive_properties_through_the_attribute(e: Expr) {
 
 #[test]
 fn reports_name_the_command_that_reruns_the_test() {
+    use speccheck::__private::{rerun_command, test_target};
     assert_eq!(
-        speccheck::__private::rerun_command("speccheck", "speccheck::tests", "p"),
-        "cargo test -p speccheck -- tests::p --exact"
+        rerun_command("speccheck", Some("--lib"), "speccheck::tests", "p"),
+        "cargo test -p speccheck --lib -- tests::p --exact"
     );
-    assert_eq!(speccheck::__private::rerun_command("x", "derive", "p"), "cargo test -p x -- p --exact");
+    assert_eq!(rerun_command("x", None, "derive", "p"), "cargo test -p x -- p --exact");
+    // This file is an integration test, run from `deps/`.
+    assert_eq!(test_target(Some("derive"), None, true).as_deref(), Some("--test derive"));
+    assert_eq!(test_target(Some("x"), None, false).as_deref(), Some("--lib"));
+    assert_eq!(test_target(Some("x"), Some("tool"), false).as_deref(), Some("--bin tool"));
+    assert_eq!(test_target(None, None, true), None);
+}
+
+/// What a failing property here prints: the target it was compiled in.
+#[speccheck::property(cases = 5)]
+#[should_panic(expected = "cargo test -p speccheck --test derive -- the_printed_replay_names_this_test_target --exact")]
+fn the_printed_replay_names_this_test_target(x: u8) -> bool {
+    x > 200
 }
