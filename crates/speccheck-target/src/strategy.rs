@@ -157,6 +157,8 @@ where
 }
 
 enum Msg {
+    /// Which way the inputs are found, once the producer knows.
+    By(String),
     Input(Vec<Value>),
     Warning(String),
     Complete,
@@ -183,9 +185,7 @@ impl<T> SpecInputs<T> {
         let spec2 = spec.clone();
         let by = match strategy {
             Strategy::Smt => "the SMT solver (z3)".to_string(),
-            Strategy::Auto if cfg!(feature = "z3") => {
-                "the SMT solver (z3), or the lazy enumeration where the spec is outside its fragment".to_string()
-            }
+            Strategy::Auto if cfg!(feature = "z3") => "the SMT solver (z3)".to_string(),
             _ => "the lazy enumeration".to_string(),
         };
         let spawned = std::thread::Builder::new()
@@ -209,14 +209,21 @@ impl<T> SpecInputs<T> {
 
 fn produce(spec: &ArgSpec, strategy: Strategy, depth: u32, tx: &SyncSender<Msg>) {
     if strategy == Strategy::Auto && cfg!(feature = "z3") {
-        // Outside the solver's fragment: enumerate, as chosen.
-        if smt_search(spec, depth, tx).is_ok() {
-            return;
+        // Outside the solver's fragment: enumerate, as chosen (the report
+        // says which it was, without a warning).
+        match smt_search(spec, depth, tx) {
+            Ok(()) => return,
+            Err(why) => {
+                let _ = tx.send(Msg::By(format!("the lazy enumeration (outside the SMT solver's fragment: {why})")));
+            }
         }
+    } else if strategy == Strategy::Auto {
+        let _ = tx.send(Msg::By("the lazy enumeration (speccheck built without z3)".into()));
     } else if strategy == Strategy::Smt {
         match smt_search(spec, depth, tx) {
             Ok(()) => return,
             Err(why) => {
+                let _ = tx.send(Msg::By("the lazy enumeration (the spec is outside the SMT fragment)".into()));
                 let _ = tx.send(Msg::Warning(format!(
                     "the SMT strategy cannot take this spec: {why}; testing with the lazy strategy instead (same \
                      inputs, found by enumeration)"
@@ -298,10 +305,11 @@ impl<T: Send> InputSource<T> for SpecInputs<T> {
                         v.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
                     )),
                 },
+                Msg::By(by) => {
+                    self.by = by;
+                    continue;
+                }
                 Msg::Warning(w) => {
-                    if w.contains("lazy strategy instead") {
-                        self.by = "the lazy enumeration (the spec is outside the SMT fragment)".into();
-                    }
                     self.warnings.push(w);
                     continue;
                 }

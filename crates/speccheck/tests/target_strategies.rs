@@ -105,6 +105,8 @@ fn a_spec_outside_the_solvers_fragment_falls_back_to_lazy_with_a_warning() {
     assert!(matches!(r.verdict, RunVerdict::Passed), "{}", r.summary());
     let w = r.warnings.join("\n");
     assert!(w.contains("x * x") && w.contains("lazy strategy instead"), "{w}");
+    let text = r.to_string();
+    assert!(text.contains("(from the lazy enumeration (the spec is outside the SMT fragment))"), "{text}");
     let lazy = run(Strategy::Lazy, "ordered(l) && x * x < size(l) * 3", 3, insert);
     assert!(r.stats.passed > 0 && r.stats.passed == lazy.stats.passed, "{} vs {}", r.stats.passed, lazy.stats.passed);
 }
@@ -150,4 +152,7 @@ fn auto_takes_a_spec_outside_the_solver_without_a_warning() {
     assert!(matches!(auto.verdict, RunVerdict::Passed), "{}", auto.summary());
     assert_eq!(auto.stats.passed, smt.stats.passed);
     assert!(auto.warnings.is_empty(), "{:?}", auto.warnings);
+    // The report says how the inputs were found: not by the solver.
+    let text = auto.to_string();
+    assert!(text.contains("the lazy enumeration (outside the SMT solver's fragment"), "{text}");
 }

@@ -641,7 +641,8 @@ impl Engine {
         started: Instant,
     ) -> Generated {
         use super::source::SourceStep;
-        let name = source.describe();
+        // Named when it is said: a source may learn how it finds its inputs
+        // only once it starts (a solver falling back to enumeration).
         let mut tried = 0u64;
         let stopped = |stats: &RunStats, notes: &mut Vec<String>, why: String| {
             if self.config.allow_partial && stats.passed > 0 {
@@ -666,6 +667,7 @@ impl Engine {
                 } else {
                     format!("it reached the limit of {} inputs (`max_enumerated`)", self.config.max_enumerated)
                 };
+                let name = source.describe();
                 return stopped(
                     stats,
                     notes,
@@ -677,6 +679,7 @@ impl Engine {
                     let r = self.watched(Phase::Generate, self.replay_case(&choices, Tail::Stop));
                     tried += 1;
                     if r.misaligned > 0 || r.prefix_unused {
+                        let name = source.describe();
                         return Generated::Error(format!(
                             "{name} gave an input whose choices do not rebuild it through the property's generator \
                              ({} misaligned, prefix {}used up): a bug in the source or in the generator's `encode`",
@@ -691,6 +694,7 @@ impl Engine {
                     tally(stats, r.outcome, r.labels);
                 }
                 SourceStep::Complete { what, depth } => {
+                    let name = source.describe();
                     stats.exhaustive = Some(ExhaustiveStats {
                         depth: depth.unwrap_or(0),
                         tried,
@@ -710,6 +714,7 @@ impl Engine {
                     return Generated::Passed;
                 }
                 SourceStep::Stopped { reason } => {
+                    let name = source.describe();
                     return stopped(
                         stats,
                         notes,
