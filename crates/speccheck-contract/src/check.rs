@@ -486,12 +486,4 @@ pub fn show(args: &[(&'static str, Value)]) -> String {
 }
 
 /// The message of a panic payload.
-pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
-    if let Some(s) = payload.downcast_ref::<&str>() {
-        (*s).to_string()
-    } else if let Some(s) = payload.downcast_ref::<String>() {
-        s.clone()
-    } else {
-        "<non-string panic payload>".into()
-    }
-}
+pub use speccheck_core::runner::case::payload_message as panic_message;

@@ -93,7 +93,9 @@ pub fn run_in_place(test: &TestFn, tc: &mut TestCase) -> (Outcome, Vec<String>, 
     (outcome, labels, backtrace)
 }
 
-fn payload_message(payload: &(dyn std::any::Any + Send)) -> String {
+/// The message of a panic payload (`&str` or `String`; others are named
+/// as such).
+pub fn payload_message(payload: &(dyn std::any::Any + Send)) -> String {
     if let Some(s) = payload.downcast_ref::<&str>() {
         (*s).to_string()
     } else if let Some(s) = payload.downcast_ref::<String>() {
