@@ -42,7 +42,14 @@ fn config(strategy: Strategy, seed: u64) -> Config {
 fn outcome(verdict: &RunVerdict, secs: f64) -> Found {
     match verdict {
         RunVerdict::Failed(c) | RunVerdict::Flaky(c) => Found { after: Some(c.found_after), secs },
-        _ => Found { after: None, secs },
+        // Not found: the run did all it was asked, or gave up on rejects.
+        RunVerdict::Passed | RunVerdict::GaveUp { .. } => Found { after: None, secs },
+        // Anything else says nothing about the bug: the study is void (the
+        // panic hook is silenced, so say it and stop).
+        other => {
+            eprintln!("a study run ended without a verdict on the bug: {other:?}");
+            std::process::exit(2)
+        }
     }
 }
 
