@@ -125,6 +125,11 @@ pub struct Contract {
     /// Arguments changed in place (`&mut`): the postconditions see their
     /// values after the call, and `old(x)` for before.
     mutated: Vec<String>,
+    /// The parameters' names, in order (`self` first for a method).
+    params: Vec<String>,
+    /// What the static classifier may read of the body, or why it could
+    /// not read the summary.
+    body: Option<Result<crate::callees::Body, String>>,
 }
 
 /// A call in progress: the arguments as they were on entry, what `old(..)`
@@ -207,7 +212,46 @@ impl Contract {
             measures: Measures::global(),
             olds,
             mutated: Vec::new(),
+            params: Vec::new(),
+            body: None,
         })
+    }
+
+    /// Names the parameters, in order (`self` first for a method): a
+    /// caller's classification substitutes its arguments for them.
+    pub fn params(mut self, names: &[&str]) -> Self {
+        self.params = names.iter().map(|n| n.to_string()).collect();
+        self
+    }
+
+    /// The parameters' names, in order.
+    pub fn param_names(&self) -> &[String] {
+        &self.params
+    }
+
+    /// The arguments the function changes in place.
+    pub fn mutated_names(&self) -> &[String] {
+        &self.mutated
+    }
+
+    /// Lets the static classifier read the body's summary (`let` bindings
+    /// and tail as spec text, call sites' paths as written in `module`;
+    /// see [`crate::callees`]).
+    pub fn body(mut self, module: &str, lets: &[(&str, &str)], tail: Option<&str>, callees: &[&str]) -> Self {
+        self.body = Some(crate::callees::Body::parse(module, lets, tail, callees));
+        self
+    }
+
+    /// Says why the body is not read (the classifier then assumes
+    /// nothing about what the function returns).
+    pub fn body_unread(mut self, why: &str) -> Self {
+        self.body = Some(Err(why.to_string()));
+        self
+    }
+
+    /// The body's summary, if one was given (or why it could not be read).
+    pub fn body_summary(&self) -> Option<&Result<crate::callees::Body, String>> {
+        self.body.as_ref()
     }
 
     /// Names the arguments the function changes in place (`&mut self`,

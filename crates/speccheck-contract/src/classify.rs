@@ -13,9 +13,20 @@
 //! fields of arguments (`x.lo`), literals, `+ - *`, comparisons,
 //! connectives and `if`, over mathematical integers (the spec language's
 //! meaning). A part that calls a measure, indexes or quantifies is to
-//! test. Proofs are sound for that fragment; the body of the function is
-//! not analysed (Rust code is not in the spec language), so a part about
-//! `result` is proved only when it holds for any result.
+//! test.
+//!
+//! When `#[contract]` could summarize the body ([`crate::callees`]: its
+//! `let`s and tail, straight-line arithmetic, `if`s and calls), the
+//! solver also knows what the function returns, and each call to another
+//! contracted function stands for a result meeting that function's
+//! postconditions where its precondition holds (the *callees'
+//! contracts*). Each such call is classified too: does it meet the
+//! callee's precondition? Proofs are then relative to the callees keeping
+//! their contracts (each is checked at run time and by its own tests) and
+//! to arithmetic not overflowing (debug builds panic on overflow, so a
+//! call that returns did not overflow; release builds do not read bodies).
+//! Without a summary, a part about `result` is proved only when it holds
+//! for any result.
 
 use crate::check::Contract;
 #[cfg(not(feature = "z3"))]
@@ -52,6 +63,12 @@ pub struct Classification {
     pub vacuous: Option<bool>,
     /// Each postcondition and cost part, as written, with its status.
     pub parts: Vec<(String, Status)>,
+    /// What was read of the body: `Ok` with the callees whose contracts
+    /// were assumed, or why the body was not read (`None`: not asked).
+    pub body: Option<Result<Vec<String>, String>>,
+    /// Each call the body makes to a contracted function, as `g(args)`,
+    /// with the status of "the call meets `g`'s precondition".
+    pub calls: Vec<(String, Status)>,
 }
 
 impl Classification {
@@ -69,8 +86,20 @@ impl std::fmt::Display for Classification {
             Some(false) => write!(f, "\n  precondition: satisfiable")?,
             None => {}
         }
+        match &self.body {
+            Some(Ok(assumed)) if assumed.is_empty() => write!(f, "\n  body: read")?,
+            Some(Ok(assumed)) => {
+                let names: Vec<String> = assumed.iter().map(|a| format!("`{a}`")).collect();
+                write!(f, "\n  body: read, assuming the contracts of {}", names.join(", "))?
+            }
+            Some(Err(why)) => write!(f, "\n  body: not read ({why})")?,
+            None => {}
+        }
         for (w, s) in &self.parts {
             write!(f, "\n  `{w}`: {s}")?;
+        }
+        for (call, s) in &self.calls {
+            write!(f, "\n  call `{call}` meets its callee's precondition: {s}")?;
         }
         Ok(())
     }
@@ -90,7 +119,11 @@ pub fn classify(contract: &Contract) -> Classification {
             .filter(|p| matches!(p.kind, PartKind::Ensures | PartKind::Cost))
             .map(|p| (p.written.clone(), Status::ToTest("built without the solver (feature `z3`)".into())))
             .collect();
-        Classification { function: contract.function().to_string(), vacuous: None, parts }
+        let body = contract.body_summary().map(|b| match b {
+            Ok(_) => Err("built without the solver (feature `z3`)".to_string()),
+            Err(why) => Err(why.clone()),
+        });
+        Classification { function: contract.function().to_string(), vacuous: None, parts, body, calls: Vec::new() }
     }
 }
 
@@ -103,6 +136,7 @@ mod solver {
     use z3::{SatResult, Solver};
 
     use super::{Classification, Status};
+    use crate::callees::{Body, CALL, registered};
     use crate::check::{Contract, PartKind};
 
     /// An integer or boolean term.
@@ -215,6 +249,139 @@ mod solver {
         }
     }
 
+    /// A call the body makes to a contracted function.
+    struct Site {
+        /// As shown: `abs(x - 1)`.
+        shown: String,
+        /// The callee's name, as its contract names it.
+        callee: String,
+        /// Under what the call is made (`if` branches, `&&`, `||`).
+        pc: Vec<Expr>,
+        /// The callee's precondition at this call.
+        pre: Vec<Expr>,
+        /// The callee's postconditions at this call, about its result.
+        posts: Vec<Expr>,
+    }
+
+    /// The body read as facts: the calls, in the order they are made,
+    /// and what the function returns.
+    struct Reading<'a> {
+        body: &'a Body,
+        sites: Vec<Site>,
+        calls: usize,
+    }
+
+    impl Reading<'_> {
+        /// `e` with each call replaced by a variable for its result; calls
+        /// to contracted functions are recorded as sites under `pc`.
+        fn calls_abstracted(&mut self, e: &Expr, pc: &[Expr]) -> Expr {
+            let with = |pc: &[Expr], c: Expr| -> Vec<Expr> { pc.iter().cloned().chain([c]).collect() };
+            match e {
+                Expr::Call(name, args) if name.starts_with(CALL) => {
+                    let args: Vec<Expr> = args.iter().map(|a| self.calls_abstracted(a, pc)).collect();
+                    let var = format!("call#{}", self.calls);
+                    self.calls += 1;
+                    if let Some(site) = self.body.callee(name).and_then(|p| site(p, &args, &var, pc)) {
+                        self.sites.push(site);
+                    }
+                    Expr::Var(var)
+                }
+                Expr::If(c, a, b) => {
+                    let c = self.calls_abstracted(c, pc);
+                    let a = self.calls_abstracted(a, &with(pc, c.clone()));
+                    let b = self.calls_abstracted(b, &with(pc, Expr::Unary(UnOp::Not, Box::new(c.clone()))));
+                    Expr::If(Box::new(c), Box::new(a), Box::new(b))
+                }
+                Expr::Binary(op @ (BinOp::And | BinOp::Or | BinOp::Implies), a, b) => {
+                    let a = self.calls_abstracted(a, pc);
+                    let cond = if *op == BinOp::Or { Expr::Unary(UnOp::Not, Box::new(a.clone())) } else { a.clone() };
+                    let b = self.calls_abstracted(b, &with(pc, cond));
+                    Expr::bin(*op, a, b)
+                }
+                Expr::Binary(op, a, b) => {
+                    let a = self.calls_abstracted(a, pc);
+                    Expr::bin(*op, a, self.calls_abstracted(b, pc))
+                }
+                Expr::Unary(op, a) => Expr::Unary(*op, Box::new(self.calls_abstracted(a, pc))),
+                Expr::Field(a, n) => Expr::Field(Box::new(self.calls_abstracted(a, pc)), n.clone()),
+                Expr::Index(a, b) => {
+                    let a = self.calls_abstracted(a, pc);
+                    Expr::Index(Box::new(a), Box::new(self.calls_abstracted(b, pc)))
+                }
+                Expr::Call(name, args) => {
+                    Expr::Call(name.clone(), args.iter().map(|a| self.calls_abstracted(a, pc)).collect())
+                }
+                Expr::Int(_) | Expr::Bool(_) | Expr::Var(_) | Expr::Quant { .. } => e.clone(),
+            }
+        }
+    }
+
+    /// The call of the function registered at `path` with `args`, its
+    /// result named `var`: its contract with the arguments in place of the
+    /// parameters (`None` when nothing is registered there, or the contract
+    /// does not fit the call).
+    fn site(path: &str, args: &[Expr], var: &str, pc: &[Expr]) -> Option<Site> {
+        let g = registered(path)?;
+        if g.param_names().len() != args.len() || !g.mutated_names().is_empty() {
+            return None;
+        }
+        let mut map: HashMap<&str, Expr> =
+            g.param_names().iter().map(String::as_str).zip(args.iter().cloned()).collect();
+        map.insert("result", Expr::Var(var.to_string()));
+        let at_call =
+            |e: &Expr| e.rewrite(&mut |x| if let Expr::Var(v) = x { map.get(v.as_str()).cloned() } else { None });
+        let pre = g
+            .parts()
+            .iter()
+            .filter(|p| p.kind == PartKind::Requires)
+            .filter_map(|p| p.expr.as_ref())
+            .map(at_call)
+            .collect();
+        let posts = g
+            .parts()
+            .iter()
+            .filter(|p| p.kind == PartKind::Ensures)
+            .filter_map(|p| g.before_after_view(p))
+            .map(|e| at_call(&e))
+            .collect();
+        let shown = args.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ");
+        Some(Site {
+            shown: format!("{}({shown})", g.function()),
+            callee: g.function().to_string(),
+            pc: pc.to_vec(),
+            pre,
+            posts,
+        })
+    }
+
+    /// Replaces the `let`-bound names by their values, all at once.
+    fn expand(e: &Expr, env: &HashMap<String, Expr>) -> Expr {
+        e.rewrite(&mut |x| if let Expr::Var(v) = x { env.get(v).cloned() } else { None })
+    }
+
+    /// What a call site assumes: where the call is made and the callee's
+    /// precondition holds, the callee's postconditions hold of its result.
+    fn assumed(site: &Site) -> Vec<Expr> {
+        let guard = Expr::all(site.pc.iter().chain(&site.pre).cloned());
+        site.posts.iter().map(|p| Expr::bin(BinOp::Implies, guard.clone(), p.clone())).collect()
+    }
+
+    /// `status` of a claim `b` under the assumptions `given`: proved when
+    /// its negation contradicts them, false when it does and `whole` says
+    /// nothing was left out of them.
+    fn status(given: &[Bool], b: &Bool, whole: bool) -> Status {
+        let mut refute = given.to_vec();
+        refute.push(b.not());
+        let mut meet = given.to_vec();
+        meet.push(b.clone());
+        match (sat(&refute), sat(&meet)) {
+            (Some(false), _) => Status::Proved,
+            (_, Some(false)) if whole => Status::False,
+            (None, _) | (_, None) => Status::ToTest("the solver could not decide".into()),
+            _ => Status::ToTest("depends on what the function does".into()),
+        }
+    }
+
     pub(super) fn classify(contract: &Contract) -> Classification {
         let mut sk = Skeleton::default();
         // The precondition's decidable clauses; the others are left out,
@@ -234,6 +401,56 @@ mod solver {
             Some(true) if whole => Some(false),
             _ => None,
         };
+
+        // The body, read as facts after the precondition. A fact outside
+        // the solver's fragment is left out (assuming less stays sound).
+        let mut given = pre.clone();
+        let mut calls = Vec::new();
+        let mut body = contract.body_summary().map(|b| b.clone().map(|_| Vec::new()));
+        if let Some(Ok(summary)) = contract.body_summary() {
+            let mut reading = Reading { body: summary, sites: Vec::new(), calls: 0 };
+            let mut env = HashMap::new();
+            for (name, value) in &summary.lets {
+                let v = reading.calls_abstracted(&expand(value, &env), &[]);
+                env.insert(name.clone(), v);
+            }
+            let tail = summary.tail.as_ref().map(|t| reading.calls_abstracted(&expand(t, &env), &[]));
+            let mut assumed_of = Vec::new();
+            for site in &reading.sites {
+                // Each call is judged on what holds when it is made: the
+                // precondition and the calls made before it.
+                let status = match (
+                    sk.bool(&Expr::all(site.pre.iter().cloned())),
+                    site.pc.iter().map(|c| sk.bool(c)).collect::<Result<Vec<_>, _>>(),
+                ) {
+                    (Ok(b), Ok(pc)) => {
+                        let mut at = given.clone();
+                        at.extend(pc);
+                        status(&at, &b, whole)
+                    }
+                    (Err(why), _) | (_, Err(why)) => Status::ToTest(format!("outside the solver's fragment: {why}")),
+                };
+                calls.push((site.shown.clone(), status));
+                given.extend(assumed(site).iter().filter_map(|f| sk.bool(f).ok()));
+                if !assumed_of.contains(&site.callee) {
+                    assumed_of.push(site.callee.clone());
+                }
+            }
+            if let Some(t) = tail {
+                let fact = Expr::bin(BinOp::Eq, Expr::Var("result".into()), t);
+                if let Ok(f) = sk.bool(&fact) {
+                    given.push(f);
+                }
+            }
+            body = Some(Ok(assumed_of));
+            // Callees' contracts that no returning call can meet would
+            // prove anything: say so and assume nothing from the body.
+            if sat(&pre) == Some(true) && sat(&given) == Some(false) {
+                body = Some(Err("by the callees' contracts no call returns: check those contracts".into()));
+                given = pre.clone();
+            }
+        }
+
         let parts = contract
             .parts()
             .iter()
@@ -242,23 +459,12 @@ mod solver {
                 let status = match contract.before_after_view(p).map(|e| sk.bool(&e)) {
                     None => Status::ToTest("not a spec".into()),
                     Some(Err(why)) => Status::ToTest(format!("outside the solver's fragment: {why}")),
-                    Some(Ok(b)) => {
-                        let mut refute = pre.clone();
-                        refute.push(b.not());
-                        let mut meet = pre.clone();
-                        meet.push(b);
-                        match (sat(&refute), sat(&meet)) {
-                            (Some(false), _) => Status::Proved,
-                            (_, Some(false)) if whole => Status::False,
-                            (None, _) | (_, None) => Status::ToTest("the solver could not decide".into()),
-                            _ => Status::ToTest("depends on what the function does".into()),
-                        }
-                    }
+                    Some(Ok(b)) => status(&given, &b, whole),
                 };
                 (p.written.clone(), status)
             })
             .collect();
-        Classification { function: contract.function().to_string(), vacuous, parts }
+        Classification { function: contract.function().to_string(), vacuous, parts, body, calls }
     }
 }
 
@@ -328,5 +534,73 @@ mod tests {
         let c = contract(&["len(xs) > 2"], &["len(xs) < 0", "x < x"]);
         assert_eq!(c.vacuous, None);
         assert!(matches!(c.parts[1].1, Status::ToTest(_)), "{c}");
+    }
+
+    /// The classifier against brute force: for bodies and postconditions
+    /// over one small integer argument, a part called proved holds on
+    /// every valid input, and a part called false holds on none.
+    #[test]
+    fn readings_of_the_body_agree_with_brute_force() {
+        use speccheck_spec::{Env, Measures, Value};
+        let tails = [
+            "x + 1",
+            "x - 1",
+            "x * x",
+            "if x > 0 { x } else { 0 - x }",
+            "x * 2 - x",
+            "if x >= 2 { x } else { 2 }",
+            "(x + 3) * (x - 3)",
+            "__sc_opaque_0",
+            "if __sc_opaque_0 > x { x } else { x + 1 }",
+        ];
+        let posts =
+            ["result >= 0", "result > x", "result == x + 1", "result >= x", "result < x", "result != x", "result >= 2"];
+        let measures = Box::leak(Box::new(Measures::default()));
+        let (mut proved, mut false_) = (0, 0);
+        for tail in tails {
+            for post in posts {
+                let c =
+                    Contract::new("f", &[("x > -5 && x < 5", "x > -5 && x < 5")], &[(post, post)], None, false, None)
+                        .unwrap()
+                        .params(&["x"])
+                        .body("k", &[], Some(tail), &[]);
+                let class = classify(&c);
+                let status = &class.parts[0].1;
+                let holds: Vec<Option<bool>> = (-4..=4)
+                    .map(|x| {
+                        let env = Env::new(measures).with("x", Value::Int(x));
+                        // An opaque value may be anything: the part holds
+                        // only if it holds for every value tried.
+                        let outcomes: Vec<bool> = (-6..=6)
+                            .map(|o| {
+                                let mut env = env.clone().with("__sc_opaque_0", Value::Int(o));
+                                let r = env.eval(&speccheck_spec::parse_str(tail).unwrap()).unwrap();
+                                env.with("result", r).bool(&speccheck_spec::parse_str(post).unwrap()).unwrap()
+                            })
+                            .collect();
+                        if outcomes.iter().all(|b| *b) {
+                            Some(true)
+                        } else if outcomes.iter().all(|b| !*b) {
+                            Some(false)
+                        } else {
+                            None
+                        }
+                    })
+                    .collect();
+                match status {
+                    Status::Proved => {
+                        proved += 1;
+                        assert!(holds.iter().all(|h| *h == Some(true)), "`{post}` of `{tail}` called proved: {class}");
+                    }
+                    Status::False => {
+                        false_ += 1;
+                        assert!(holds.iter().all(|h| *h == Some(false)), "`{post}` of `{tail}` called false: {class}");
+                    }
+                    Status::ToTest(_) => {}
+                }
+            }
+        }
+        // The reading decides most of these.
+        assert!(proved >= 10 && false_ >= 3, "proved {proved}, false {false_}");
     }
 }

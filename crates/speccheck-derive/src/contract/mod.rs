@@ -14,6 +14,7 @@
 //!   each part with the solver and fails on a vacuous precondition
 //!   ([`tests`]).
 
+mod body;
 mod params;
 mod parts;
 mod tests;
@@ -38,6 +39,8 @@ struct Contracted<'a> {
     /// For each parameter, the conjuncts that refine it (a conjunct
     /// refines the last argument it mentions).
     refine: Vec<Vec<usize>>,
+    /// What the static classifier may read of the body, or why nothing.
+    body: Result<body::Summary, &'static str>,
 }
 
 impl Contracted<'_> {
@@ -93,10 +96,64 @@ impl Contracted<'_> {
         let no_panic = self.parts.no_panic;
         let mutated = self.params.iter().filter(|p| p.by == By::RefMut).map(|p| &p.name);
         let pure = self.parts.pure.is_some().then(|| quote!(.pure()));
+        let params = self.params.iter().map(|p| &p.name);
         quote! {
             #c::Contract::new(#name, #req, #ens, #cost, #no_panic, #within)
-                .map(|__sc_c| __sc_c.mutated(&[#(#mutated),*]) #pure)
+                .map(|__sc_c| __sc_c.mutated(&[#(#mutated),*]).params(&[#(#params),*]) #pure)
                 .unwrap_or_else(|e| ::core::panic!("contract of `{}`: {e}", #name))
+        }
+    }
+
+    /// The contract with what the classifier may read of the body. Only
+    /// debug builds read it: there arithmetic that overflows panics, so a
+    /// call that returns computed what the spec's integers compute.
+    fn classified_contract(&self) -> TokenStream {
+        let new_contract = self.new_contract();
+        let with_body = match &self.body {
+            Ok(s) => {
+                let lets = s.lets.iter().map(|(n, v)| quote!((#n, #v)));
+                let tail = match &s.tail {
+                    Some(t) => quote!(::core::option::Option::Some(#t)),
+                    None => quote!(::core::option::Option::None),
+                };
+                let callees = &s.callees;
+                quote! {
+                    if ::core::cfg!(debug_assertions) {
+                        __sc_c.body(::core::module_path!(), &[#(#lets),*], #tail, &[#(#callees),*])
+                    } else {
+                        __sc_c.body_unread("a release build: its arithmetic may wrap")
+                    }
+                }
+            }
+            Err(why) => quote!(__sc_c.body_unread(#why)),
+        };
+        quote!({
+            let __sc_c = #new_contract;
+            #with_body
+        })
+    }
+
+    /// Registers the contract under the function's path, so callers'
+    /// classifications can assume it ([`crate`]'s `callees`).
+    fn registration(&self) -> TokenStream {
+        let c = quote!(::speccheck::__private::contract);
+        let spec = quote!(::speccheck::__private::spec);
+        let ident = &self.sig.ident;
+        let path = match self.owner {
+            Some(o) => {
+                let ty = &o.ty;
+                quote!(<#ty>::#ident)
+            }
+            None => quote!(#ident),
+        };
+        let new_contract = self.new_contract();
+        quote! {
+            #spec::inventory::submit! {
+                #c::callees::Registered {
+                    path: || ::core::any::type_name_of_val(&#path),
+                    contract: || #new_contract,
+                }
+            }
         }
     }
 }
@@ -114,7 +171,12 @@ fn only_mentions(c: &Clause, kind: &str, names: &[String], extra: &[&str]) -> sy
 }
 
 /// Reads and checks a contract on `sig`.
-fn read<'a>(args: TokenStream, sig: &'a Signature, owner: Option<&'a Owner>) -> syn::Result<Contracted<'a>> {
+fn read<'a>(
+    args: TokenStream,
+    sig: &'a Signature,
+    block: &syn::Block,
+    owner: Option<&'a Owner>,
+) -> syn::Result<Contracted<'a>> {
     let parts = parts::parse(args)?;
     if !sig.generics.params.is_empty() {
         return Err(syn::Error::new_spanned(&sig.generics, "a contract needs a function without generics"));
@@ -190,15 +252,17 @@ fn read<'a>(args: TokenStream, sig: &'a Signature, owner: Option<&'a Owner>) -> 
             return Err(syn::Error::new_spanned(&ex.tokens, format!("the example does not give `{missing}`")));
         }
     }
-    Ok(Contracted { parts, params, sig, owner, refine, conjuncts })
+    let body = body::summarize(sig, block, &params, owner);
+    Ok(Contracted { parts, params, sig, owner, refine, conjuncts, body })
 }
 
 /// `#[contract(...)]` on a free function.
 pub fn expand(args: TokenStream, item: ItemFn) -> syn::Result<TokenStream> {
-    let contracted = read(args, &item.sig, None)?;
+    let contracted = read(args, &item.sig, &item.block, None)?;
     let wrapped = wrap::wrapper(&contracted, &item.attrs, &item.vis, &item.block);
     let tests = tests::tests(&contracted);
-    Ok(quote!(#wrapped #tests))
+    let registration = contracted.registration();
+    Ok(quote!(#wrapped #registration #tests))
 }
 
 /// Whether an attribute is `#[contract(..)]` (or `#[speccheck::contract(..)]`).
@@ -248,7 +312,7 @@ pub fn expand_impl(args: TokenStream, mut item: ItemImpl) -> syn::Result<TokenSt
             syn::Meta::Path(_) => TokenStream::new(),
             meta => meta.require_list()?.tokens.clone(),
         };
-        let contracted = read(args, &f.sig, Some(&owner))?;
+        let contracted = read(args, &f.sig, &f.block, Some(&owner))?;
         let hidden = hidden_name(&f.sig.ident);
         let mut hidden_sig = f.sig.clone();
         hidden_sig.ident = hidden.clone();
@@ -261,6 +325,7 @@ pub fn expand_impl(args: TokenStream, mut item: ItemImpl) -> syn::Result<TokenSt
         }));
         items.push(ImplItem::Verbatim(wrap::wrapper(&contracted, &f.attrs, &f.vis, &f.block)));
         tests.push(tests::tests(&contracted));
+        tests.push(contracted.registration());
     }
     item.items = items;
     Ok(quote!(#item #(#tests)*))

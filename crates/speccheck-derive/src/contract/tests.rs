@@ -48,6 +48,7 @@ pub fn tests(k: &Contracted<'_>) -> TokenStream {
     let fn_name = &k.sig.ident;
     let display = k.display_name();
     let new_contract = k.new_contract();
+    let classified = k.classified_contract();
     let same = |i: &Ident| i.clone();
     let the_call = call(k, same);
 
@@ -128,17 +129,24 @@ pub fn tests(k: &Contracted<'_>) -> TokenStream {
     let should_panic = k.parts.should_panic.as_ref().map(|v| quote!(#[should_panic(expected = #v)]));
     let assert_no_false = if k.parts.should_panic.is_none() {
         quote! {
-            let __sc_false: ::std::vec::Vec<&str> = __sc_class
+            let __sc_false: ::std::vec::Vec<::std::string::String> = __sc_class
                 .parts
                 .iter()
                 .filter(|(_, s)| *s == #c::Status::False)
-                .map(|(w, _)| w.as_str())
+                .map(|(w, _)| ::std::format!("`{w}`"))
+                .chain(
+                    __sc_class
+                        .calls
+                        .iter()
+                        .filter(|(_, s)| *s == #c::Status::False)
+                        .map(|(w, _)| ::std::format!("the call `{w}` (it breaks its callee's precondition)")),
+                )
                 .collect();
             ::core::assert!(
                 __sc_false.is_empty(),
-                "{}\nthese parts contradict the precondition: no call that returns can meet them: {:?}",
+                "{}\nfalse on every call that returns and meets the precondition: {}",
                 __sc_class,
-                __sc_false
+                __sc_false.join(", ")
             );
         }
     } else {
@@ -190,7 +198,7 @@ pub fn tests(k: &Contracted<'_>) -> TokenStream {
         #[test]
         #[allow(non_snake_case)]
         fn #static_name() {
-            let __sc_class = #c::classify(&#new_contract);
+            let __sc_class = #c::classify(&#classified);
             ::std::println!("{}", __sc_class);
             ::core::assert!(
                 __sc_class.vacuous != ::core::option::Option::Some(true),
@@ -209,7 +217,7 @@ pub fn tests(k: &Contracted<'_>) -> TokenStream {
             #[allow(unused_imports)]
             use ::speccheck::__private::{ViaDebug as _, ViaName as _, ViaTree as _};
             static __SC_CLASS: ::std::sync::OnceLock<::std::string::String> = ::std::sync::OnceLock::new();
-            let __sc_class = || __SC_CLASS.get_or_init(|| #c::classify(&#new_contract).to_string()).clone();
+            let __sc_class = || __SC_CLASS.get_or_init(|| #c::classify(&#classified).to_string()).clone();
             // The function's report: its static statuses here, then the
             // run's line (cases, depth covered) or the counterexample.
             static __SC_SHOWN: ::std::sync::Once = ::std::sync::Once::new();
