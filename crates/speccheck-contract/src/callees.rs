@@ -76,6 +76,9 @@ pub struct Body {
 /// The prefix of a call site's name in a body summary.
 pub const CALL: &str = "__sc_call_";
 
+/// The prefix of an unknown value's name in a body summary.
+pub const OPAQUE: &str = "__sc_opaque_";
+
 impl Body {
     /// Parses a summary the derive wrote: `lets` and `tail` as spec text,
     /// `callees` as paths written in `module`.

@@ -130,6 +130,9 @@ pub struct Contract {
     /// What the static classifier may read of the body, or why it could
     /// not read the summary.
     body: Option<Result<crate::callees::Body, String>>,
+    /// Whether the function returns an integer or a `bool` (a caller's
+    /// classification computes with the result only then).
+    scalar_result: bool,
 }
 
 /// A call in progress: the arguments as they were on entry, what `old(..)`
@@ -214,6 +217,7 @@ impl Contract {
             mutated: Vec::new(),
             params: Vec::new(),
             body: None,
+            scalar_result: false,
         })
     }
 
@@ -222,6 +226,17 @@ impl Contract {
     pub fn params(mut self, names: &[&str]) -> Self {
         self.params = names.iter().map(|n| n.to_string()).collect();
         self
+    }
+
+    /// Says the function returns an integer or a `bool`.
+    pub fn scalar_result(mut self) -> Self {
+        self.scalar_result = true;
+        self
+    }
+
+    /// Whether the function returns an integer or a `bool`.
+    pub fn returns_scalar(&self) -> bool {
+        self.scalar_result
     }
 
     /// The parameters' names, in order.

@@ -136,7 +136,7 @@ mod solver {
     use z3::{SatResult, Solver};
 
     use super::{Classification, Status};
-    use crate::callees::{Body, CALL, registered};
+    use crate::callees::{Body, CALL, OPAQUE, registered};
     use crate::check::{Contract, PartKind};
 
     /// An integer or boolean term.
@@ -269,9 +269,43 @@ mod solver {
         body: &'a Body,
         sites: Vec<Site>,
         calls: usize,
+        /// Results whose type is not an integer or a `bool` (a float, a
+        /// type with its own `==`): nothing is computed with them.
+        untyped: Vec<String>,
     }
 
     impl Reading<'_> {
+        /// Whether `e` is an unknown value of unknown type.
+        fn unknown(&self, e: &Expr) -> bool {
+            matches!(e, Expr::Var(v) if v.starts_with(OPAQUE) || self.untyped.contains(v))
+        }
+
+        /// `e` with every operation on an unknown value of unknown type
+        /// made unknown in turn: `a == a` is not true of a NaN, nor is
+        /// `a + 1 > a` of a wrapping or saturating type.
+        fn typed(&mut self, e: &Expr) -> Expr {
+            let e = match e {
+                Expr::Binary(op, a, b) => Expr::bin(*op, self.typed(a), self.typed(b)),
+                Expr::Unary(op, a) => Expr::Unary(*op, Box::new(self.typed(a))),
+                Expr::If(c, a, b) => {
+                    Expr::If(Box::new(self.typed(c)), Box::new(self.typed(a)), Box::new(self.typed(b)))
+                }
+                Expr::Field(a, n) => Expr::Field(Box::new(self.typed(a)), n.clone()),
+                _ => return e.clone(),
+            };
+            let operands: Vec<&Expr> = match &e {
+                Expr::Binary(_, a, b) => vec![a, b],
+                Expr::Unary(_, a) | Expr::Field(a, _) => vec![a],
+                Expr::If(c, _, _) => vec![c],
+                _ => Vec::new(),
+            };
+            if operands.iter().any(|o| self.unknown(o)) {
+                self.calls += 1;
+                return Expr::Var(format!("{OPAQUE}typed#{}", self.calls));
+            }
+            e
+        }
+
         /// `e` with each call replaced by a variable for its result; calls
         /// to contracted functions are recorded as sites under `pc`.
         fn calls_abstracted(&mut self, e: &Expr, pc: &[Expr]) -> Expr {
@@ -281,20 +315,29 @@ mod solver {
                     let args: Vec<Expr> = args.iter().map(|a| self.calls_abstracted(a, pc)).collect();
                     let var = format!("call#{}", self.calls);
                     self.calls += 1;
-                    if let Some(site) = self.body.callee(name).and_then(|p| site(p, &args, &var, pc)) {
-                        self.sites.push(site);
+                    match self.body.callee(name).and_then(|p| site(p, &args, &var, pc)) {
+                        Some((site, true)) => self.sites.push(site),
+                        Some((site, false)) => {
+                            self.sites.push(site);
+                            self.untyped.push(var.clone());
+                        }
+                        None => self.untyped.push(var.clone()),
                     }
                     Expr::Var(var)
                 }
+                // A condition guards what is assumed of the calls under
+                // it: only what is known of it is used.
                 Expr::If(c, a, b) => {
                     let c = self.calls_abstracted(c, pc);
-                    let a = self.calls_abstracted(a, &with(pc, c.clone()));
-                    let b = self.calls_abstracted(b, &with(pc, Expr::Unary(UnOp::Not, Box::new(c.clone()))));
+                    let known = self.typed(&c);
+                    let a = self.calls_abstracted(a, &with(pc, known.clone()));
+                    let b = self.calls_abstracted(b, &with(pc, Expr::Unary(UnOp::Not, Box::new(known))));
                     Expr::If(Box::new(c), Box::new(a), Box::new(b))
                 }
                 Expr::Binary(op @ (BinOp::And | BinOp::Or | BinOp::Implies), a, b) => {
                     let a = self.calls_abstracted(a, pc);
-                    let cond = if *op == BinOp::Or { Expr::Unary(UnOp::Not, Box::new(a.clone())) } else { a.clone() };
+                    let known = self.typed(&a);
+                    let cond = if *op == BinOp::Or { Expr::Unary(UnOp::Not, Box::new(known)) } else { known };
                     let b = self.calls_abstracted(b, &with(pc, cond));
                     Expr::bin(*op, a, b)
                 }
@@ -319,8 +362,9 @@ mod solver {
     /// The call of the function registered at `path` with `args`, its
     /// result named `var`: its contract with the arguments in place of the
     /// parameters (`None` when nothing is registered there, or the contract
-    /// does not fit the call).
-    fn site(path: &str, args: &[Expr], var: &str, pc: &[Expr]) -> Option<Site> {
+    /// does not fit the call), and whether its result is an integer or a
+    /// `bool`.
+    fn site(path: &str, args: &[Expr], var: &str, pc: &[Expr]) -> Option<(Site, bool)> {
         let g = registered(path)?;
         if g.param_names().len() != args.len() || !g.mutated_names().is_empty() {
             return None;
@@ -345,13 +389,14 @@ mod solver {
             .map(|e| at_call(&e))
             .collect();
         let shown = args.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ");
-        Some(Site {
+        let site = Site {
             shown: format!("{}({shown})", g.function()),
             callee: g.function().to_string(),
             pc: pc.to_vec(),
             pre,
             posts,
-        })
+        };
+        Some((site, g.returns_scalar()))
     }
 
     /// Replaces the `let`-bound names by their values, all at once.
@@ -408,13 +453,17 @@ mod solver {
         let mut calls = Vec::new();
         let mut body = contract.body_summary().map(|b| b.clone().map(|_| Vec::new()));
         if let Some(Ok(summary)) = contract.body_summary() {
-            let mut reading = Reading { body: summary, sites: Vec::new(), calls: 0 };
+            let mut reading = Reading { body: summary, sites: Vec::new(), calls: 0, untyped: Vec::new() };
             let mut env = HashMap::new();
             for (name, value) in &summary.lets {
                 let v = reading.calls_abstracted(&expand(value, &env), &[]);
+                let v = reading.typed(&v);
                 env.insert(name.clone(), v);
             }
-            let tail = summary.tail.as_ref().map(|t| reading.calls_abstracted(&expand(t, &env), &[]));
+            let tail = summary.tail.as_ref().map(|t| {
+                let t = reading.calls_abstracted(&expand(t, &env), &[]);
+                reading.typed(&t)
+            });
             let mut assumed_of = Vec::new();
             for site in &reading.sites {
                 // Each call is judged on what holds when it is made: the

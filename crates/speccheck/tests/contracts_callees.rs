@@ -134,11 +134,54 @@ fn a_let_that_shadows_an_argument_is_read_as_rust_reads_it() {
     assert!(out.contains("`result == x + 2`: proved"), "{out}");
 }
 
+#[contract(requires(x > -1000 && x < 1000), ensures(result), test(should_panic = "the postcondition `result` is false"))]
+#[allow(clippy::eq_op)] // the point: NaN is not equal to itself
+fn divided_by_zero_is_itself(x: i64) -> bool {
+    let a = x as f64 / 0.0;
+    a == a
+}
+
+/// A type whose values are never equal, even to themselves.
+#[derive(Debug)]
+struct Never;
+
+impl PartialEq for Never {
+    fn eq(&self, _: &Never) -> bool {
+        false
+    }
+}
+
+#[contract(requires(x > -1000 && x < 1000))]
+fn make_never(x: i64) -> Never {
+    let _ = x;
+    Never
+}
+
+#[contract(requires(x > -1000 && x < 1000), ensures(result), test(should_panic = "the postcondition `result` is false"))]
+#[allow(clippy::eq_op)] // the point: `Never` is not equal to itself
+fn never_equal(x: i64) -> bool {
+    let a = make_never(x);
+    a == a
+}
+
 #[test]
 fn a_body_that_could_be_misread_is_not_read_and_says_why() {
     let (_, out) = classified!("leaves_early");
     assert!(out.contains("body: not read (it may return early)"), "{out}");
     assert!(out.contains("`result >= 0`: to test"), "{out}");
+    // NaN is not equal to itself: a float body is not read as integers.
+    let (_, out) = classified!("divided_by_zero_is_itself");
+    assert!(out.contains("body: not read (it computes with floating-point numbers)"), "{out}");
+    assert!(out.contains("`result`: to test"), "{out}");
+}
+
+#[test]
+fn nothing_is_computed_with_a_result_of_unknown_type() {
+    // `a == a` is not true of every type: the call's result is a `Never`.
+    let (ok, out) = classified!("never_equal");
+    assert!(ok, "{out}");
+    assert!(out.contains("assuming the contracts of `make_never`"), "{out}");
+    assert!(out.contains("`result`: to test"), "{out}");
 }
 
 #[test]

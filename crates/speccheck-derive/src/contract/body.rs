@@ -49,6 +49,10 @@ pub fn summarize(
     if params.iter().any(|p| p.by == By::RefMut) || has_mut_pattern(sig) {
         return Err("it changes an argument in place");
     }
+    // The solver's integers are not floats (NaN is not equal to itself).
+    if mentions_floats(&quote::quote!(#sig)) || mentions_floats(&quote::quote!(#block)) {
+        return Err("it computes with floating-point numbers");
+    }
     plain(&quote::quote!(#block))?;
     let mut t = Translator {
         scope: params.iter().map(|p| (p.ident.to_string(), p.name.clone())).collect(),
@@ -81,6 +85,16 @@ pub fn summarize(
         }
     }
     Ok(Summary { lets, tail, callees: t.callees })
+}
+
+/// Whether the tokens name a float type or hold a float literal.
+fn mentions_floats(tokens: &TokenStream) -> bool {
+    tokens.clone().into_iter().any(|t| match t {
+        TokenTree::Ident(id) => id == "f32" || id == "f64",
+        TokenTree::Literal(l) => matches!(syn::Lit::new(l), syn::Lit::Float(_)),
+        TokenTree::Group(g) => mentions_floats(&g.stream()),
+        TokenTree::Punct(_) => false,
+    })
 }
 
 /// Whether a parameter is declared `mut` (the body may reassign it).

@@ -97,9 +97,15 @@ impl Contracted<'_> {
         let mutated = self.params.iter().filter(|p| p.by == By::RefMut).map(|p| &p.name);
         let pure = self.parts.pure.is_some().then(|| quote!(.pure()));
         let params = self.params.iter().map(|p| &p.name);
+        let scalar = match &self.sig.output {
+            syn::ReturnType::Type(_, t) if matches!(Sort::of_type(t), Sort::Int | Sort::Bool) => {
+                Some(quote!(.scalar_result()))
+            }
+            _ => None,
+        };
         quote! {
             #c::Contract::new(#name, #req, #ens, #cost, #no_panic, #within)
-                .map(|__sc_c| __sc_c.mutated(&[#(#mutated),*]).params(&[#(#params),*]) #pure)
+                .map(|__sc_c| __sc_c.mutated(&[#(#mutated),*]).params(&[#(#params),*]) #scalar #pure)
                 .unwrap_or_else(|e| ::core::panic!("contract of `{}`: {e}", #name))
         }
     }
