@@ -37,7 +37,7 @@ pub use ast::{BinOp, Domain, Expr, UnOp};
 pub use eval::{Env, EvalError};
 pub use measure::{Measure, MeasureSource, Measures};
 pub use native::NativePredicate;
-pub use parse::{Located, ParseError, implies_to_rust, parse_str, parse_tokens};
+pub use parse::{Located, ParseError, binary_op, implies_to_rust, parse_str, parse_tokens};
 pub use refined::{Violation, admits, violation};
 pub use sorts::{Sort, check_sorts};
 pub use ty::{CtorDef, DataDef, DataRef, FieldDef, Targetable, Ty};

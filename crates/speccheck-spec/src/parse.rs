@@ -189,6 +189,27 @@ impl Parse for QuantArgs {
     }
 }
 
+/// The spec language's operator for a Rust binary operator (`None` for
+/// bitwise, shift and assignment operators).
+pub fn binary_op(op: &syn::BinOp) -> Option<BinOp> {
+    Some(match op {
+        syn::BinOp::Add(_) => BinOp::Add,
+        syn::BinOp::Sub(_) => BinOp::Sub,
+        syn::BinOp::Mul(_) => BinOp::Mul,
+        syn::BinOp::Div(_) => BinOp::Div,
+        syn::BinOp::Rem(_) => BinOp::Rem,
+        syn::BinOp::Eq(_) => BinOp::Eq,
+        syn::BinOp::Ne(_) => BinOp::Ne,
+        syn::BinOp::Lt(_) => BinOp::Lt,
+        syn::BinOp::Le(_) => BinOp::Le,
+        syn::BinOp::Gt(_) => BinOp::Gt,
+        syn::BinOp::Ge(_) => BinOp::Ge,
+        syn::BinOp::And(_) => BinOp::And,
+        syn::BinOp::Or(_) => BinOp::Or,
+        _ => return None,
+    })
+}
+
 /// Converts `syn`'s expression into the spec language.
 pub fn convert(e: &syn::Expr) -> Result<Expr, Located> {
     use syn::Expr as S;
@@ -230,24 +251,9 @@ pub fn convert(e: &syn::Expr) -> Result<Expr, Located> {
             _ => return Err(Located::at(e, "unsupported unary operator")),
         },
         S::Binary(bin) => {
-            let op = match bin.op {
-                syn::BinOp::Add(_) => BinOp::Add,
-                syn::BinOp::Sub(_) => BinOp::Sub,
-                syn::BinOp::Mul(_) => BinOp::Mul,
-                syn::BinOp::Div(_) => BinOp::Div,
-                syn::BinOp::Rem(_) => BinOp::Rem,
-                syn::BinOp::Eq(_) => BinOp::Eq,
-                syn::BinOp::Ne(_) => BinOp::Ne,
-                syn::BinOp::Lt(_) => BinOp::Lt,
-                syn::BinOp::Le(_) => BinOp::Le,
-                syn::BinOp::Gt(_) => BinOp::Gt,
-                syn::BinOp::Ge(_) => BinOp::Ge,
-                syn::BinOp::And(_) => BinOp::And,
-                syn::BinOp::Or(_) => BinOp::Or,
-                _ => {
-                    return Err(Located::at(e, "bitwise, shift and assignment operators are not in the spec language"));
-                }
-            };
+            let op = binary_op(&bin.op).ok_or_else(|| {
+                Located::at(e, "bitwise, shift and assignment operators are not in the spec language")
+            })?;
             Expr::Binary(op, b(&bin.left)?, b(&bin.right)?)
         }
         S::If(i) => {

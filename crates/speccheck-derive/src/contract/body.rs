@@ -220,21 +220,11 @@ impl Translator {
                 _ => self.opaque(),
             },
             S::Binary(b) => {
-                let op = match b.op {
-                    syn::BinOp::Add(_) => BinOp::Add,
-                    syn::BinOp::Sub(_) => BinOp::Sub,
-                    syn::BinOp::Mul(_) => BinOp::Mul,
-                    syn::BinOp::Eq(_) => BinOp::Eq,
-                    syn::BinOp::Ne(_) => BinOp::Ne,
-                    syn::BinOp::Lt(_) => BinOp::Lt,
-                    syn::BinOp::Le(_) => BinOp::Le,
-                    syn::BinOp::Gt(_) => BinOp::Gt,
-                    syn::BinOp::Ge(_) => BinOp::Ge,
-                    syn::BinOp::And(_) => BinOp::And,
-                    syn::BinOp::Or(_) => BinOp::Or,
-                    // Division truncates, bit operations and shifts are
-                    // not the spec's arithmetic: their value is unknown.
-                    _ => return self.opaque(),
+                // Division truncates, bit operations and shifts are not the
+                // spec's arithmetic: their value is unknown.
+                let op = match speccheck_spec::binary_op(&b.op) {
+                    Some(BinOp::Div | BinOp::Rem) | None => return self.opaque(),
+                    Some(op) => op,
                 };
                 let (l, r) = (self.expr(&b.left), self.expr(&b.right));
                 Expr::bin(op, l, r)
