@@ -83,7 +83,7 @@ impl<const CLOSES: bool> Protocol for EchoProtocol<CLOSES> {
         ir.as_i64()
     }
     fn response_to_ir(&self, r: &speccheck_dual::Value) -> Json {
-        r.to_json()
+        json!({ "ok": r.to_json() })
     }
     fn propose(&self, _: &View<'_, Self>, rng: &mut SmallRng) -> JExp {
         JExp::lit(rng.random_range(0..100i64))
@@ -379,6 +379,26 @@ fn a_paced_script_takes_each_step_no_earlier_than_its_offset() {
     let e = execute_paced::<_, Native>(&p, &target, &Settings::default(), 1, &script, &pace).unwrap();
     assert!(!e.verdict.is_failure(), "{}", e.verdict);
     assert!(e.pacing[0] >= pace[0] && e.pacing[1] >= pace[1], "{:?}", e.pacing);
+}
+
+#[test]
+fn a_replayed_step_waits_for_the_response_it_reads() {
+    use speccheck_dual::JPath;
+    use speccheck_dual::Step as S;
+    let p = EchoProtocol::<false>::new(0);
+    let target = Tcp::spawn("echo", |_| EchoServer::service(0));
+    let ok = |label| JExp::reference(label, JPath::this().field("ok"), -1);
+    for (reads, what) in [(2, "the response it names"), (40, "a message no longer in the script (shrunk away)")] {
+        // Back to back, the second request would go out before the first
+        // response arrives (a burst); it reads that response, so it waits.
+        let script =
+            [S::Send { label: 1, conn: 1, body: JExp::lit(5) }, S::Send { label: 3, conn: 0, body: ok(reads) }];
+        for _ in 0..20 {
+            let e = execute_script::<_, Native>(&p, &target, &Settings::default(), 1, &script).unwrap();
+            let sent: Vec<&Json> = e.trace.iter().filter(|t| t.sent).map(|t| &t.ir).collect();
+            assert_eq!(sent, [&json!(5), &json!(5)], "a step reading {what} waits for it: {}", e.trace_lines());
+        }
+    }
 }
 
 /// A server that, asked to move `n` items, may move any subset of them

@@ -367,6 +367,14 @@ impl<P: Protocol, S: Solver> Live<'_, P, S> {
         self.awaiting.iter().map(VecDeque::len).sum()
     }
 
+    /// Is a response to one of `labels` still owed (its request sent,
+    /// on a connection still open)?
+    fn awaited(&self, labels: &[u32]) -> bool {
+        labels
+            .iter()
+            .any(|&l| l % 2 == 0 && self.awaiting.iter().any(|q| q.iter().any(|(req, _)| req.wrapping_add(1) == l)))
+    }
+
     /// Advances time one tick, then reads and validates everything that
     /// arrived. Returns a failure verdict if any.
     fn poll(&mut self, liveness: Duration) -> Option<Verdict> {
@@ -681,7 +689,24 @@ fn run<P: Protocol, S: Solver>(
                         return finish(v, (steps, pacing), Some(live), sent, skipped);
                     }
                 }
-                script.get(steps.len()).cloned()
+                let step = script.get(steps.len()).cloned();
+                // A step that reads the trace (an entity tag, a location)
+                // was drawn after what it reads arrived: it waits for
+                // that, else a replay would send the reference's default.
+                // A reference that names no message of this run (shrinking
+                // removed or renumbered it) resolves loosely, against
+                // whatever has arrived: it waits for every response due,
+                // so that each replay reads the same trace.
+                if let Some(Step::Send { body, .. }) = &step {
+                    let wanted = body.referenced_labels();
+                    let exact = wanted.iter().all(|l| live.trace.iter().any(|e| e.label == *l) || live.awaited(&[*l]));
+                    while if exact { live.awaited(&wanted) } else { live.pending() > 0 } {
+                        if let Some(v) = live.poll(settings.liveness) {
+                            return finish(v, (steps, pacing), Some(live), sent, skipped);
+                        }
+                    }
+                }
+                step
             }
             (Source::Adaptive(_), None) => unreachable!("an adaptive source has a drawer"),
         };

@@ -153,6 +153,21 @@ impl JExp {
         }
     }
 
+    /// The labels of the messages the expression refers to.
+    pub fn referenced_labels(&self) -> Vec<u32> {
+        fn walk(e: &JExp, out: &mut Vec<u32>) {
+            match e {
+                JExp::Lit(_) => {}
+                JExp::Ref { label, .. } => out.push(*label),
+                JExp::Array(xs) => xs.iter().for_each(|x| walk(x, out)),
+                JExp::Object(xs) => xs.iter().for_each(|(_, x)| walk(x, out)),
+            }
+        }
+        let mut out = Vec::new();
+        walk(self, &mut out);
+        out
+    }
+
     /// Instantiates the expression against a trace of labelled IR messages
     /// (oldest first), loosely (see the [module docs](self)).
     pub fn instantiate(&self, trace: &[(u32, &Value)], funcs: &[JFn]) -> Value {
