@@ -536,6 +536,15 @@ pub fn is_contract_report(message: &str) -> bool {
     message.starts_with("contract of `")
 }
 
+/// The body of a trait impl's contracted method, as the closure the
+/// wrapper calls: naming its result type `R` lets the closure's `?` and
+/// `return` read as the method's.
+#[doc(hidden)]
+#[inline(always)]
+pub fn body<R, F: FnOnce() -> R>(f: F) -> F {
+    f
+}
+
 /// `name = value, …`.
 pub fn show(args: &[(&'static str, Value)]) -> String {
     if args.is_empty() {

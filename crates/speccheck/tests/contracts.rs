@@ -33,7 +33,7 @@ fn head(xs: &[i64]) -> i64 {
     xs[0]
 }
 
-#[contract(cost(steps <= len(xs)), test(should_panic = "the cost bound"))]
+#[contract(cost(steps <= len(xs)), test(strategy = exhaustive, depth = 3, should_panic = "the cost bound"))]
 fn count_positive(xs: &[i64]) -> usize {
     if xs.len() == 2 {
         speccheck::contracts::tick(); // one step too many, for two elements only

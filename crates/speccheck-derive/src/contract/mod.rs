@@ -44,10 +44,11 @@ struct Contracted<'a> {
 }
 
 impl Contracted<'_> {
-    /// The function as reports name it: `qsort`, `Counter::incr`.
+    /// The function as reports name it: `qsort`, `Counter::incr`,
+    /// `<Counter as Iterator>::next`.
     fn display_name(&self) -> String {
         match self.owner {
-            Some(o) => format!("{}::{}", o.name, self.sig.ident),
+            Some(o) => format!("{}::{}", o.display(), self.sig.ident),
             None => self.sig.ident.to_string(),
         }
     }
@@ -147,8 +148,8 @@ impl Contracted<'_> {
         let ident = &self.sig.ident;
         let path = match self.owner {
             Some(o) => {
-                let ty = &o.ty;
-                quote!(<#ty>::#ident)
+                let q = o.qualified();
+                quote!(#q::#ident)
             }
             None => quote!(#ident),
         };
@@ -276,10 +277,11 @@ fn is_contract(a: &Attribute) -> bool {
     a.path().segments.last().is_some_and(|s| s.ident == "contract")
 }
 
-/// `#[contracts]` on an impl block: each method marked `#[contract(...)]`
-/// is wrapped in place (its body moves to a hidden method the wrapper
-/// calls, so the receiver can be read after the call), and its tests are
-/// emitted after the block.
+/// `#[contracts]` on an impl block, inherent or of a trait: each method
+/// marked `#[contract(...)]` is wrapped in place (its body moves to a
+/// hidden method the wrapper calls, or in a trait impl to a closure, so the
+/// receiver can be read after the call), and its tests are emitted after
+/// the block.
 pub fn expand_impl(args: TokenStream, mut item: ItemImpl) -> syn::Result<TokenStream> {
     if !args.is_empty() {
         return Err(syn::Error::new_spanned(
@@ -287,17 +289,10 @@ pub fn expand_impl(args: TokenStream, mut item: ItemImpl) -> syn::Result<TokenSt
             "`#[contracts]` takes no arguments: the contracts are on the methods",
         ));
     }
-    if let Some((_, path, _)) = &item.trait_ {
-        return Err(syn::Error::new_spanned(
-            path,
-            "contracts on a trait impl's methods are not supported (an impl cannot add the hidden method the check \
-             needs): put the contract on an inherent method",
-        ));
-    }
     if !item.generics.params.is_empty() {
         return Err(syn::Error::new_spanned(&item.generics, "contracts need an impl block without generics"));
     }
-    let owner = Owner::new(&item.self_ty)?;
+    let owner = Owner::new(&item.self_ty, item.trait_.as_ref().map(|(_, path, _)| path))?;
     let mut items = Vec::new();
     let mut tests = Vec::new();
     for it in std::mem::take(&mut item.items) {
@@ -319,16 +314,20 @@ pub fn expand_impl(args: TokenStream, mut item: ItemImpl) -> syn::Result<TokenSt
             meta => meta.require_list()?.tokens.clone(),
         };
         let contracted = read(args, &f.sig, &f.block, Some(&owner))?;
-        let hidden = hidden_name(&f.sig.ident);
-        let mut hidden_sig = f.sig.clone();
-        hidden_sig.ident = hidden.clone();
-        let block = &f.block;
-        items.push(ImplItem::Verbatim(quote! {
-            #[doc(hidden)]
-            #[inline]
-            #[allow(clippy::too_many_arguments)]
-            #hidden_sig #block
-        }));
+        // A trait impl cannot hold the hidden method: there the wrapper
+        // runs the body as a closure ([`wrap`]).
+        if owner.trait_.is_none() {
+            let hidden = hidden_name(&f.sig.ident);
+            let mut hidden_sig = f.sig.clone();
+            hidden_sig.ident = hidden.clone();
+            let block = &f.block;
+            items.push(ImplItem::Verbatim(quote! {
+                #[doc(hidden)]
+                #[inline]
+                #[allow(clippy::too_many_arguments)]
+                #hidden_sig #block
+            }));
+        }
         items.push(ImplItem::Verbatim(wrap::wrapper(&contracted, &f.attrs, &f.vis, &f.block)));
         tests.push(tests::tests(&contracted));
         tests.push(contracted.registration());

@@ -20,10 +20,12 @@ pub struct Owner {
     pub ty: Type,
     /// Its name, as written (`Counter`).
     pub name: String,
+    /// The trait, for a trait impl (`Iterator`, `fmt::Display`).
+    pub trait_: Option<syn::Path>,
 }
 
 impl Owner {
-    pub fn new(ty: &Type) -> syn::Result<Owner> {
+    pub fn new(ty: &Type, trait_: Option<&syn::Path>) -> syn::Result<Owner> {
         let name = match ty {
             Type::Path(p) if p.qself.is_none() => p.path.segments.last().map(|s| s.ident.to_string()),
             _ => None,
@@ -31,23 +33,77 @@ impl Owner {
         let Some(name) = name else {
             return Err(syn::Error::new_spanned(ty, "contracts are checked on methods of a named type"));
         };
-        Ok(Owner { ty: ty.clone(), name })
+        Ok(Owner { ty: ty.clone(), name, trait_: trait_.cloned() })
     }
 
-    /// The prefix of the generated tests' names (`counter_` for `Counter`).
-    pub fn test_prefix(&self) -> String {
-        let mut out = String::new();
-        for (i, c) in self.name.chars().enumerate() {
-            if c.is_uppercase() {
-                if i > 0 {
-                    out.push('_');
+    /// The type as a path's qualified self: `<Counter>`, or `<Counter as
+    /// Iterator>` in a trait impl (code outside the impl names its methods
+    /// this way, whatever traits are in scope there).
+    pub fn qualified(&self) -> TokenStream {
+        let ty = &self.ty;
+        match &self.trait_ {
+            Some(t) => quote!(<#ty as #t>),
+            None => quote!(<#ty>),
+        }
+    }
+
+    /// The type as reports name it: `Counter`, `<Counter as Iterator>`.
+    pub fn display(&self) -> String {
+        match self.trait_.as_ref().and_then(|t| t.segments.last()) {
+            Some(t) => format!("<{} as {}>", self.name, t.ident),
+            None => self.name.clone(),
+        }
+    }
+
+    /// `ty` with `Self` spelled out, for code outside the impl block (the
+    /// generated tests): `Self` is the type, `Self::Item` the trait's
+    /// associated type of it.
+    pub fn outside(&self, ty: &Type) -> Type {
+        struct Replace<'a>(&'a Owner);
+        impl syn::visit_mut::VisitMut for Replace<'_> {
+            fn visit_type_mut(&mut self, t: &mut Type) {
+                if let Type::Path(tp) = t
+                    && tp.qself.is_none()
+                    && tp.path.segments.first().is_some_and(|s| s.ident == "Self")
+                {
+                    let rest: Vec<_> = tp.path.segments.iter().skip(1).collect();
+                    *t = if rest.is_empty() {
+                        self.0.ty.clone()
+                    } else {
+                        let q = self.0.qualified();
+                        syn::parse_quote!(#q::#(#rest)::*)
+                    };
+                    return;
                 }
-                out.extend(c.to_lowercase());
-            } else {
-                out.push(c);
+                syn::visit_mut::visit_type_mut(self, t);
             }
         }
-        out + "_"
+        let mut ty = ty.clone();
+        syn::visit_mut::VisitMut::visit_type_mut(&mut Replace(self), &mut ty);
+        ty
+    }
+
+    /// The prefix of the generated tests' names: `counter_` for
+    /// `Counter`, `counter_iterator_` for its `Iterator` impl.
+    pub fn test_prefix(&self) -> String {
+        let snake = |name: &str| {
+            let mut out = String::new();
+            for (i, c) in name.chars().enumerate() {
+                if c.is_uppercase() {
+                    if i > 0 {
+                        out.push('_');
+                    }
+                    out.extend(c.to_lowercase());
+                } else {
+                    out.push(c);
+                }
+            }
+            out + "_"
+        };
+        match self.trait_.as_ref().and_then(|t| t.segments.last()) {
+            Some(t) => snake(&self.name) + &snake(&t.ident.to_string()),
+            None => snake(&self.name),
+        }
     }
 }
 
@@ -160,5 +216,6 @@ pub fn param(input: &FnArg, owner: Option<&Owner>) -> syn::Result<Param> {
         }
         ty => (ty.clone(), By::Value),
     };
+    let owned = owner.map_or(owned.clone(), |o| o.outside(&owned));
     Ok(Param { name: ident.to_string(), local: ident.clone(), ident, owned, by, receiver: false, reflect })
 }

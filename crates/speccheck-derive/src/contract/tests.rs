@@ -28,13 +28,19 @@ fn call(k: &Contracted<'_>, local: impl Fn(&Ident) -> Ident) -> TokenStream {
     let f = &k.sig.ident;
     let rest = k.params.iter().filter(|p| !p.receiver).map(|p| p.pass(&local(&p.local)));
     match (k.owner, k.params.first().filter(|p| p.receiver)) {
-        (Some(_), Some(recv)) => {
+        (Some(o), Some(recv)) if o.trait_.is_none() => {
             let r = local(&recv.local);
             quote!(#r.#f(#(#rest),*))
         }
+        // A trait's method by its qualified path: the trait need not be in
+        // scope where the tests are.
+        (Some(o), Some(recv)) => {
+            let (q, r) = (o.qualified(), recv.pass(&local(&recv.local)));
+            quote!(#q::#f(#r, #(#rest),*))
+        }
         (Some(o), None) => {
-            let ty = &o.ty;
-            quote!(<#ty>::#f(#(#rest),*))
+            let q = o.qualified();
+            quote!(#q::#f(#(#rest),*))
         }
         (None, _) => quote!(#f(#(#rest),*)),
     }

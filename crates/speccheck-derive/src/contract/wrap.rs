@@ -1,6 +1,6 @@
 //! The run-time checks around a contracted function. The body runs as
 //! written, as its own function (a nested one for a free function, a hidden
-//! method for a method), so `return` and `?` keep their meaning and the
+//! method for a method, a closure for a trait impl's method), so `return` and `?` keep their meaning and the
 //! arguments changed in place can be read again after the call. Only the
 //! arguments the contract mentions are read, on entry, before the body can
 //! move them; the checking never changes what the function does.
@@ -16,7 +16,10 @@ use super::params::{By, reflect_result};
 pub fn wrapper(k: &Contracted<'_>, attrs: &[Attribute], vis: &Visibility, block: &Block) -> TokenStream {
     let c = quote!(::speccheck::__private::contract);
     let spec = quote!(::speccheck::__private::spec);
-    let sig = outer_signature(k.sig);
+    // The closure of a trait impl's body uses the arguments' own bindings,
+    // `mut` and all.
+    let closure_style = k.owner.is_some_and(|o| o.trait_.is_some());
+    let sig = if closure_style { k.sig.clone() } else { outer_signature(k.sig) };
     let sig = &sig;
     let new_contract = k.new_contract();
 
@@ -43,16 +46,30 @@ pub fn wrapper(k: &Contracted<'_>, attrs: &[Attribute], vis: &Visibility, block:
         let id = &p.ident;
         if p.by == By::RefMut { quote!(&mut *#id) } else { quote!(#id) }
     });
-    let (body, call) = match k.owner {
-        Some(_) => {
+    let (body, closure, call) = match k.owner {
+        Some(o) if o.trait_.is_none() => {
             let hidden = super::hidden_name(&sig.ident);
-            (quote!(), quote!(Self::#hidden(#(#args),*)))
+            (quote!(), quote!(), quote!(Self::#hidden(#(#args),*)))
+        }
+        // A trait impl holds only the trait's methods: the body runs as a
+        // closure made after the entry checks (it borrows what it uses),
+        // returning the method's type (so `?` and `return` keep their
+        // meaning) and consumed by the call (so the receiver and the
+        // arguments changed in place are free again for the exit checks).
+        Some(_) => {
+            let ret = match &k.sig.output {
+                syn::ReturnType::Default => quote!(()),
+                syn::ReturnType::Type(_, t) if quote!(#t).to_string().contains("impl") => quote!(_),
+                syn::ReturnType::Type(_, t) => quote!(#t),
+            };
+            (quote!(), quote!(let __sc_body = #c::check::body::<#ret, _>(|| #block);), quote!(__sc_body()))
         }
         None => {
             let mut inner = k.sig.clone();
             inner.ident = format_ident!("__speccheck_unchecked");
             (
                 quote!(#[inline] #[allow(clippy::too_many_arguments)] #inner #block),
+                quote!(),
                 quote!(__speccheck_unchecked(#(#args),*)),
             )
         }
@@ -97,6 +114,7 @@ pub fn wrapper(k: &Contracted<'_>, attrs: &[Attribute], vis: &Visibility, block:
                 ::core::option::Option::None
             };
             #before
+            #closure
             let __sc_result = match &__sc_call {
                 ::core::option::Option::Some((__sc_c, __sc_e)) if __sc_c.no_panic() => {
                     match ::std::panic::catch_unwind(::std::panic::AssertUnwindSafe(|| #call)) {
