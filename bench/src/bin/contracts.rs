@@ -88,11 +88,11 @@ fn main() {
     }
     let page = format!(
         "# Contracts: run-time checking overhead on a hot function\n\nCommand: `cargo run --release -p speccheck-bench \
-         --bin contracts -- --calls {calls} --repeats {repeats}`\n\nMachine: {}. `clamp_add(x, y, lo, hi)` with one \
+         --bin contracts -- --calls {calls} --repeats {repeats} --out bench/results/contracts.md`\n\nMachine: {}. `clamp_add(x, y, lo, hi)` with one \
          `requires` and two `ensures` clauses (one an implication), called {calls} times per repeat on the same \
          inputs in each mode; {repeats} repeats, modes interleaved. A checked call reads the arguments and the \
-         result into the spec language's values and evaluates each clause with its interpreter; `off` is a release \
-         build's default (one flag read per call). Sampling (`SPECCHECK_CONTRACTS=0.01`) checks one call in a \
+         result into the spec language's values and evaluates each clause with its interpreter (one scope per \
+         call, scalar parts without building values); `off` is a release build's default (one flag read per call). Sampling (`SPECCHECK_CONTRACTS=0.01`) checks one call in a \
          hundred, so its cost lies between the two.\n\n{}",
         machine(),
         t.to_markdown()

@@ -141,7 +141,9 @@ pub struct Entered {
     args: Vec<(&'static str, Value)>,
     olds: Vec<(String, Value)>,
     steps: u64,
-    started: Instant,
+    /// When the call began, for `terminates_within` only (reading the
+    /// clock costs more than the rest of a cheap call's checks).
+    started: Option<Instant>,
 }
 
 fn parse(kind: PartKind, written: &str, source: &str) -> Result<Part, String> {
@@ -326,18 +328,20 @@ impl Contract {
 
     /// Checks the precondition on the arguments of a call.
     pub fn enter(&self, args: Vec<(&'static str, Value)>) -> Result<Entered, ContractError> {
+        let mut env = self.env(&args, &[], &[], None, 0);
         for p in self.parts.iter().filter(|p| p.kind == PartKind::Requires) {
-            if !self.holds(p, p.expr.as_ref(), &args, &[], None, 0)? {
-                let call = Entered { args, olds: Vec::new(), steps: 0, started: Instant::now() };
+            if !self.holds(p, p.expr.as_ref(), &mut env, &args)? {
+                let call = Entered { args, olds: Vec::new(), steps: 0, started: None };
                 return Err(self.violated(p, true, &call, &[], None, None));
             }
         }
         let mut olds = Vec::with_capacity(self.olds.len());
         for (k, e) in self.olds.iter().enumerate() {
             let part = Part { kind: PartKind::Ensures, written: format!("old({e})"), expr: Some(e.clone()) };
-            olds.push((old_var(k), self.value(&part, Some(e), &args, &[], None, 0)?));
+            olds.push((old_var(k), self.value(&part, Some(e), &mut env, &args)?));
         }
-        Ok(Entered { args, olds, steps: crate::steps::steps(), started: Instant::now() })
+        let started = self.within.map(|_| Instant::now());
+        Ok(Entered { args, olds, steps: crate::steps::steps(), started })
     }
 
     /// Checks the postconditions, the cost and the time of a call that
@@ -368,16 +372,15 @@ impl Contract {
                 }
             }
         }
-        let elapsed = call.started.elapsed();
+        let elapsed = call.started.map_or(Duration::ZERO, |t| t.elapsed());
         let steps = crate::steps::steps().wrapping_sub(call.steps);
-        let mut late: Vec<(&str, Value)> = after.iter().map(|(n, v)| (*n, v.clone())).collect();
-        late.extend(call.olds.iter().map(|(n, v)| (n.as_str(), v.clone())));
+        let mut env = self.env(&call.args, &after, &call.olds, result, steps);
         // Whether this call took a path some conditional postcondition is
         // about (its condition held): the generated test warns when most
         // calls did not, since `p ==> q` holds trivially when `p` is false.
         let mut conditions = None;
         for p in &self.parts {
-            let holds = |e: &Expr| self.holds(p, Some(e), &call.args, &late, result, steps);
+            let mut holds = |e: &Expr| self.holds(p, Some(e), &mut env, &call.args);
             match (p.kind, &p.expr) {
                 (PartKind::Ensures, Some(Expr::Binary(speccheck_spec::BinOp::Implies, cond, then))) => {
                     let met = holds(cond)?;
@@ -453,18 +456,41 @@ impl Contract {
         }
     }
 
+    /// The scope a call's parts are evaluated in: the arguments on entry,
+    /// then the values after the call and the `old` values, the result and
+    /// the steps. Built once per phase of a call, not per part.
+    fn env(
+        &self,
+        args: &[(&'static str, Value)],
+        after: &[(&'static str, Value)],
+        olds: &[(String, Value)],
+        result: Option<&Value>,
+        steps: u64,
+    ) -> Env<'static> {
+        let mut env = Env::new(self.measures);
+        for (n, v) in args.iter().chain(after) {
+            env.bind(*n, v.clone());
+        }
+        for (n, v) in olds {
+            env.bind(n.clone(), v.clone());
+        }
+        if let Some(r) = result {
+            env.bind("result", r.clone());
+        }
+        env.bind("steps", Value::Int(i128::from(steps)));
+        env
+    }
+
     /// Evaluates `expr`, a part or a piece of one, to a boolean (see
     /// [`Contract::value`]).
     fn holds(
         &self,
         p: &Part,
         expr: Option<&Expr>,
+        env: &mut Env<'static>,
         args: &[(&'static str, Value)],
-        late: &[(&str, Value)],
-        result: Option<&Value>,
-        steps: u64,
     ) -> Result<bool, ContractError> {
-        match self.value(p, expr, args, late, result, steps)? {
+        match self.value(p, expr, env, args)? {
             Value::Bool(b) => Ok(b),
             other => Err(ContractError::Broken {
                 function: self.function.clone(),
@@ -475,34 +501,18 @@ impl Contract {
         }
     }
 
-    /// Evaluates a part with the arguments on entry, then `late` bindings
-    /// (values after the call, `old` values), the result and the steps; a
-    /// part that cannot be evaluated, or panics while it is, breaks the
-    /// contract.
+    /// Evaluates a part in `env` (see [`Contract::env`]; `args` are for the
+    /// report); a part that cannot be evaluated, or panics while it is,
+    /// breaks the contract.
     fn value(
         &self,
         p: &Part,
         expr: Option<&Expr>,
+        env: &mut Env<'static>,
         args: &[(&'static str, Value)],
-        late: &[(&str, Value)],
-        result: Option<&Value>,
-        steps: u64,
     ) -> Result<Value, ContractError> {
         let Some(expr) = expr else { return Ok(Value::Bool(true)) };
-        let evaluated = catch_unwind(AssertUnwindSafe(|| {
-            let mut env = Env::new(self.measures);
-            for (n, v) in args {
-                env.bind(*n, v.clone());
-            }
-            for (n, v) in late {
-                env.bind(*n, v.clone());
-            }
-            if let Some(r) = result {
-                env.bind("result", r.clone());
-            }
-            env.bind("steps", Value::Int(i128::from(steps)));
-            env.eval(expr)
-        }));
+        let evaluated = catch_unwind(AssertUnwindSafe(|| env.eval(expr)));
         let broken = |why: String| ContractError::Broken {
             function: self.function.clone(),
             part: p.describe(),

@@ -2,6 +2,7 @@
 //! check of Target's query–decode–check loop, the run-time check of a
 //! contract, and the oracle the solver's encoding is tested against.
 
+use std::borrow::Cow;
 use std::collections::BTreeSet;
 
 use crate::ast::{BinOp, Domain, Expr, UnOp};
@@ -85,7 +86,9 @@ pub enum EvalError {
 /// Names in scope and the measures callable.
 #[derive(Clone, Debug)]
 pub struct Env<'m> {
-    vars: Vec<(String, Value)>,
+    /// Names are mostly the `'static` ones of a contract's arguments:
+    /// binding them allocates nothing.
+    vars: Vec<(Cow<'static, str>, Value)>,
     measures: &'m Measures,
     /// The measure calls under way (a repeat is a loop).
     active: Vec<(String, Vec<Value>)>,
@@ -94,17 +97,18 @@ pub struct Env<'m> {
 impl<'m> Env<'m> {
     /// An empty scope calling `measures`.
     pub fn new(measures: &'m Measures) -> Self {
-        Env { vars: Vec::new(), measures, active: Vec::new() }
+        // A contract's arguments, result and steps: one allocation.
+        Env { vars: Vec::with_capacity(8), measures, active: Vec::new() }
     }
 
     /// Binds `name` (shadowing earlier bindings).
-    pub fn bind(&mut self, name: impl Into<String>, v: Value) -> &mut Self {
+    pub fn bind(&mut self, name: impl Into<Cow<'static, str>>, v: Value) -> &mut Self {
         self.vars.push((name.into(), v));
         self
     }
 
     /// With `name` bound.
-    pub fn with(mut self, name: impl Into<String>, v: Value) -> Self {
+    pub fn with(mut self, name: impl Into<Cow<'static, str>>, v: Value) -> Self {
         self.bind(name, v);
         self
     }
@@ -166,7 +170,7 @@ impl<'m> Env<'m> {
                 // deciding one after it.
                 let mut undecided = None;
                 for item in items {
-                    self.vars.push((var.clone(), item));
+                    self.vars.push((Cow::Owned(var.clone()), item));
                     let b = self.bool(body);
                     self.vars.pop();
                     match b {
@@ -186,12 +190,45 @@ impl<'m> Env<'m> {
 
     /// Evaluates a boolean spec.
     pub fn bool(&mut self, e: &Expr) -> Result<bool, EvalError> {
+        // Scalar connectives and comparisons without building values (a
+        // checked call evaluates its parts on every call).
+        match e {
+            Expr::Bool(b) => return Ok(*b),
+            Expr::Var(v) => {
+                if let Some(Value::Bool(b)) = self.lookup(v) {
+                    return Ok(*b);
+                }
+            }
+            Expr::Unary(UnOp::Not, x) => return Ok(!self.bool(x)?),
+            Expr::Binary(op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), a, b) => {
+                let (x, y) = (self.int(a)?, self.int(b)?);
+                return Ok(compare(*op, x, y));
+            }
+            Expr::Binary(BinOp::And, a, b) => return self.connective_bool(a, b, false, false),
+            Expr::Binary(BinOp::Or, a, b) => return self.connective_bool(a, b, true, false),
+            Expr::Binary(BinOp::Implies, a, b) => return self.connective_bool(a, b, true, true),
+            _ => {}
+        }
         let v = known(self.eval(e)?)?;
         v.as_bool().ok_or_else(|| EvalError::Type { expr: e.to_string(), expected: "a boolean", found: v.to_string() })
     }
 
     /// Evaluates an integer spec.
     pub fn int(&mut self, e: &Expr) -> Result<i128, EvalError> {
+        match e {
+            Expr::Int(i) => return Ok(*i),
+            Expr::Var(v) => {
+                if let Some(Value::Int(i)) = self.lookup(v) {
+                    return Ok(*i);
+                }
+            }
+            Expr::Unary(UnOp::Neg, x) => return Ok(-self.int(x)?),
+            Expr::Binary(op @ (BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem), a, b) => {
+                let (x, y) = (self.int(a)?, self.int(b)?);
+                return arithmetic(*op, x, y, e);
+            }
+            _ => {}
+        }
         let v = known(self.eval(e)?)?;
         v.as_int().ok_or_else(|| EvalError::Type { expr: e.to_string(), expected: "an integer", found: v.to_string() })
     }
@@ -215,20 +252,9 @@ impl<'m> Env<'m> {
             _ => {}
         }
         let (x, y) = (self.int(a)?, self.int(b)?);
-        let zero = || EvalError::DivisionByZero(whole.to_string());
         Ok(match op {
-            BinOp::Add => Value::Int(x + y),
-            BinOp::Sub => Value::Int(x - y),
-            BinOp::Mul => {
-                Value::Int(x.checked_mul(y).unwrap_or(if (x < 0) == (y < 0) { i128::MAX } else { i128::MIN }))
-            }
-            BinOp::Div => Value::Int(x.checked_div(y).ok_or_else(zero)?),
-            BinOp::Rem => Value::Int(x.checked_rem(y).ok_or_else(zero)?),
-            BinOp::Lt => Value::Bool(x < y),
-            BinOp::Le => Value::Bool(x <= y),
-            BinOp::Gt => Value::Bool(x > y),
-            BinOp::Ge => Value::Bool(x >= y),
-            BinOp::And | BinOp::Or | BinOp::Implies | BinOp::Eq | BinOp::Ne => unreachable!("handled above"),
+            BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => Value::Bool(compare(op, x, y)),
+            _ => Value::Int(arithmetic(op, x, y, whole)?),
         })
     }
 
@@ -236,11 +262,15 @@ impl<'m> Env<'m> {
     /// (`negate_left`): short-circuit on a decided left side; on an
     /// undecided one, a deciding right side still decides.
     fn connective(&mut self, a: &Expr, b: &Expr, decides: bool, negate_left: bool) -> Result<Value, EvalError> {
+        self.connective_bool(a, b, decides, negate_left).map(Value::Bool)
+    }
+
+    fn connective_bool(&mut self, a: &Expr, b: &Expr, decides: bool, negate_left: bool) -> Result<bool, EvalError> {
         match self.bool(a).map(|x| x != negate_left) {
-            Ok(x) if x == decides => Ok(Value::Bool(decides)),
-            Ok(_) => Ok(Value::Bool(self.bool(b)?)),
+            Ok(x) if x == decides => Ok(decides),
+            Ok(_) => self.bool(b),
             Err(EvalError::Hole(h)) => match self.bool(b) {
-                Ok(y) if y == decides => Ok(Value::Bool(decides)),
+                Ok(y) if y == decides => Ok(decides),
                 // Whatever else the right side does, the left is undecided.
                 _ => Err(EvalError::Hole(h)),
             },
@@ -285,7 +315,7 @@ impl<'m> Env<'m> {
     ) -> Result<Value, EvalError> {
         let inner = self;
         for (p, v) in measure.params.iter().zip(&args) {
-            inner.vars.push((p.clone(), v.clone()));
+            inner.vars.push((Cow::Owned(p.clone()), v.clone()));
         }
         match &measure.body {
             Body::Expr(e) => inner.eval(e),
@@ -301,12 +331,37 @@ impl<'m> Env<'m> {
                     .arm(def, *ctor)
                     .ok_or_else(|| EvalError::NoArm { measure: f.to_string(), ctor: def.ctors[*ctor].name.clone() })?;
                 for (var, i) in binds {
-                    inner.vars.push((var, fields[i].clone()));
+                    inner.vars.push((Cow::Owned(var), fields[i].clone()));
                 }
                 inner.eval(body)
             }
         }
     }
+}
+
+/// An integer comparison.
+fn compare(op: BinOp, x: i128, y: i128) -> bool {
+    match op {
+        BinOp::Lt => x < y,
+        BinOp::Le => x <= y,
+        BinOp::Gt => x > y,
+        BinOp::Ge => x >= y,
+        _ => unreachable!("not a comparison: {op:?}"),
+    }
+}
+
+/// Integer arithmetic: `*` saturates (a bound like `3 * len(xs)` stays
+/// ordered), division by zero is an error of `whole`.
+fn arithmetic(op: BinOp, x: i128, y: i128, whole: &Expr) -> Result<i128, EvalError> {
+    let zero = || EvalError::DivisionByZero(whole.to_string());
+    Ok(match op {
+        BinOp::Add => x + y,
+        BinOp::Sub => x - y,
+        BinOp::Mul => x.checked_mul(y).unwrap_or(if (x < 0) == (y < 0) { i128::MAX } else { i128::MIN }),
+        BinOp::Div => x.checked_div(y).ok_or_else(zero)?,
+        BinOp::Rem => x.checked_rem(y).ok_or_else(zero)?,
+        _ => unreachable!("not arithmetic: {op:?}"),
+    })
 }
 
 /// `v`, unless it is a hole (then the evaluation needs it built).

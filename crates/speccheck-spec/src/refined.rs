@@ -92,7 +92,7 @@ pub fn admits(
     }
     let mut env = Env::new(measures);
     for (name, v) in args {
-        env.bind(*name, v.clone());
+        env.bind(name.to_string(), v.clone());
     }
     for (source, e) in requires {
         if !env.bool(e)? {

@@ -50,7 +50,7 @@ fn holds(spec: &str, env: &[(&str, Value)]) -> Result<bool, EvalError> {
     let m = measures();
     let mut e = Env::new(&m);
     for (n, v) in env {
-        e.bind(*n, v.clone());
+        e.bind(n.to_string(), v.clone());
     }
     e.bool(&parse_str(spec).unwrap())
 }
