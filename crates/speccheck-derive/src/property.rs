@@ -310,8 +310,17 @@ pub fn expand(args: TokenStream, mut item: ItemFn) -> syn::Result<TokenStream> {
             let ty = &a.ty;
             quote!(<#ty as #spec::Targetable>::reify(__vals.get(#i)?)?)
         });
-        let strategy = strategy.unwrap_or_else(|| "random".into());
         let depth = depth.unwrap_or_else(|| parse_quote!(5));
+        let reify = quote!(|__vals: &[#spec::Value]| ::core::option::Option::Some((#(#reifies,)*)));
+        // Without a strategy: random values filtered by the specs, and the
+        // solver's or the enumeration's for the rest if the filter rejects
+        // most of them.
+        let apply = match strategy {
+            Some(strategy) => quote! {
+                #target::apply(__p, &__spec, #strategy.parse().expect("checked by #[property]"), #depth, #reify)
+            },
+            None => quote!(#target::apply_default(__p, &__spec, #depth, #reify)),
+        };
         (
             quote! {
                 let __spec = ::std::sync::Arc::new(
@@ -322,13 +331,7 @@ pub fn expand(args: TokenStream, mut item: ItemFn) -> syn::Result<TokenStream> {
             },
             quote!(__admit.admit(&[#(#reflects),*]);),
             quote! {
-                let __p = #target::apply(
-                    __p,
-                    &__spec,
-                    #strategy.parse().expect("checked by #[property]"),
-                    #depth,
-                    |__vals: &[#spec::Value]| ::core::option::Option::Some((#(#reifies,)*)),
-                );
+                let __p = #apply;
             },
         )
     } else {

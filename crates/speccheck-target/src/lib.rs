@@ -16,6 +16,6 @@ pub mod lazy;
 pub mod strategy;
 
 pub use fun::{Fun, FunSpec};
-pub use strategy::{ArgSpec, Strategy, apply};
+pub use strategy::{ArgSpec, Strategy, apply, apply_default};
 #[cfg(feature = "z3")]
 pub mod smt;

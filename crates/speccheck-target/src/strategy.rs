@@ -156,6 +156,25 @@ where
     }
 }
 
+/// The default for arguments with specs: random values, filtered by the
+/// specs (they reach far-off values small enumerations do not); and if the
+/// filter rejects most of them, the rest of the inputs from the solver or
+/// the lazy enumeration (as [`Strategy::Auto`]), which meet the specs by
+/// construction. The report says when that happened.
+pub fn apply_default<G>(
+    property: Property<G>,
+    spec: &ArgSpec,
+    depth: u32,
+    reify: fn(&[Value]) -> Option<G::Value>,
+) -> Property<G>
+where
+    G: speccheck_core::Generator + Send + Sync + 'static,
+    G::Value: Send + 'static,
+{
+    let spec = spec.clone();
+    property.fallback_inputs(move || SpecInputs::start(&spec, Strategy::Auto, depth, reify))
+}
+
 enum Msg {
     /// Which way the inputs are found, once the producer knows.
     By(String),

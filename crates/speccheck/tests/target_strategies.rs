@@ -5,7 +5,7 @@
 //! measure that does not terminate) each reported as what they are.
 
 use speccheck::spec::{Targetable as _, Value};
-use speccheck::target::{ArgSpec, Strategy, apply};
+use speccheck::target::{ArgSpec, Strategy, apply, apply_default};
 use speccheck::{Property, RunReport, RunVerdict, any, gens, measure, property};
 
 mod common;
@@ -155,4 +155,60 @@ fn auto_takes_a_spec_outside_the_solver_without_a_warning() {
     // The report says how the inputs were found: not by the solver.
     let text = auto.to_string();
     assert!(text.contains("the lazy enumeration (outside the SMT solver's fragment"), "{text}");
+}
+
+/// The default (no strategy): random values filtered by the spec, and when
+/// the filter rejects most of them, the rest from the solver or the lazy
+/// enumeration.
+fn run_default(requires: &str, body: fn(List, i64)) -> RunReport {
+    let spec = ArgSpec::new(vec![("l".into(), List::ty()), ("x".into(), i64::ty())], &[(requires, requires)]).unwrap();
+    let admit = spec.clone();
+    let p = Property::new(gens::arguments((any::<List>(), any::<i64>()))).configure(|c| {
+        c.name = format!("default strategy, {requires}");
+        c.database = None;
+        c.cases = 50;
+    });
+    apply_default(p, &spec, 5, reify).run(move |(l, x): (List, i64)| {
+        admit.admit(&[l.reflect(), x.reflect()]);
+        body(l, x)
+    })
+}
+
+/// Random lists are rarely ordered lists of three.
+const RARE: &str = "size(l) == 3 && ordered(l)";
+
+#[test]
+fn a_filter_random_values_rarely_meet_is_met_by_the_solver_for_the_rest() {
+    let r = run_default(RARE, |l, _| assert!(size(&l) == 3 && ordered(&l)));
+    assert!(matches!(r.verdict, RunVerdict::Passed), "{}", r.summary());
+    assert!(r.stats.passed >= 50 && r.stats.topped_up.is_some(), "{:?}", r.stats);
+    let notes = r.notes.join("\n");
+    assert!(notes.contains("random inputs met the filter") && notes.contains("more inputs came from"), "{notes}");
+    assert!(r.warnings.iter().all(|w| !w.contains("most generated inputs were rejected")), "{:?}", r.warnings);
+    // A filter random values mostly meet is left to them.
+    let r = run_default("x != 3", |_, x| assert_ne!(x, 3));
+    assert!(matches!(r.verdict, RunVerdict::Passed) && r.stats.topped_up.is_none(), "{}", r.summary());
+}
+
+#[test]
+fn the_fallback_finds_a_bug_on_the_inputs_it_supplies() {
+    let r = run_default(RARE, |l, _| assert!(size(&l) < 3, "a list of three"));
+    assert!(matches!(r.verdict, RunVerdict::Failed(_)), "{}", r.summary());
+    assert!(format!("{r}").contains("a list of three"), "{r}");
+}
+
+#[test]
+fn a_vacuous_filter_gives_up_after_the_fallback_finds_nothing() {
+    let r = run_default("x == 1 && x == 2", |_, _| {});
+    let RunVerdict::GaveUp { reason } = &r.verdict else { panic!("{}", r.summary()) };
+    assert!(
+        reason.contains("random inputs met the filter in none of")
+            && reason.contains("found no valid inputs up to depth 5"),
+        "{reason}"
+    );
+}
+
+#[property(cases = 30)]
+fn a_refined_property_without_a_strategy_reaches_rare_values(#[refine(size(l) == 3 && ordered(l))] l: List) {
+    assert!(size(&l) == 3 && ordered(&l));
 }

@@ -31,8 +31,8 @@ pub(crate) struct Inputs {
     pub(crate) draw: Draw,
     /// The type of the inputs (for the replay tag).
     pub(crate) input_type: &'static str,
-    /// Where inputs come from instead of the generator, if anywhere.
-    pub(crate) source: Option<super::source::CaseSource>,
+    /// Where inputs come from besides the generator, if anywhere.
+    pub(crate) source: Option<super::source::Sourced>,
 }
 
 /// Random paths walked to estimate the size of an exhaustive run that
@@ -59,7 +59,7 @@ pub(crate) struct Engine {
     /// The child process cases run in, for an isolated run.
     pub(crate) isolated: Option<Mutex<super::isolate::parent::Isolated>>,
     /// Inputs from outside the generator (see [`super::source`]).
-    pub(crate) source: Mutex<Option<super::source::CaseSource>>,
+    pub(crate) source: Mutex<Option<super::source::Sourced>>,
 }
 
 /// The source of a failure replayed from `SPECCHECK_REPLAY`: it is shown
@@ -133,7 +133,7 @@ impl Engine {
         if matches!(verdict, RunVerdict::Passed) {
             warnings.extend(short);
             let rejected = stats.discarded + stats.invalid;
-            if rejected > stats.passed {
+            if rejected > stats.passed && stats.topped_up.is_none() {
                 // Hypothesis's `filter_too_much` health check, as a warning:
                 // the run passed, on fewer inputs than it tried.
                 let top = stats.discard_reasons.iter().max_by_key(|(_, n)| **n).map(|(r, n)| format!("{r} ({n})"));
@@ -214,15 +214,35 @@ impl Engine {
         }
         let mut notes = Vec::new();
         if found.is_none() {
-            let source = self.source.lock().unwrap_or_else(|e| e.into_inner()).take();
-            let generated = match (source, self.config.exhaustive) {
+            use super::source::Sourced;
+            let (instead, fallback) = match self.source.lock().unwrap_or_else(|e| e.into_inner()).take() {
+                Some(Sourced::Instead(s)) => (Some(s), None),
+                Some(Sourced::Fallback(make)) => (None, Some(make)),
+                None => (None, None),
+            };
+            let generated = match (instead, self.config.exhaustive) {
                 (Some(mut source), _) => {
-                    let g = self.sourced(&mut source, &mut stats, &mut notes, started);
+                    let g = self.sourced(&mut source, &mut stats, &mut notes, started, false);
                     warnings.extend(source.warnings());
                     g
                 }
                 (None, Some(depth)) => self.exhaust(depth, &mut stats, &mut notes, started),
-                (None, None) => self.generate(&mut stats, started),
+                (None, None) => {
+                    let g = self.generate(&mut stats, started);
+                    // Topped up when the filter rejected most values and
+                    // the run is short of its cases.
+                    let rejected = stats.discarded + stats.invalid;
+                    let short = stats.passed < u64::from(self.config.cases) && rejected > stats.passed;
+                    match fallback {
+                        Some(make) if matches!(g, Generated::Passed | Generated::GaveUp(_)) && short => {
+                            let mut source = make();
+                            let g = self.sourced(&mut source, &mut stats, &mut notes, started, true);
+                            warnings.extend(source.warnings());
+                            g
+                        }
+                        _ => g,
+                    }
+                }
             };
             match generated {
                 Generated::Passed => {
@@ -633,19 +653,41 @@ impl Engine {
     /// (a pass that says so), stopped short (incomplete, unless the settings
     /// allow a partial run), or cannot work (an error). Bounded by
     /// `max_enumerated` and the time budget like an exhaustive run.
+    ///
+    /// `top_up`: the source supplies what random generation could not
+    /// (its filter rejected most values, see [`Property::fallback_inputs`](super::Property::fallback_inputs)):
+    /// it runs until the run has its `cases` passing inputs, and stopping
+    /// short is no incompleteness (a random run promises no coverage).
     fn sourced(
         &self,
         source: &mut super::source::CaseSource,
         stats: &mut RunStats,
         notes: &mut Vec<String>,
         started: Instant,
+        top_up: bool,
     ) -> Generated {
         use super::source::SourceStep;
         // Named when it is said: a source may learn how it finds its inputs
         // only once it starts (a solver falling back to enumeration).
         let mut tried = 0u64;
-        let stopped = |stats: &RunStats, notes: &mut Vec<String>, why: String| {
-            if self.config.allow_partial && stats.passed > 0 {
+        let random = (stats.passed, stats.passed + stats.discarded + stats.invalid);
+        let topped_up = |stats: &mut RunStats, name: String, how: String| {
+            stats.topped_up = Some(name.clone());
+            format!(
+                "random inputs met the filter {} times in {} tries; {} more inputs came from {name}{how}",
+                random.0,
+                random.1,
+                stats.passed - random.0
+            )
+        };
+        let stopped = |stats: &mut RunStats, notes: &mut Vec<String>, why: String, name: String| {
+            if top_up && stats.passed > 0 {
+                let note = topped_up(stats, name, format!(" ({why})"));
+                notes.push(note);
+                Generated::Passed
+            } else if top_up {
+                Generated::GaveUp(format!("random inputs met the filter in none of {} tries, and {why}", random.1))
+            } else if self.config.allow_partial && stats.passed > 0 {
                 notes.push(format!("{why} (a partial run, as `allow_partial` allows)"));
                 Generated::Passed
             } else {
@@ -655,6 +697,11 @@ impl Engine {
         loop {
             if self.watch.is_abandoned() {
                 return Generated::Abandoned;
+            }
+            if top_up && stats.passed >= u64::from(self.config.cases) {
+                let note = topped_up(stats, source.describe(), String::new());
+                notes.push(note);
+                return Generated::Passed;
             }
             let over_time = self.config.time_budget.is_some_and(|b| started.elapsed() > b);
             if tried >= self.config.max_enumerated || over_time {
@@ -672,6 +719,7 @@ impl Engine {
                     stats,
                     notes,
                     format!("{name} stopped after {tried} inputs because {why}: not every valid input was tested"),
+                    name.clone(),
                 );
             }
             match source.next_input() {
@@ -692,6 +740,19 @@ impl Engine {
                         return Generated::Failed(Box::new(Found { case: r, found_after: tried, source: None }));
                     }
                     tally(stats, r.outcome, r.labels);
+                }
+                SourceStep::Complete { what, .. } if top_up => {
+                    let name = source.describe();
+                    if stats.passed == 0 {
+                        return Generated::GaveUp(format!(
+                            "random inputs met the filter in none of {} tries, and {name} found {}",
+                            random.1,
+                            if tried == 0 { format!("no {what}") } else { format!("{tried} {what}, all rejected") }
+                        ));
+                    }
+                    let note = topped_up(stats, name, format!(", which then had no more: all {tried} {what}"));
+                    notes.push(note);
+                    return Generated::Passed;
                 }
                 SourceStep::Complete { what, depth } => {
                     let name = source.describe();
@@ -719,6 +780,7 @@ impl Engine {
                         stats,
                         notes,
                         format!("{name} stopped after {tried} inputs: {reason}; not every valid input was tested"),
+                        name.clone(),
                     );
                 }
                 SourceStep::Error(e) => return Generated::Error(e),

@@ -44,7 +44,7 @@ pub struct Property<G: Generator> {
     config: Config,
     render: Render<G::Value>,
     explainer: Option<Arc<dyn Explainer>>,
-    source: Option<source::CaseSource>,
+    source: Option<source::Sourced>,
 }
 
 impl<G> Property<G>
@@ -101,7 +101,25 @@ where
     where
         G: Send + Sync,
     {
-        self.source = Some(Box::new(source::Encoded { generator: self.generator.clone(), source }));
+        self.source =
+            Some(source::Sourced::Instead(Box::new(source::Encoded { generator: self.generator.clone(), source })));
+        self
+    }
+
+    /// Generates inputs at random, and if a filter (an `assume`, a
+    /// refinement) rejected most of them, takes the rest from the source
+    /// `make` builds then (an SMT solver's models, a pruning enumerator):
+    /// the run still tests the inputs it was asked to. The source is built
+    /// only when needed, and the report says when it was.
+    pub fn fallback_inputs<S>(mut self, make: impl FnOnce() -> S + Send + 'static) -> Self
+    where
+        G: Send + Sync,
+        S: InputSource<G::Value> + 'static,
+    {
+        let generator = self.generator.clone();
+        self.source = Some(source::Sourced::Fallback(Box::new(move || {
+            Box::new(source::Encoded { generator, source: make() }) as source::CaseSource
+        })));
         self
     }
 

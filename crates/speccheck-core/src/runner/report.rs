@@ -194,6 +194,10 @@ pub struct RunStats {
     /// shrinking), when one was found; with
     /// [`Counterexample::found_after`], what a benchmark compares.
     pub time_to_failure: Option<Duration>,
+    /// Random generation's filter rejected most values, and this source
+    /// supplied the rest of the inputs (see
+    /// [`Property::fallback_inputs`](super::Property::fallback_inputs)).
+    pub topped_up: Option<String>,
 }
 
 /// Everything a run produced.

@@ -51,6 +51,15 @@ pub trait InputSource<T>: Send {
 /// An input source whose values are already choices (what the engine runs).
 pub(crate) type CaseSource = Box<dyn InputSource<ChoiceSequence>>;
 
+/// Where a run's inputs come from besides the generator.
+pub(crate) enum Sourced {
+    /// Every input, instead of the generator.
+    Instead(CaseSource),
+    /// The inputs random generation did not supply because a filter
+    /// rejected most of its values: made only when that happens.
+    Fallback(Box<dyn FnOnce() -> CaseSource + Send>),
+}
+
 /// Wraps a typed source so that it yields the generator's choices.
 pub(crate) struct Encoded<G: crate::Generator, S> {
     pub(crate) generator: std::sync::Arc<G>,
