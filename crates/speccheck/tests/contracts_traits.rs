@@ -104,6 +104,24 @@ impl std::ops::IndexMut<usize> for Bounded {
     }
 }
 
+/// A result type whose name contains `impl` (the body's closure is still
+/// typed by it: `?` converts through `From`).
+#[derive(Debug, PartialEq)]
+pub struct Simple(usize);
+
+pub trait Slots {
+    fn slot(&self) -> Result<Simple, PushError>;
+}
+
+#[contracts]
+impl Slots for Bounded {
+    #[contract(pure)]
+    fn slot(&self) -> Result<Simple, PushError> {
+        let at = self.free_slot()?;
+        Ok(Simple(at))
+    }
+}
+
 /// The stack is full.
 #[derive(Debug, PartialEq)]
 pub struct Full;
@@ -165,6 +183,7 @@ fn a_trait_method_contract_that_holds_does_not_fire() {
         s.push(4);
         s[0] += 1;
         assert_eq!(s[0], 5);
+        assert_eq!(s.slot(), Ok(Simple(1)));
     });
 }
 

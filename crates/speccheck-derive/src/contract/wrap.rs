@@ -59,7 +59,8 @@ pub fn wrapper(k: &Contracted<'_>, attrs: &[Attribute], vis: &Visibility, block:
         Some(_) => {
             let ret = match &k.sig.output {
                 syn::ReturnType::Default => quote!(()),
-                syn::ReturnType::Type(_, t) if quote!(#t).to_string().contains("impl") => quote!(_),
+                // `impl Trait` cannot be named in the body: inferred there.
+                syn::ReturnType::Type(_, t) if mentions_impl_trait(t) => quote!(_),
                 syn::ReturnType::Type(_, t) => quote!(#t),
             };
             (quote!(), quote!(let __sc_body = #c::check::body::<#ret, _>(|| #block);), quote!(__sc_body()))
@@ -158,4 +159,17 @@ fn outer_signature(sig: &syn::Signature) -> syn::Signature {
         }
     }
     sig
+}
+
+/// Whether a type has an `impl Trait` in it (a return-position one cannot
+/// be written inside the function).
+fn mentions_impl_trait(t: &syn::Type) -> bool {
+    fn any(ts: proc_macro2::TokenStream) -> bool {
+        ts.into_iter().any(|tt| match tt {
+            proc_macro2::TokenTree::Ident(i) => i == "impl",
+            proc_macro2::TokenTree::Group(g) => any(g.stream()),
+            _ => false,
+        })
+    }
+    any(quote!(#t))
 }
