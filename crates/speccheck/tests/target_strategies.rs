@@ -198,6 +198,21 @@ fn the_fallback_finds_a_bug_on_the_inputs_it_supplies() {
 }
 
 #[test]
+fn a_fallback_cut_short_of_the_cases_gives_up_and_says_how_far_it_got() {
+    let spec = ArgSpec::new(vec![("l".into(), List::ty()), ("x".into(), i64::ty())], &[(RARE, RARE)]).unwrap();
+    let admit = spec.clone();
+    let p = Property::new(gens::arguments((any::<List>(), any::<i64>()))).configure(|c| {
+        c.name = "fallback cut short".into();
+        c.database = None;
+        c.cases = 50;
+        c.max_enumerated = 3;
+    });
+    let r = apply_default(p, &spec, 5, reify).run(move |(l, x): (List, i64)| admit.admit(&[l.reflect(), x.reflect()]));
+    let RunVerdict::GaveUp { reason } = &r.verdict else { panic!("a short run is no pass: {}", r.summary()) };
+    assert!(reason.contains("stopped after 3 inputs") && reason.contains("of the 50 cases asked for"), "{reason}");
+}
+
+#[test]
 fn a_vacuous_filter_gives_up_after_the_fallback_finds_nothing() {
     let r = run_default("x == 1 && x == 2", |_, _| {});
     let RunVerdict::GaveUp { reason } = &r.verdict else { panic!("{}", r.summary()) };

@@ -681,12 +681,18 @@ impl Engine {
             )
         };
         let stopped = |stats: &mut RunStats, notes: &mut Vec<String>, why: String, name: String| {
-            if top_up && stats.passed > 0 {
-                let note = topped_up(stats, name, format!(" ({why})"));
+            // Short of the cases asked for: a pass only where a partial run
+            // is allowed, else the run gives up and says how far it got.
+            if top_up && self.config.allow_partial && stats.passed > 0 {
+                let note = topped_up(stats, name, format!(" ({why}; a partial run, as `allow_partial` allows)"));
                 notes.push(note);
                 Generated::Passed
             } else if top_up {
-                Generated::GaveUp(format!("random inputs met the filter in none of {} tries, and {why}", random.1))
+                Generated::GaveUp(format!(
+                    "random inputs met the filter {} times in {} tries, and {why}: {} of the {} cases asked for were \
+                     tested",
+                    random.0, random.1, stats.passed, self.config.cases
+                ))
             } else if self.config.allow_partial && stats.passed > 0 {
                 notes.push(format!("{why} (a partial run, as `allow_partial` allows)"));
                 Generated::Passed
