@@ -576,19 +576,43 @@ fn nondet_validator(attrs: &[Attribute]) -> syn::Result<Option<Expr>> {
 
 fn check_attrs(attrs: &[Attribute], reference_mode: bool) -> syn::Result<()> {
     for a in attrs {
-        let ok = a.path().is_ident("panics") || (reference_mode && a.path().is_ident("nondeterministic"));
+        let ok = a.path().is_ident("panics")
+            || a.path().is_ident("weight")
+            || (reference_mode && a.path().is_ident("nondeterministic"));
         if !ok {
             return Err(syn::Error::new_spanned(
                 a,
                 if reference_mode {
-                    "expected `#[panics]` or `#[nondeterministic(validator)]`"
+                    "expected `#[panics]`, `#[weight(n)]` or `#[nondeterministic(validator)]`"
                 } else {
-                    "expected `#[panics]` (`#[nondeterministic]` is for reference mode)"
+                    "expected `#[panics]` or `#[weight(n)]` (`#[nondeterministic]` is for reference mode)"
                 },
             ));
         }
     }
+    weight(attrs)?;
     Ok(())
+}
+
+/// `#[weight(n)]`: how often deep search picks the function, relative to
+/// the others (1 when absent).
+fn weight(attrs: &[Attribute]) -> syn::Result<u32> {
+    for a in attrs {
+        if a.path().is_ident("weight") {
+            let lit: syn::LitInt = a.parse_args().map_err(|_| {
+                syn::Error::new_spanned(a, "expected `#[weight(n)]` with a whole number n ≥ 1 (1 when absent)")
+            })?;
+            let n: u32 = lit.base10_parse()?;
+            if n == 0 {
+                return Err(syn::Error::new_spanned(
+                    lit,
+                    "a weight must be at least 1 (leave the function out of the description to never call it)",
+                ));
+            }
+            return Ok(n);
+        }
+    }
+    Ok(1)
 }
 
 /// Reads the arguments out of `Args` into locals: values given (by value
@@ -787,7 +811,8 @@ fn fn_head(f: &FnItem, style: TokenStream, rt: &TokenStream) -> syn::Result<Toke
         None => quote!(),
     };
     let panics = has_attr(&f.attrs, "panics");
-    Ok(quote!(#rt::Function::new(#name, #style) #(#params)* #ret .panics_allowed(#panics)))
+    let weight = weight(&f.attrs)?;
+    Ok(quote!(#rt::Function::new(#name, #style) #(#params)* #ret .panics_allowed(#panics) .weight(#weight)))
 }
 
 fn expand_plain_fn(f: &FnItem, self_ty: Option<&Type>, rt: &TokenStream) -> syn::Result<TokenStream> {

@@ -21,6 +21,13 @@ pub struct Config {
     /// of bounded pools), or its pool accepts nothing more (a full plain
     /// set).
     pub required: u64,
+    /// Deep search: besides the breadth-first rounds, keep extending
+    /// lineages (an instance, what a call makes of it, what the next call
+    /// makes of that, …; see the engine's `walk` module), and stop at the
+    /// target only once an instance of every such type has a lineage of
+    /// this many calls. 0 turns deep search off (rounds only, as in the
+    /// paper).
+    pub depth: u64,
     /// Most calls of one function per round.
     pub calls_per_round: u64,
     /// Most tests of one law per round.
@@ -50,8 +57,14 @@ pub struct Config {
     pub shrink_steps: u32,
     /// Longest time the reduction takes.
     pub shrink_time: Duration,
-    /// A program to replay instead of searching (`SPECCHECK_REPLAY`).
+    /// A program to replay instead of searching (`SPECCHECK_REPLAY`; a
+    /// value `@FILE` reads it from a file).
     pub replay: Option<String>,
+    /// Where a counterexample too long to print is written (the program,
+    /// as Rust, and its replay): `None` is `.speccheck/` in the crate
+    /// under test (beside the failure database), or in the working
+    /// directory outside cargo.
+    pub output_dir: Option<std::path::PathBuf>,
 }
 
 impl Default for Config {
@@ -62,6 +75,7 @@ impl Default for Config {
             container: ContainerKind::default(),
             pool_bound: 1024,
             required: 10_000,
+            depth: 10_000,
             calls_per_round: 256,
             checks_per_round: 512,
             max_calls: 2_000_000,
@@ -76,6 +90,7 @@ impl Default for Config {
             shrink_steps: 5000,
             shrink_time: Duration::from_secs(10),
             replay: None,
+            output_dir: None,
         }
     }
 }
@@ -84,6 +99,25 @@ impl Config {
     /// The defaults with a fixed seed.
     pub fn seeded(seed: u64) -> Self {
         Config { seed: Some(seed), ..Config::default() }
+    }
+
+    /// The one knob to scale a search: search for `time`, whatever the
+    /// instance and depth targets and the call and round limits would say.
+    /// Lineages keep doubling, up to what a tenth of the budget builds.
+    pub fn budget(time: Duration) -> Self {
+        Config::default().to_budget(time)
+    }
+
+    /// These settings, searching for `time` (see [`Config::budget`]).
+    pub fn to_budget(self, time: Duration) -> Self {
+        Config {
+            time_budget: Some(time),
+            required: u64::MAX,
+            depth: u64::MAX,
+            max_calls: u64::MAX,
+            max_rounds: u32::MAX,
+            ..self
+        }
     }
 
     /// Reads `SPECCHECK_SEED`, `SPECCHECK_REPLAY`, `SPECCHECK_PROFILE`,
@@ -99,6 +133,12 @@ impl Config {
         core.shrink = self.reduce;
         core.shrink_steps = self.shrink_steps;
         let core = core.apply_env().map_err(|e| e.to_string())?;
+        // A time budget from the environment is a campaign: spend it.
+        if core.time_budget != self.time_budget
+            && let Some(t) = core.time_budget
+        {
+            self = self.to_budget(t);
+        }
         let seed = core.effective_seed();
         self.seed = Some(seed);
         self.name = Some(name);

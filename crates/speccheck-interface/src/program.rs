@@ -233,7 +233,7 @@ fn arg_expr(a: &ArgProv, index: &HashMap<*const CallNode, usize>) -> ArgExpr {
 }
 
 /// The type a path leads to inside a shape.
-fn shape_at<'a>(shape: &'a Shape, path: &[Step]) -> &'a Shape {
+pub(crate) fn shape_at<'a>(shape: &'a Shape, path: &[Step]) -> &'a Shape {
     let mut s = shape;
     for step in path {
         s = match (s, step) {

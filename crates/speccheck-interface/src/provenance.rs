@@ -35,6 +35,17 @@ pub(crate) struct CallNode {
     /// Calls are numbered in the order they were made: a call's arguments
     /// always come from earlier calls.
     pub(crate) serial: u64,
+    /// The length of its lineage: 1 + the longest lineage among its
+    /// arguments (a literal's is 0).
+    pub(crate) depth: u64,
+}
+
+impl CallNode {
+    /// A call of `fun` on arguments from `args`.
+    pub(crate) fn new(fun: usize, args: Vec<ArgProv>, serial: u64) -> Self {
+        let depth = 1 + args.iter().map(ArgProv::depth).max().unwrap_or(0);
+        CallNode { fun, args, serial, depth }
+    }
 }
 
 /// One step from a value to a part of it.
@@ -70,6 +81,16 @@ pub(crate) enum ArgProv {
 }
 
 impl ArgProv {
+    /// The longest lineage of an instance inside.
+    pub(crate) fn depth(&self) -> u64 {
+        match self {
+            ArgProv::Atom(o) => o.depth(),
+            ArgProv::Data { fields: items, .. } | ArgProv::List(items) => {
+                items.iter().map(ArgProv::depth).max().unwrap_or(0)
+            }
+        }
+    }
+
     /// Every origin inside, in order.
     pub(crate) fn origins<'a>(&'a self, out: &mut Vec<&'a Origin>) {
         match self {
@@ -111,6 +132,11 @@ impl Origin {
         }
     }
 
+    /// How many calls its lineage has (0 for a fresh value).
+    pub(crate) fn depth(&self) -> u64 {
+        self.call().map_or(0, |c| c.depth)
+    }
+
     /// The call this instance came out of, if any.
     pub(crate) fn call(&self) -> Option<&Arc<CallNode>> {
         match self {
@@ -142,7 +168,7 @@ mod tests {
                             }]
                         })
                         .unwrap_or_default();
-                    last = Some(Arc::new(CallNode { fun: 0, args, serial }));
+                    last = Some(Arc::new(CallNode::new(0, args, serial)));
                 }
                 drop(last);
             })

@@ -33,6 +33,9 @@ pub struct TypeStats {
     pub max_held: usize,
     /// The pool's bound.
     pub bound: usize,
+    /// Distinct values: of a ground type, the fresh values drawn (rounds
+    /// and walks); of an abstract type, the instances built.
+    pub distinct: u64,
 }
 
 /// Calls of one function.
@@ -121,13 +124,26 @@ pub struct Stats {
     pub container: ContainerKind,
     /// The reference implementation, in reference mode.
     pub reference: Option<String>,
+    /// The longest lineage of any instance built: the calls of the
+    /// longest client program that made one (how deep the search went).
+    pub deepest: u64,
+    /// Walks of deep search run.
+    pub walks: u64,
+    /// Calls made by walks (included in `calls`).
+    pub walk_calls: u64,
+    /// The longest walk.
+    pub longest_walk: u64,
+    /// The depth the search was to reach before stopping at its target
+    /// (0 when no function extends an instance: deep search is off).
+    pub depth_target: u64,
 }
 
 impl Stats {
     /// Problems that do not make the run fail but weaken what it shows:
     /// laws whose precondition never held (every test aborted).
     pub fn warnings(&self) -> Vec<String> {
-        self.laws
+        let mut out: Vec<String> = self
+            .laws
             .iter()
             .filter(|l| l.checked == 0)
             .map(|l| {
@@ -138,7 +154,20 @@ impl Stats {
                     if l.aborted == 1 { "" } else { "s" }
                 )
             })
-            .collect()
+            .collect();
+        // A search that stopped before the depth it was to reach: what it
+        // did not build, it did not test.
+        let cut_short = matches!(self.stop, StopReason::Calls | StopReason::Rounds | StopReason::Time);
+        if self.depth_target > 0 && self.depth_target < u64::MAX && self.deepest < self.depth_target && cut_short {
+            out.push(format!(
+                "the search stopped ({}) with its deepest instance built by {} calls, short of the depth target of \
+                 {}: states deeper than that were not tested (give it the time: `Config::budget`)",
+                self.stop,
+                thousands(self.deepest),
+                thousands(self.depth_target)
+            ));
+        }
+        out
     }
 
     /// Distinct instances built, over all types (fresh ground values
@@ -196,7 +225,19 @@ pub struct Counterexample {
     pub reduction_note: Option<String>,
     /// `SPECCHECK_REPLAY` value that replays the (reduced) program.
     pub replay: Option<String>,
+    /// The file holding the replay, when it is too long for a variable
+    /// (`SPECCHECK_REPLAY=@FILE` replays it).
+    pub replay_file: Option<std::path::PathBuf>,
+    /// The file holding the whole program, when it is longer than a
+    /// screen (the report then shows its start and end).
+    pub program_file: Option<std::path::PathBuf>,
 }
+
+/// Longest program printed whole, in lines.
+pub(crate) const SCREEN_LINES: usize = 60;
+
+/// Longest replay string printed; longer ones go to a file.
+pub(crate) const REPLAY_CHARS: usize = 1024;
 
 /// How a run ended.
 #[derive(Clone, Debug)]
@@ -297,8 +338,28 @@ impl fmt::Display for InterfaceReport {
         }
         if let Verdict::Failed(c) = &self.verdict {
             writeln!(f)?;
-            for l in c.program.lines() {
-                writeln!(f, "    {l}")?;
+            let lines: Vec<&str> = c.program.lines().collect();
+            match &c.program_file {
+                Some(path) if lines.len() > SCREEN_LINES => {
+                    let (head, tail) = (SCREEN_LINES / 2, SCREEN_LINES / 4);
+                    for l in &lines[..head] {
+                        writeln!(f, "    {l}")?;
+                    }
+                    writeln!(
+                        f,
+                        "    // … {} more lines: the whole program is in {}",
+                        lines.len() - head - tail,
+                        path.display()
+                    )?;
+                    for l in &lines[lines.len() - tail..] {
+                        writeln!(f, "    {l}")?;
+                    }
+                }
+                _ => {
+                    for l in &lines {
+                        writeln!(f, "    {l}")?;
+                    }
+                }
             }
             writeln!(f)?;
             let what = match c.kind {
@@ -324,13 +385,14 @@ impl fmt::Display for InterfaceReport {
         for t in &s.types {
             writeln!(
                 f,
-                "    {:width$}  {:8}  built {:>9}  held {:>7}  duplicates {:>9}  dropped {:>9}",
+                "    {:width$}  {:8}  built {:>9}  held {:>7}  duplicates {:>9}  dropped {:>9}{}",
                 t.name,
                 if t.is_abstract { "abstract" } else { "ground" },
                 thousands(t.built),
                 thousands(t.held as u64),
                 thousands(t.duplicates),
                 thousands(t.dropped + t.evicted),
+                if t.is_abstract { String::new() } else { format!("  distinct drawn {:>9}", thousands(t.distinct)) },
             )?;
         }
         let mut calls = String::new();
@@ -350,6 +412,20 @@ impl fmt::Display for InterfaceReport {
         for l in &s.laws {
             writeln!(f, "  law `{}`: {} checked, {} aborted", l.name, thousands(l.checked), thousands(l.aborted))?;
         }
+        if s.walks > 0 || s.depth_target > 0 {
+            writeln!(
+                f,
+                "  depth: deepest instance built by {} calls{}; {} walks made {} of the calls (longest {})",
+                thousands(s.deepest),
+                match s.depth_target {
+                    0 | u64::MAX => String::new(),
+                    t => format!(" (target {})", thousands(t)),
+                },
+                thousands(s.walks),
+                thousands(s.walk_calls),
+                thousands(s.longest_walk),
+            )?;
+        }
         writeln!(
             f,
             "  time: {} searching ({:.0} instances/s){}; stopped: {}; seed {:#x}",
@@ -359,10 +435,12 @@ impl fmt::Display for InterfaceReport {
             s.stop,
             s.seed
         )?;
-        if let Verdict::Failed(c) = &self.verdict
-            && let Some(r) = &c.replay
-        {
-            writeln!(f, "  replay: SPECCHECK_REPLAY={r}")?;
+        if let Verdict::Failed(c) = &self.verdict {
+            match (&c.replay_file, &c.replay) {
+                (Some(path), _) => writeln!(f, "  replay: SPECCHECK_REPLAY=@{}", path.display())?,
+                (None, Some(r)) => writeln!(f, "  replay: SPECCHECK_REPLAY={r}")?,
+                (None, None) => {}
+            }
         }
         Ok(())
     }

@@ -51,8 +51,9 @@ impl Api {
             return InterfaceReport { name: report_name, verdict: Verdict::Passed, stats, reduction: None };
         };
         let reduce_started = Instant::now();
-        let (cx, reduction) = counterexample(&api, &cfg, seed, &name, finding);
+        let (mut cx, reduction) = counterexample(&api, &cfg, seed, &name, finding);
         stats.reduce_time = reduce_started.elapsed();
+        save_long_parts(&mut cx, &cfg, &name, seed);
         InterfaceReport { name: report_name, verdict: Verdict::Failed(Box::new(cx)), stats, reduction }
     }
 }
@@ -95,6 +96,11 @@ pub(crate) fn empty_stats(api: &Api, cfg: &Config, seed: u64, stop: StopReason) 
         seed,
         container: cfg.container,
         reference: api.reference.clone(),
+        deepest: 0,
+        walks: 0,
+        walk_calls: 0,
+        longest_walk: 0,
+        depth_target: 0,
     }
 }
 
@@ -179,6 +185,47 @@ fn hung(api: &Api, cfg: &Config, seed: u64, shared: &Shared, after: Duration, st
     Output { finding: Some(Finding { found, failure, what, time: started.elapsed(), calls }), stats, error: None }
 }
 
+/// Writes a program longer than a screen, and a replay too long for a
+/// variable, to files (the report then names them). A file that cannot
+/// be written leaves the report as it was: everything is still in it.
+fn save_long_parts(cx: &mut Counterexample, cfg: &Config, name: &str, seed: u64) {
+    let long_program = cx.program.lines().count() > crate::report::SCREEN_LINES;
+    let long_replay = cx.replay.as_ref().is_some_and(|r| r.len() > crate::report::REPLAY_CHARS);
+    if !long_program && !long_replay {
+        return;
+    }
+    let dir = cfg.output_dir.clone().unwrap_or_else(|| {
+        std::env::var_os("CARGO_MANIFEST_DIR")
+            .map(std::path::PathBuf::from)
+            .or_else(|| std::env::current_dir().ok())
+            .unwrap_or_default()
+            .join(".speccheck")
+    });
+    let stem: String =
+        name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect();
+    let stem = format!("{stem}-{seed:016x}");
+    let write = |sub: &str, file: String, text: &str| -> Option<std::path::PathBuf> {
+        let d = dir.join(sub);
+        std::fs::create_dir_all(&d).ok()?;
+        let path = d.join(file);
+        std::fs::write(&path, text).ok()?;
+        Some(path)
+    };
+    if long_program {
+        let body: String = cx.program.lines().map(|l| format!("    {l}\n")).collect();
+        let text = format!(
+            "// speccheck-interface: `{name}`: {} ({} calls{}); seed {seed:#x}\n#[test]\nfn counterexample() {{\n{body}}}\n",
+            cx.what,
+            cx.calls,
+            if cx.original_calls != cx.calls { format!(", reduced from {}", cx.original_calls) } else { String::new() },
+        );
+        cx.program_file = write("programs", format!("{stem}.rs"), &text);
+    }
+    if long_replay && let Some(r) = &cx.replay {
+        cx.replay_file = write("replays", format!("{stem}.replay"), &format!("{r}\n"));
+    }
+}
+
 /// The comment on a program's failing line.
 fn note(failure: &FailureInfo, cfg: &Config) -> String {
     match failure.kind {
@@ -220,12 +267,62 @@ fn counterexample(
         calls_to_find: finding.calls,
         reduction_note: None,
         replay: None,
+        replay_file: None,
+        program_file: None,
     };
     // A hang is not run again: it would hang (and abandon) another thread.
     if finding.failure.kind == FailureKind::Timeout {
         cx.reduction_note = Some("a hanging program is shown as found, not reduced".to_string());
         return (cx, None);
     }
+    let mut program = program;
+    let reduce_started = Instant::now();
+    if cfg.reduce && program.len() > reduce::DELETE_CHUNKS_FROM {
+        // A long program: run it whole once, then delete calls in chunks
+        // before the shrinker sees it.
+        let mut literals = reduce::direct::Literals::default();
+        match reduce::direct::run(api, &program, &mut literals) {
+            reduce::direct::Run::Failed(f, _) if f.origin() == finding.failure.origin() => {}
+            other => {
+                let how = match other {
+                    reduce::direct::Run::Failed(f, _) => format!("it failed differently ({})", f.message),
+                    reduce::direct::Run::Invalid(why) => format!("it could not run ({why})"),
+                    reduce::direct::Run::Passed => "it passed".to_string(),
+                };
+                cx.reduction_note = Some(format!(
+                    "the program did not fail when run again on its own: all {} calls ran and {how}; the API's \
+                     behaviour depends on state the program does not create (a global table, a cache, a clock); \
+                     shown as found",
+                    program.len()
+                ));
+                return (cx, None);
+            }
+        }
+        let deadline = reduce_started + cfg.shrink_time.mul_f64(0.75);
+        let from = program.len();
+        let mut progress = |len: usize, spent: Duration| {
+            if spent >= Duration::from_secs(2) {
+                eprintln!("speccheck-interface: reducing `{name}`: {len} of {from} calls left after {}", human(spent));
+            }
+        };
+        let deleted = reduce::direct::delete_chunks(api, &program, &finding.failure, deadline, &mut progress);
+        program = deleted.program;
+        if program.len() > reduce::SHRINK_AT_MOST {
+            cx.program = program.render(api, Some(&note(&finding.failure, cfg)));
+            cx.calls = program.len();
+            cx.reduction_note = Some(format!(
+                "reduced by deleting calls ({} programs run{}); at {} calls it is too long for the shrinker \
+                 (at most {})",
+                deleted.runs,
+                if deleted.cut_short { ", stopped at the reduction's time limit" } else { "" },
+                program.len(),
+                reduce::SHRINK_AT_MOST
+            ));
+            cx.replay = reduce::encode(api, &program, cfg.list_max_len).ok().map(|c| c.to_replay_string());
+            return (cx, None);
+        }
+    }
+    let cfg = &Config { shrink_time: cfg.shrink_time.saturating_sub(reduce_started.elapsed()), ..cfg.clone() };
     let encoded = match reduce::encode(api, &program, cfg.list_max_len) {
         Ok(c) => c,
         Err(e) => {
@@ -251,6 +348,19 @@ fn counterexample(
 
 fn replay_only(api: &Arc<Api>, cfg: &Config, seed: u64, name: &str, replay: String) -> InterfaceReport {
     let started = Instant::now();
+    // `@FILE`: a replay saved to a file (set directly rather than through
+    // `SPECCHECK_REPLAY`, which reads the file itself).
+    let replay = match replay.strip_prefix('@') {
+        Some(path) => match std::fs::read_to_string(path.trim()) {
+            Ok(text) => text.trim().to_string(),
+            Err(e) => {
+                let stats = empty_stats(api, cfg, seed, StopReason::Replay);
+                let verdict = Verdict::Error(format!("the replay file {path} could not be read: {e}"));
+                return InterfaceReport { name: api.name.clone(), verdict, stats, reduction: None };
+            }
+        },
+        None => replay,
+    };
     let choices = match ChoiceSequence::from_replay_string(&replay) {
         Ok(c) => c,
         Err(e) => {
@@ -281,6 +391,8 @@ fn replay_only(api: &Arc<Api>, cfg: &Config, seed: u64, name: &str, replay: Stri
                 calls_to_find: 0,
                 reduction_note: Some("replayed from SPECCHECK_REPLAY".to_string()),
                 replay: red.replay,
+                replay_file: None,
+                program_file: None,
             }))
         }
         _ => match red.note {

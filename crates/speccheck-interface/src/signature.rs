@@ -82,6 +82,7 @@ pub struct Function {
     pub(crate) call: Option<CallFn>,
     pub(crate) panics_allowed: bool,
     pub(crate) nondeterministic: bool,
+    pub(crate) weight: u32,
 }
 
 impl Function {
@@ -96,6 +97,7 @@ impl Function {
             call: None,
             panics_allowed: false,
             nondeterministic: false,
+            weight: 1,
         }
     }
 
@@ -127,6 +129,14 @@ impl Function {
     /// nothing (a documented precondition, such as `pop` on an empty stack).
     pub fn panics_allowed(mut self, allowed: bool) -> Self {
         self.panics_allowed = allowed;
+        self
+    }
+
+    /// How often deep search picks this function among those it can call
+    /// on an instance, relative to the others (1 by default; at least 1).
+    /// Breadth-first rounds call every function alike.
+    pub fn weight(mut self, weight: u32) -> Self {
+        self.weight = weight.max(1);
         self
     }
 

@@ -58,8 +58,13 @@ fn the_paper_examples_find_their_bugs_with_small_programs() {
 
     let r = rbt_zipper::exposed::api().check(Config::seeded(5));
     let cx = r.assert_failed();
-    assert!(cx.program.contains("zip_close(("), "{r}");
-    assert!(cx.program.contains("let Some((_, z"), "the zipper is taken out of a destructed pair\n{r}");
+    // Which zipper operation leads there depends on the search (rounds or
+    // walks); the program is small and takes a zipper out of a pair.
+    assert!(cx.calls <= 6 && cx.program.contains("zip_"), "{r}");
+    assert!(
+        cx.program.contains("let Some((_, z") || cx.program.contains("let (_, z"),
+        "the zipper is taken out of a destructed pair\n{r}"
+    );
 
     let r = bdd::buggy::api().check(Config::seeded(5));
     let cx = r.assert_failed();

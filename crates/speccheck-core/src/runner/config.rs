@@ -387,7 +387,13 @@ impl Config {
             self.allow_partial = parse_bool(&v).ok_or_else(|| err("SPECCHECK_ALLOW_PARTIAL", &v, "0 or 1"))?;
         }
         if let Some(v) = var("SPECCHECK_REPLAY") {
-            self.replay = Some(v);
+            // `@FILE`: a replay too long for a variable, saved to a file.
+            self.replay = Some(match v.strip_prefix('@') {
+                Some(path) => std::fs::read_to_string(path.trim())
+                    .map(|s| s.trim().to_string())
+                    .map_err(|_| err("SPECCHECK_REPLAY", &v, "a replay string, or @FILE naming a readable file"))?,
+                None => v,
+            });
         }
         Ok(self)
     }

@@ -62,6 +62,23 @@ impl<E: PoolItem> Container<E> for Buckets<E> {
         self.buckets.iter().flatten().for_each(f);
     }
 
+    fn sample(&self, rng: &mut SmallRng) -> Option<&E> {
+        if self.len == 0 {
+            return None;
+        }
+        // A random slot of a random bucket: uniform while buckets are
+        // full, which they soon are; a few misses fall back to a scan.
+        for _ in 0..16 {
+            let b = &self.buckets[rng.random_range(0..self.buckets.len())];
+            let j = rng.random_range(0..self.bucket_size);
+            if let Some(e) = b.get(j) {
+                return Some(e);
+            }
+        }
+        let n = rng.random_range(0..self.len);
+        self.buckets.iter().flatten().nth(n)
+    }
+
     fn contains(&self, item: &E) -> bool {
         let key = item.key();
         self.buckets[self.bucket(key)].iter().any(|e| e.key() == key && e.same(item))

@@ -79,6 +79,8 @@ pub trait Container<E> {
     fn for_each(&self, f: &mut dyn FnMut(&E));
     /// Whether an item equal to `item` is held.
     fn contains(&self, item: &E) -> bool;
+    /// An item picked at random (about uniformly), if any.
+    fn sample(&self, rng: &mut SmallRng) -> Option<&E>;
     /// True when the container will never accept another item (a full
     /// plain set): its pool is at its fixpoint whatever is offered.
     fn saturated(&self) -> bool {

@@ -48,6 +48,10 @@ impl<E: PoolItem> Container<E> for PlainSet<E> {
         self.items.iter().for_each(f);
     }
 
+    fn sample(&self, rng: &mut SmallRng) -> Option<&E> {
+        if self.items.is_empty() { None } else { self.items.get(rand::Rng::random_range(rng, 0..self.items.len())) }
+    }
+
     fn contains(&self, item: &E) -> bool {
         self.index.get(&item.key()).is_some_and(|&i| self.items[i].same(item))
     }

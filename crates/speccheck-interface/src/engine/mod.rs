@@ -28,6 +28,7 @@ use speccheck_core::TestCase;
 use speccheck_core::runner::config::case_seed;
 use speccheck_core::runner::watch::{Phase, Watch};
 use speccheck_core::runner::{FailureInfo, FailureKind};
+use speccheck_core::test_case::CaseControl as _;
 
 use crate::args::Args;
 use crate::config::Config;
@@ -38,6 +39,8 @@ use crate::provenance::{ArgProv, CallNode, Literal, Origin, Step};
 use crate::report::{FnStats, LawStats, Stats, StopReason, TypeStats};
 use crate::signature::{Api, CallError, LawVerdict, Mode, Shape};
 use crate::space::{Inst, Product, Snapshot, Tree, Walk};
+
+mod walk;
 
 /// Seed salt for fresh ground values.
 const GROUND_SALT: u64 = 0x9a0d_17e5;
@@ -169,7 +172,7 @@ pub(crate) struct Output {
     pub(crate) error: Option<String>,
 }
 
-enum Halt {
+pub(crate) enum Halt {
     Found(Box<Finding>),
     Stop(StopReason),
     Error(String),
@@ -200,7 +203,18 @@ pub(crate) struct Engine<'a> {
     /// Whether a budget cut an argument product short this round.
     truncated: bool,
     started: Instant,
+    /// Deep search (see `walk`).
+    lineages: walk::Lineages,
+    /// The test case fresh ground values are drawn from (reused).
+    ground_tc: TestCase,
+    /// Per ground type, the hashes of the distinct values drawn (counted
+    /// up to `DISTINCT_COUNTED`).
+    distinct: Vec<std::collections::HashSet<u64>>,
 }
+
+/// Most distinct ground values counted per type (the count is then a
+/// lower bound).
+const DISTINCT_COUNTED: usize = 1 << 22;
 
 impl<'a> Engine<'a> {
     pub(crate) fn new(api: &'a Api, cfg: &'a Config, shared: &'a Shared, seed: u64) -> Self {
@@ -243,12 +257,29 @@ impl<'a> Engine<'a> {
             novel: 0,
             truncated: false,
             started: Instant::now(),
+            lineages: walk::Lineages::new(api),
+            ground_tc: TestCase::random(0, 0),
+            distinct: vec![std::collections::HashSet::new(); api.types.len()],
         }
     }
 
     pub(crate) fn stats(&self, stop: StopReason) -> Stats {
         Stats {
-            types: self.pools.iter().map(|p| TypeStats { held: p.container.len(), ..p.stats.clone() }).collect(),
+            types: self
+                .pools
+                .iter()
+                .zip(&self.distinct)
+                .map(|(p, d)| TypeStats {
+                    held: p.container.len(),
+                    distinct: if p.stats.is_abstract { p.stats.built } else { d.len() as u64 },
+                    ..p.stats.clone()
+                })
+                .collect(),
+            deepest: self.deepest(),
+            walks: self.lineages.walks,
+            walk_calls: self.lineages.calls,
+            longest_walk: self.lineages.longest,
+            depth_target: if self.lineages.enabled() { self.cfg.depth } else { 0 },
             functions: self.functions.clone(),
             laws: self.laws.clone(),
             rounds: self.round,
@@ -327,12 +358,17 @@ impl<'a> Engine<'a> {
                     }
                 }
             }
+            if let Err(h) = self.walk_phase() {
+                return self.halted(h);
+            }
             *self.shared.progress.lock().unwrap_or_else(|e| e.into_inner()) = Some(self.stats(StopReason::Found));
-            let target = self
-                .pools
-                .iter()
-                .filter(|p| p.stats.is_abstract)
-                .all(|p| p.stats.built >= self.cfg.required || p.container.saturated());
+            let deep_enough = !self.lineages.enabled() || self.lineages.depths().1 >= self.cfg.depth;
+            let target = deep_enough
+                && self
+                    .pools
+                    .iter()
+                    .filter(|p| p.stats.is_abstract)
+                    .all(|p| p.stats.built >= self.cfg.required || p.container.saturated());
             if target {
                 return self.finish(StopReason::Target);
             }
@@ -443,22 +479,9 @@ impl<'a> Engine<'a> {
     /// Draws `n` fresh values of ground type `k` (each different from the
     /// pool's, if a few tries allow).
     fn fresh(&mut self, k: usize, n: usize) -> Result<(), Halt> {
-        let Some(g) = self.api.types[k].ground() else { return Ok(()) };
-        let t = &self.api.types[k];
         for _ in 0..n {
             for _attempt in 0..8 {
-                self.ground_draws += 1;
-                let mut tc =
-                    TestCase::random(case_seed(self.seed ^ GROUND_SALT, self.ground_draws), self.cfg.ground_size);
-                let drawn = capture(|| speccheck_core::test_case::catch_invalid(&mut tc, |tc| (g.draw)(tc)).ok())
-                    .map_err(|c| Halt::Error(format!("the generator of fresh `{}` values panicked: {c}", t.name)))?;
-                let Some(value) = drawn else { continue };
-                let (choices, _) = tc.finish();
-                let key = (t.ops.hash)(&*value);
-                let term = (g.term)(&*value);
-                let lit = Arc::new(Literal { term, choices: choices.0 });
-                let inst =
-                    Rc::new(Inst { value, origin: Origin::Literal(lit), key, ty: k, round: self.round, eq: t.ops.eq });
+                let Some(inst) = self.fresh_inst(k, self.cfg.ground_size)? else { continue };
                 if self.pools[k].container.contains(&inst) {
                     continue;
                 }
@@ -467,6 +490,35 @@ impl<'a> Engine<'a> {
             }
         }
         Ok(())
+    }
+
+    /// One fresh value of ground type `k`, drawn at `size` (`None` when the
+    /// generator rejected its draw).
+    fn fresh_inst(&mut self, k: usize, size: usize) -> Result<Option<Rc<Inst>>, Halt> {
+        let Some(g) = self.api.types[k].ground() else { return Ok(None) };
+        let t = &self.api.types[k];
+        self.ground_draws += 1;
+        let tc = &mut self.ground_tc;
+        tc.reset_random(case_seed(self.seed ^ GROUND_SALT, self.ground_draws), size);
+        let drawn = capture(|| speccheck_core::test_case::catch_invalid(tc, |tc| (g.draw)(tc)).ok())
+            .map_err(|c| Halt::Error(format!("the generator of fresh `{}` values panicked: {c}", t.name)))?;
+        let Some(value) = drawn else { return Ok(None) };
+        let key = (t.ops.hash)(&*value);
+        if self.distinct[k].len() < DISTINCT_COUNTED {
+            self.distinct[k].insert(key);
+        }
+        let term = (g.term)(&*value);
+        let lit = Arc::new(Literal { term, choices: self.ground_tc.choices().to_vec() });
+        Ok(Some(Rc::new(Inst { value, origin: Origin::Literal(lit), key, ty: k, round: self.round, eq: t.ops.eq })))
+    }
+
+    /// The longest lineage of any instance kept.
+    fn deepest(&self) -> u64 {
+        let mut d = self.lineages.depths().0;
+        for p in &self.pools {
+            p.container.for_each(&mut |i: &Rc<Inst>| d = d.max(i.origin.depth()));
+        }
+        d
     }
 
     // ----- calls -------------------------------------------------------------
@@ -507,7 +559,7 @@ impl<'a> Engine<'a> {
         let spec = &api.functions[f];
         self.serial += 1;
         self.functions[f].calls += 1;
-        let node = Arc::new(CallNode { fun: f, args: trees.iter().map(Tree::prov).collect(), serial: self.serial });
+        let node = Arc::new(CallNode::new(f, trees.iter().map(Tree::prov).collect(), self.serial));
         let mut args = Args::with_capacity(trees.len());
         for (t, p) in trees.iter().zip(&spec.f.params) {
             match (p.mode, t) {

@@ -36,6 +36,8 @@ use std::cmp::Ordering;
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::sync::{Arc, Mutex};
 
+pub(crate) mod direct;
+
 use rand::Rng;
 use speccheck_core::runner::{CaseResult, ExplainContext, Explainer, Explanation, FailureInfo, RunVerdict};
 use speccheck_core::test_case::catch_invalid;
@@ -52,6 +54,15 @@ use crate::pos::Dyn;
 use crate::program::{ArgExpr, Ending, Program, Stmt, VarRef};
 use crate::provenance::{Literal, Step};
 use crate::signature::{Api, CallError, LawVerdict, Mode, Shape};
+
+/// Programs longer than this go through [`direct::delete_chunks`] before
+/// the shrinker.
+pub(crate) const DELETE_CHUNKS_FROM: usize = 64;
+
+/// Longest program the shrinker takes: its replays keep every value a
+/// program makes (a later statement may name any), so much longer ones are
+/// cut down by chunk deletion only.
+pub(crate) const SHRINK_AT_MOST: usize = 1000;
 
 /// Longest program the generator draws.
 const MAX_STATEMENTS: usize = 100_000;
@@ -532,6 +543,10 @@ struct Script {
     pos: usize,
     enc: Encoder,
     error: Option<String>,
+    /// Which binding holds each value made so far (for long programs: a
+    /// lookup, not a scan per argument).
+    index: std::collections::HashMap<VarRef, usize>,
+    indexed: usize,
 }
 
 impl Script {
@@ -599,7 +614,12 @@ impl Source for Script {
         self.pos += 1;
         match d {
             Decision::Var(v) => {
-                let found = available.iter().position(|&b| bindings[b].var == v);
+                while self.indexed < bindings.len() {
+                    self.index.insert(bindings[self.indexed].var.clone(), self.indexed);
+                    self.indexed += 1;
+                }
+                // `available` lists binding numbers in increasing order.
+                let found = self.index.get(&v).and_then(|b| available.binary_search(b).ok());
                 let Some(i) = found else {
                     self.fail("a value the program uses was not produced when it was run again");
                     return fallback(api, ty, available);
@@ -685,7 +705,14 @@ fn fallback(api: &Api, ty: usize, available: &[usize]) -> Pick {
 
 /// The choices that make [`ProgramGen`] rebuild `program` (running it).
 pub(crate) fn encode(api: &Api, program: &Program, list_max: usize) -> Result<ChoiceSequence, String> {
-    let mut script = Script { decisions: flatten(program), pos: 0, enc: Encoder::new(), error: None };
+    let mut script = Script {
+        decisions: flatten(program),
+        pos: 0,
+        enc: Encoder::new(),
+        error: None,
+        index: std::collections::HashMap::new(),
+        indexed: 0,
+    };
     let run = execute(api, &mut script, list_max);
     drop(run);
     match script.error {
