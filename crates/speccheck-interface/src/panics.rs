@@ -33,6 +33,9 @@ impl std::fmt::Display for Caught {
 thread_local! {
     static DEPTH: Cell<u32> = const { Cell::new(0) };
     static LAST: RefCell<Option<Caught>> = const { RefCell::new(None) };
+    /// Inside [`traced`]: panics record their backtrace.
+    static TRACE: Cell<bool> = const { Cell::new(false) };
+    static LAST_TRACE: RefCell<Option<String>> = const { RefCell::new(None) };
 }
 
 static HOOK: Once = Once::new();
@@ -53,6 +56,12 @@ fn install() {
                     .unwrap_or_else(|| "<non-string panic payload>".to_string());
                 let location = info.location().map(|l| format!("{}:{}:{}", l.file(), l.line(), l.column()));
                 LAST.with(|p| *p.borrow_mut() = Some(Caught { message, location }));
+                if TRACE.with(Cell::get) {
+                    let bt = std::backtrace::Backtrace::capture();
+                    if bt.status() == std::backtrace::BacktraceStatus::Captured {
+                        LAST_TRACE.with(|t| *t.borrow_mut() = Some(bt.to_string()));
+                    }
+                }
             } else {
                 previous(info);
             }
@@ -79,9 +88,57 @@ pub fn capture<R>(f: impl FnOnce() -> R) -> Result<R, Caught> {
     })
 }
 
+/// Runs `f` (which captures panics) and returns, with its result, the
+/// backtrace of the last panic it caught, when backtraces are on
+/// (`RUST_BACKTRACE`): for the one re-run of a reported failure, as
+/// capturing one costs far more than a call.
+pub(crate) fn traced<R>(f: impl FnOnce() -> R) -> (R, Option<String>) {
+    install();
+    TRACE.with(|t| t.set(true));
+    LAST_TRACE.with(|t| t.borrow_mut().take());
+    let r = f();
+    TRACE.with(|t| t.set(false));
+    (r, LAST_TRACE.with(|t| t.borrow_mut().take()))
+}
+
+/// The innermost frame of `backtrace` (std's format) in crate `krate`:
+/// `file:line:col (function)`.
+pub(crate) fn first_frame_in(backtrace: &str, krate: &str) -> Option<String> {
+    let mut lines = backtrace.lines().map(str::trim).peekable();
+    while let Some(line) = lines.next() {
+        let Some((n, symbol)) = line.split_once(": ") else { continue };
+        if n.parse::<u32>().is_err() {
+            continue;
+        }
+        let ours = symbol.starts_with(&format!("{krate}::")) || symbol.starts_with(&format!("<{krate}::"));
+        if ours && let Some(at) = lines.peek().and_then(|l| l.strip_prefix("at ")) {
+            return Some(format!("{at} ({symbol})"));
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_first_frame_in_a_crate_is_found_in_a_backtrace() {
+        let bt = "   0: std::panicking::begin_panic
+             at /rustc/x/library/std/src/panicking.rs:10:5
+   1: sized_chunks::sized_chunk::Chunk<A,N>::remove
+             at /reg/sized-chunks-0.6.5/src/sized_chunk/mod.rs:700:9
+   2: im::nodes::btree::Node<A>::remove_index
+             at /reg/im-15.0.0/src/nodes/btree.rs:612:17
+   3: <im::ord::map::OrdMap<K,V> as deep::Map>::remove
+             at ./tests/deep.rs:40:9";
+        assert_eq!(
+            first_frame_in(bt, "im").as_deref(),
+            Some("/reg/im-15.0.0/src/nodes/btree.rs:612:17 (im::nodes::btree::Node<A>::remove_index)")
+        );
+        assert_eq!(first_frame_in(bt, "deep"), None);
+        assert_eq!(first_frame_in(bt, "sized_chunks").map(|f| f.contains("mod.rs:700")), Some(true));
+    }
 
     #[test]
     fn panics_are_caught_with_their_location() {

@@ -231,6 +231,10 @@ pub struct Counterexample {
     /// The file holding the whole program, when it is longer than a
     /// screen (the report then shows its start and end).
     pub program_file: Option<std::path::PathBuf>,
+    /// For a panic raised outside the crate under test (in one of its
+    /// dependencies): the innermost frame inside that crate, from a
+    /// backtrace (`RUST_BACKTRACE=1`).
+    pub frame_in_crate: Option<String>,
 }
 
 /// Longest program printed whole, in lines.
@@ -371,6 +375,9 @@ impl fmt::Display for InterfaceReport {
             match &c.location {
                 Some(loc) => writeln!(f, "  {what} at {loc}:")?,
                 None => writeln!(f, "  {what}:")?,
+            }
+            if let Some(frame) = &c.frame_in_crate {
+                writeln!(f, "  called from {frame}")?;
             }
             for l in c.message.lines() {
                 writeln!(f, "    {l}")?;

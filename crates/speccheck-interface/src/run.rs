@@ -269,6 +269,7 @@ fn counterexample(
         replay: None,
         replay_file: None,
         program_file: None,
+        frame_in_crate: None,
     };
     // A hang is not run again: it would hang (and abandon) another thread.
     if finding.failure.kind == FailureKind::Timeout {
@@ -319,6 +320,9 @@ fn counterexample(
                 reduce::SHRINK_AT_MOST
             ));
             cx.replay = reduce::encode(api, &program, cfg.list_max_len).ok().map(|c| c.to_replay_string());
+            if cx.kind == FailureKind::Panic {
+                cx.frame_in_crate = frame_in_crate(api, &program);
+            }
             return (cx, None);
         }
     }
@@ -343,7 +347,24 @@ fn counterexample(
     cx.calls = best.len();
     cx.message = failure.message;
     cx.location = failure.location;
+    if cx.kind == FailureKind::Panic {
+        cx.frame_in_crate = frame_in_crate(api, &best);
+    }
     (cx, report)
+}
+
+/// Runs `program` once more recording the panic's backtrace, when
+/// backtraces are on; returns its innermost frame in the crate under test.
+fn frame_in_crate(api: &Api, program: &Program) -> Option<String> {
+    let on = std::env::var_os("RUST_BACKTRACE").is_some_and(|v| v != "0");
+    let krate = api.crate_under_test()?;
+    if !on {
+        return None;
+    }
+    let (_, trace) = crate::panics::traced(|| {
+        reduce::direct::run(api, program, &mut reduce::direct::Literals::default());
+    });
+    crate::panics::first_frame_in(&trace?, krate)
 }
 
 fn replay_only(api: &Arc<Api>, cfg: &Config, seed: u64, name: &str, replay: String) -> InterfaceReport {
@@ -393,6 +414,7 @@ fn replay_only(api: &Arc<Api>, cfg: &Config, seed: u64, name: &str, replay: Stri
                 replay: red.replay,
                 replay_file: None,
                 program_file: None,
+                frame_in_crate: None,
             }))
         }
         _ => match red.note {

@@ -248,6 +248,17 @@ fn clone_of<T: Clone + 'static>(v: &dyn Any) -> Dyn {
     Box::new(cast::<T>(v).clone())
 }
 
+/// The first crate named in a type's path that is not speccheck's or the
+/// standard library's: `im` in `Model<im::OrdMap<u16, u16>, BTreeMap<…>>`.
+pub(crate) fn crate_of(type_name: &str) -> Option<String> {
+    const SKIP: [&str; 6] = ["speccheck_interface", "speccheck", "speccheck_core", "std", "core", "alloc"];
+    type_name
+        .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
+        .filter_map(|path| path.split_once("::").map(|(krate, _)| krate))
+        .find(|krate| !krate.is_empty() && !SKIP.contains(krate))
+        .map(str::to_string)
+}
+
 /// A deterministic hash (SipHash with fixed keys): runs do not depend on
 /// the process.
 pub(crate) fn hash_one<T: Hash + ?Sized>(v: &T) -> u64 {
@@ -295,6 +306,9 @@ pub(crate) enum Kind {
 pub(crate) struct TypeDesc {
     pub(crate) name: String,
     pub(crate) prefix: String,
+    /// The crate that defines it (abstract types: the crate under test;
+    /// see [`crate_of`]).
+    pub(crate) krate: Option<String>,
     pub(crate) kind: Kind,
     pub(crate) ops: ValueOps,
 }
@@ -396,6 +410,12 @@ impl Api {
     /// Names of the abstract types.
     pub fn abstract_types(&self) -> Vec<&str> {
         self.types.iter().filter(|t| t.is_abstract()).map(|t| t.name.as_str()).collect()
+    }
+
+    /// The crate under test: the one that defines the first abstract type
+    /// (in reference mode, the candidate's), when it can be told.
+    pub fn crate_under_test(&self) -> Option<&str> {
+        self.types.iter().find_map(|t| t.krate.as_deref())
     }
 
     /// Names of every pooled type (abstract and ground).
@@ -531,7 +551,13 @@ impl Builder {
         let ops = ValueOps { clone: clone_of::<T>, hash: hash_of::<T>, eq: eq_of::<T> };
         self.declare(
             TypeId::of::<T>(),
-            TypeDesc { name: name.to_string(), prefix: prefix_of(name), kind: Kind::Abstract, ops },
+            TypeDesc {
+                name: name.to_string(),
+                prefix: prefix_of(name),
+                krate: crate_of(std::any::type_name::<T>()),
+                kind: Kind::Abstract,
+                ops,
+            },
         )
     }
 
@@ -570,7 +596,7 @@ impl Builder {
         let ground = Ground { draw, term: term::<T>, initial: None, per_round: None };
         self.declare(
             TypeId::of::<T>(),
-            TypeDesc { name: name.to_string(), prefix: prefix_of(name), kind: Kind::Ground(ground), ops },
+            TypeDesc { name: name.to_string(), prefix: prefix_of(name), krate: None, kind: Kind::Ground(ground), ops },
         )
     }
 
@@ -839,6 +865,14 @@ fn check_constructible(api: &Api) -> Result<(), DescribeError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_crate_under_test_is_read_from_the_type_path() {
+        let m = "speccheck_interface::reference::Model<im::ord::map::OrdMap<u16, u16>, alloc::collections::btree::map::BTreeMap<u16, u16>>";
+        assert_eq!(crate_of(m).as_deref(), Some("im"));
+        assert_eq!(crate_of("deep::ChunkMap").as_deref(), Some("deep"));
+        assert_eq!(crate_of("alloc::vec::Vec<i32>"), None);
+    }
     use crate::pos;
 
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]

@@ -205,6 +205,8 @@ pub(crate) struct Engine<'a> {
     started: Instant,
     /// Deep search (see `walk`).
     lineages: walk::Lineages,
+    /// The lineage of the failing call or law's arguments, once found.
+    found_depth: u64,
     /// The test case fresh ground values are drawn from (reused).
     ground_tc: TestCase,
     /// Per ground type, the hashes of the distinct values drawn (counted
@@ -258,6 +260,7 @@ impl<'a> Engine<'a> {
             truncated: false,
             started: Instant::now(),
             lineages: walk::Lineages::new(api),
+            found_depth: 0,
             ground_tc: TestCase::random(0, 0),
             distinct: vec![std::collections::HashSet::new(); api.types.len()],
         }
@@ -514,7 +517,7 @@ impl<'a> Engine<'a> {
 
     /// The longest lineage of any instance kept.
     fn deepest(&self) -> u64 {
-        let mut d = self.lineages.depths().0;
+        let mut d = self.lineages.depths().0.max(self.found_depth);
         for p in &self.pools {
             p.container.for_each(&mut |i: &Rc<Inst>| d = d.max(i.origin.depth()));
         }
@@ -608,7 +611,11 @@ impl<'a> Engine<'a> {
         }
     }
 
-    fn found(&self, found: Found, failure: FailureInfo, what: String) -> Halt {
+    fn found(&mut self, found: Found, failure: FailureInfo, what: String) -> Halt {
+        self.found_depth = match &found {
+            Found::Call { call } => call.depth,
+            Found::Law { args, .. } => args.iter().map(ArgProv::depth).max().unwrap_or(0),
+        };
         Halt::Found(Box::new(Finding { found, failure, what, time: self.started.elapsed(), calls: self.serial }))
     }
 
