@@ -334,7 +334,41 @@ pub(crate) enum Shape {
     List(Arc<ListDesc>, Arc<Shape>),
 }
 
+/// What [`Shape::parts`] calls on each atom: its pool, the value, the path.
+pub(crate) type PartFn<'a, E> = dyn FnMut(usize, crate::pos::Dyn, &[crate::provenance::Step]) -> Result<(), E> + 'a;
+
 impl Shape {
+    /// Takes a value of this shape apart: `f` gets every atom inside (its
+    /// pool, the value, the path to it from `path`), in order.
+    pub(crate) fn parts<E>(
+        &self,
+        value: crate::pos::Dyn,
+        path: &mut Vec<crate::provenance::Step>,
+        f: &mut PartFn<'_, E>,
+    ) -> Result<(), E> {
+        use crate::provenance::Step;
+        match self {
+            Shape::Atom(k) => f(*k, value, path),
+            Shape::Data(d, vs) => {
+                let (v, fields) = d.ops.split(&*value);
+                for (i, field) in fields.into_iter().enumerate() {
+                    path.push(Step::Field(v as u32, i as u32));
+                    vs[v][i].parts(field, path, f)?;
+                    path.pop();
+                }
+                Ok(())
+            }
+            Shape::List(l, e) => {
+                for (i, item) in l.ops.split(&*value).into_iter().enumerate() {
+                    path.push(Step::Elem(i as u32));
+                    e.parts(item, path, f)?;
+                    path.pop();
+                }
+                Ok(())
+            }
+        }
+    }
+
     /// Every pool this shape can yield instances of when destructed.
     fn atoms(&self, out: &mut Vec<usize>) {
         match self {

@@ -570,15 +570,7 @@ impl<'a> Engine<'a> {
                 (_, t) => args.push_owned(t.build(api)),
             }
         }
-        if self.shared.enabled {
-            *self.shared.in_flight.lock().unwrap_or_else(|e| e.into_inner()) = Some(InFlight::Call(node.clone()));
-            self.shared.calls.store(self.serial, Ordering::Relaxed);
-            self.shared.watch.begin(0, Phase::Generate, self.serial);
-        }
-        let r = capture(|| (spec.call)(&mut args));
-        if self.shared.enabled {
-            self.shared.watch.end(0);
-        }
+        let r = self.watched(&node, || (spec.call)(&mut args));
         match r {
             Err(caught) => {
                 if spec.f.panics_allowed {
@@ -611,6 +603,21 @@ impl<'a> Engine<'a> {
         }
     }
 
+    /// Runs a call, watched for hangs: the watching thread can name it by
+    /// its provenance.
+    fn watched<R>(&self, node: &Arc<CallNode>, call: impl FnOnce() -> R) -> Result<R, crate::panics::Caught> {
+        if self.shared.enabled {
+            *self.shared.in_flight.lock().unwrap_or_else(|e| e.into_inner()) = Some(InFlight::Call(node.clone()));
+            self.shared.calls.store(self.serial, Ordering::Relaxed);
+            self.shared.watch.begin(0, Phase::Generate, self.serial);
+        }
+        let r = capture(call);
+        if self.shared.enabled {
+            self.shared.watch.end(0);
+        }
+        r
+    }
+
     fn found(&mut self, found: Found, failure: FailureInfo, what: String) -> Halt {
         self.found_depth = match &found {
             Found::Call { call } => call.depth,
@@ -621,26 +628,9 @@ impl<'a> Engine<'a> {
 
     /// Feeds every part of a result to the pool of its type.
     fn destruct(&mut self, shape: &Shape, value: Dyn, call: &Arc<CallNode>, path: &mut Vec<Step>) -> Result<(), Halt> {
-        match shape {
-            Shape::Atom(k) => self.offer(*k, value, Origin::Part { call: call.clone(), path: path.clone() }),
-            Shape::Data(d, vs) => {
-                let (v, fields) = d.ops.split(&*value);
-                for (i, field) in fields.into_iter().enumerate() {
-                    path.push(Step::Field(v as u32, i as u32));
-                    self.destruct(&vs[v][i], field, call, path)?;
-                    path.pop();
-                }
-                Ok(())
-            }
-            Shape::List(l, e) => {
-                for (i, item) in l.ops.split(&*value).into_iter().enumerate() {
-                    path.push(Step::Elem(i as u32));
-                    self.destruct(e, item, call, path)?;
-                    path.pop();
-                }
-                Ok(())
-            }
-        }
+        shape.parts(value, path, &mut |k, v, at| {
+            self.offer(k, v, Origin::Part { call: call.clone(), path: at.to_vec() })
+        })
     }
 
     // ----- laws --------------------------------------------------------------

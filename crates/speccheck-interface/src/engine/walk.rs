@@ -352,15 +352,7 @@ impl Engine<'_> {
                 (_, t) => args.push_owned(t.build(api)),
             }
         }
-        if self.shared.enabled {
-            *self.shared.in_flight.lock().unwrap_or_else(|e| e.into_inner()) = Some(InFlight::Call(node.clone()));
-            self.shared.calls.store(self.serial, Ordering::Relaxed);
-            self.shared.watch.begin(0, Phase::Generate, self.serial);
-        }
-        let r = capture(|| (spec.call)(&mut args));
-        if self.shared.enabled {
-            self.shared.watch.end(0);
-        }
+        let r = self.watched(&node, || (spec.call)(&mut args));
         let refused = |slot: Option<Dyn>, backup: Option<Dyn>, origin: Origin| Ok(slot.or(backup).map(|v| (v, origin)));
         match r {
             Err(caught) => {

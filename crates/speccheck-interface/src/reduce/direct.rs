@@ -157,24 +157,10 @@ impl Exec<'_> {
     }
 
     fn destruct(&mut self, shape: &Shape, value: Dyn, stmt: usize, path: &mut Vec<Step>) {
-        match shape {
-            Shape::Atom(_) => self.bind(VarRef::Part { stmt, path: path.clone() }, value),
-            Shape::Data(d, vs) => {
-                let (v, fields) = d.ops.split(&*value);
-                for (i, f) in fields.into_iter().enumerate() {
-                    path.push(Step::Field(v as u32, i as u32));
-                    self.destruct(&vs[v][i], f, stmt, path);
-                    path.pop();
-                }
-            }
-            Shape::List(l, e) => {
-                for (i, item) in l.ops.split(&*value).into_iter().enumerate() {
-                    path.push(Step::Elem(i as u32));
-                    self.destruct(e, item, stmt, path);
-                    path.pop();
-                }
-            }
-        }
+        let _ = shape.parts::<()>(value, path, &mut |_, v, at| {
+            self.bind(VarRef::Part { stmt, path: at.to_vec() }, v);
+            Ok(())
+        });
     }
 }
 
