@@ -36,6 +36,11 @@ pub struct TypeStats {
     /// Distinct values: of a ground type, the fresh values drawn (rounds
     /// and walks); of an abstract type, the instances built.
     pub distinct: u64,
+    /// Values of a ground type returned by calls and not pooled for reuse
+    /// as arguments: far larger than any value drawn (feeding them back,
+    /// e.g. a text's contents inserted into itself, would grow instances
+    /// exponentially).
+    pub oversized: u64,
 }
 
 /// Calls of one function.
@@ -401,6 +406,15 @@ impl fmt::Display for InterfaceReport {
                 thousands(t.dropped + t.evicted),
                 if t.is_abstract { String::new() } else { format!("  distinct drawn {:>9}", thousands(t.distinct)) },
             )?;
+            if t.oversized > 0 {
+                writeln!(
+                    f,
+                    "    {:width$}  {} returned values not reused: more than {}× the longest drawn",
+                    "",
+                    thousands(t.oversized),
+                    crate::engine::REUSE_FACTOR,
+                )?;
+            }
         }
         let mut calls = String::new();
         for (i, c) in s.functions.iter().enumerate() {

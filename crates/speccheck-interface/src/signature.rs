@@ -248,6 +248,24 @@ fn clone_of<T: Clone + 'static>(v: &dyn Any) -> Dyn {
     Box::new(cast::<T>(v).clone())
 }
 
+/// The length of `v`'s `Debug` form, or a number past `limit` once it is
+/// longer (formatting stops there: a huge value costs no more than `limit`).
+pub(crate) fn debug_len<T: Debug + ?Sized>(v: &T, limit: usize) -> usize {
+    struct Count {
+        n: usize,
+        limit: usize,
+    }
+    impl fmt::Write for Count {
+        fn write_str(&mut self, s: &str) -> fmt::Result {
+            self.n += s.len();
+            if self.n > self.limit { Err(fmt::Error) } else { Ok(()) }
+        }
+    }
+    let mut c = Count { n: 0, limit };
+    let _ = fmt::write(&mut c, format_args!("{v:?}"));
+    c.n
+}
+
 /// The first crate named in a type's path that is not speccheck's or the
 /// standard library's: `im` in `Model<im::OrdMap<u16, u16>, BTreeMap<…>>`.
 pub(crate) fn crate_of(type_name: &str) -> Option<String> {
@@ -290,6 +308,9 @@ pub(crate) type DrawFn = Arc<dyn Fn(&mut TestCase) -> Dyn + Send + Sync>;
 pub(crate) struct Ground {
     pub(crate) draw: DrawFn,
     pub(crate) term: fn(&dyn Any) -> Term,
+    /// The length of a value's `Debug` form, counted up to a limit (a
+    /// size to compare values a call returned with the ones drawn).
+    pub(crate) size: fn(&dyn Any, usize) -> usize,
     pub(crate) initial: Option<usize>,
     pub(crate) per_round: Option<usize>,
 }
@@ -627,7 +648,10 @@ impl Builder {
         fn term<T: Debug + 'static>(v: &dyn Any) -> Term {
             Term::debug(cast::<T>(v))
         }
-        let ground = Ground { draw, term: term::<T>, initial: None, per_round: None };
+        fn size<T: Debug + 'static>(v: &dyn Any, limit: usize) -> usize {
+            debug_len(cast::<T>(v), limit)
+        }
+        let ground = Ground { draw, term: term::<T>, size: size::<T>, initial: None, per_round: None };
         self.declare(
             TypeId::of::<T>(),
             TypeDesc { name: name.to_string(), prefix: prefix_of(name), krate: None, kind: Kind::Ground(ground), ops },

@@ -246,3 +246,55 @@ fn a_replay_too_long_for_a_variable_is_read_from_its_file() {
     assert!(replayed.message.contains("buffer overflow"), "{again}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A text whose contents can be appended to it: fed back as an argument,
+/// a returned value doubles the instance each time.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Text(String);
+
+static LONGEST_TEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+impl Text {
+    pub fn new() -> Self {
+        Text(String::new())
+    }
+    pub fn append(&mut self, s: String) {
+        self.0.push_str(&s);
+        LONGEST_TEXT.fetch_max(self.0.len(), std::sync::atomic::Ordering::Relaxed);
+    }
+    pub fn contents(&self) -> String {
+        self.0.clone()
+    }
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+#[test]
+fn returned_values_far_larger_than_the_drawn_ones_are_not_fed_back() {
+    let api = interface! {
+        name = "text";
+        abstract Text;
+        ground String = speccheck_core::gens::string_of(speccheck_core::CharClass::from_chars("ab\n"), 0..=8);
+        impl Text {
+            fn new() -> Self;
+            fn append(&mut self, s: String);
+            fn contents(&self) -> String;
+            fn len(&self) -> usize;
+        }
+    }
+    .unwrap();
+    let r = api.check(Config::seeded(1));
+    assert!(r.passed(), "{r}");
+    let strings = r.stats.types.iter().find(|t| t.name == "String").unwrap();
+    assert!(strings.oversized > 0, "{r}");
+    assert!(r.to_string().contains("returned values not reused"), "{r}");
+    // An append adds at most what may be reused: 16 times the longest
+    // drawn `Debug` form (8 characters, escaped: 18), so texts grow at most
+    // linearly with their lineage (fed back, they double: gigabytes).
+    let longest = LONGEST_TEXT.load(std::sync::atomic::Ordering::Relaxed);
+    assert!(longest <= 16 * 18 * r.stats.deepest as usize, "{longest}\n{r}");
+}

@@ -70,3 +70,17 @@ fn the_paper_examples_find_their_bugs_with_small_programs() {
     let cx = r.assert_failed();
     assert!(cx.program.contains(".restrict("), "{r}");
 }
+
+/// Deep search does not lengthen what the rounds find: walk instances
+/// (and what their calls return) stay out of the pools, so the rounds
+/// still build the smallest instances first (the AVL bug needs ten calls).
+#[test]
+fn deep_search_keeps_the_rounds_programs_short() {
+    let ex = catalogue().into_iter().find(|e| e.name == "avl").expect("the AVL example");
+    for seed in 1..=3 {
+        let r = (ex.buggy)().check(Config { seed: Some(seed), ..(ex.config)() });
+        let cx = r.assert_failed();
+        assert!(r.stats.walks > 0, "{r}");
+        assert!(cx.calls <= 12, "{} calls\n{r}", cx.calls);
+    }
+}

@@ -24,11 +24,11 @@ use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
-use speccheck_core::TestCase;
 use speccheck_core::runner::config::case_seed;
 use speccheck_core::runner::watch::{Phase, Watch};
 use speccheck_core::runner::{FailureInfo, FailureKind};
 use speccheck_core::test_case::CaseControl as _;
+use speccheck_core::{Term, TestCase};
 
 use crate::args::Args;
 use crate::config::Config;
@@ -52,6 +52,16 @@ pub(crate) enum Found {
     Call { call: Arc<CallNode> },
     /// A law failed (or panicked) on these instances.
     Law { law: usize, args: Vec<ArgProv> },
+}
+
+impl Found {
+    /// Calls in the program that rebuilds it.
+    pub(crate) fn program_len(&self) -> usize {
+        match self {
+            Found::Call { call } => crate::program::Program::slice_call(call).len(),
+            Found::Law { law, args } => crate::program::Program::slice_law(*law, args).len(),
+        }
+    }
 }
 
 /// A counterexample as the search found it.
@@ -212,7 +222,24 @@ pub(crate) struct Engine<'a> {
     /// Per ground type, the hashes of the distinct values drawn (counted
     /// up to `DISTINCT_COUNTED`).
     distinct: Vec<std::collections::HashSet<u64>>,
+    /// Per ground type, the longest `Debug` form of a value drawn.
+    longest_drawn: Vec<usize>,
+    /// A failure a walk found, held while the rounds look for a shorter
+    /// program failing the same way (see [`Engine::run`]).
+    pending: Option<Box<Finding>>,
+    /// The call count at which the rounds stop looking.
+    pending_until: u64,
+    /// Whether a walk is running (its results are not pooled).
+    in_walk: bool,
 }
+
+/// A value of a ground type that a call returned is pooled (and so reused
+/// as an argument) only when its `Debug` form is at most this many times
+/// the longest drawn (and at least `REUSE_FLOOR` long): results fed back
+/// as arguments grow without bound otherwise (a text's contents inserted
+/// into it doubles it), and the calls on them slow down with their size.
+pub(crate) const REUSE_FACTOR: usize = 16;
+const REUSE_FLOOR: usize = 64;
 
 /// Most distinct ground values counted per type (the count is then a
 /// lower bound).
@@ -263,6 +290,10 @@ impl<'a> Engine<'a> {
             found_depth: 0,
             ground_tc: TestCase::random(0, 0),
             distinct: vec![std::collections::HashSet::new(); api.types.len()],
+            longest_drawn: vec![0; api.types.len()],
+            pending: None,
+            pending_until: 0,
+            in_walk: false,
         }
     }
 
@@ -297,8 +328,31 @@ impl<'a> Engine<'a> {
     }
 
     /// Runs the search to its end.
+    ///
+    /// A failure found by a walk comes with a long lineage of calls, most
+    /// of which reduction cannot drop one at a time (each changes the
+    /// state the next builds on), while the rounds build the smallest
+    /// instances first. So the rounds go on alone to their own target (the
+    /// `required` instances; searching to a budget, for as many calls
+    /// again as the search had made), and a failure of the same kind they
+    /// find with a shorter program is reported instead (the time and calls
+    /// to find stay those of the first).
     pub(crate) fn run(mut self) -> Output {
         let halt = self.search();
+        let halt = match (self.pending.take(), halt) {
+            (Some(first), Halt::Found(other)) => {
+                let shorter = other.what == first.what
+                    && other.failure.kind == first.failure.kind
+                    && other.found.program_len() < first.found.program_len();
+                Halt::Found(if shorter {
+                    Box::new(Finding { time: first.time, calls: first.calls, ..*other })
+                } else {
+                    first
+                })
+            }
+            (Some(first), Halt::Stop(_)) => Halt::Found(first),
+            (_, halt) => halt,
+        };
         let (finding, stop, error) = match halt {
             Halt::Found(f) => (Some(*f), StopReason::Found, None),
             Halt::Stop(r) => (None, r, None),
@@ -361,11 +415,20 @@ impl<'a> Engine<'a> {
                     }
                 }
             }
-            if let Err(h) = self.walk_phase() {
-                return self.halted(h);
+            match self.walk_phase() {
+                Ok(()) => {}
+                Err(Halt::Found(f)) if f.failure.kind != FailureKind::Timeout => {
+                    // Until the rounds' own target; searching to a budget
+                    // (no target), for as many calls again.
+                    self.pending_until =
+                        if self.cfg.required == u64::MAX { self.serial.saturating_mul(2) } else { u64::MAX };
+                    self.pending = Some(f);
+                }
+                Err(h) => return self.halted(h),
             }
             *self.shared.progress.lock().unwrap_or_else(|e| e.into_inner()) = Some(self.stats(StopReason::Found));
-            let deep_enough = !self.lineages.enabled() || self.lineages.depths().1 >= self.cfg.depth;
+            let deep_enough =
+                !self.lineages.enabled() || self.pending.is_some() || self.lineages.depths().1 >= self.cfg.depth;
             let target = deep_enough
                 && self
                     .pools
@@ -402,7 +465,7 @@ impl<'a> Engine<'a> {
     }
 
     fn out_of_budget(&self) -> Option<StopReason> {
-        if self.serial >= self.cfg.max_calls {
+        if self.serial >= self.cfg.max_calls || (self.pending.is_some() && self.serial >= self.pending_until) {
             return Some(StopReason::Calls);
         }
         if self.cfg.time_budget.is_some_and(|b| self.started.elapsed() >= b) {
@@ -439,7 +502,22 @@ impl<'a> Engine<'a> {
     // ----- instances ---------------------------------------------------------
 
     fn offer(&mut self, k: usize, value: Dyn, origin: Origin) -> Result<(), Halt> {
+        // What a walk's calls return stays out of the pools like the walk's
+        // instance (see `walk::keep`): a value's program includes the
+        // lineage of the call that returned it.
+        if self.in_walk {
+            return Ok(());
+        }
         let t = &self.api.types[k];
+        if let Some(g) = t.ground()
+            && !matches!(origin, Origin::Literal(_))
+        {
+            let limit = (REUSE_FACTOR * self.longest_drawn[k]).max(REUSE_FLOOR);
+            if (g.size)(&*value, limit) > limit {
+                self.pools[k].stats.oversized += 1;
+                return Ok(());
+            }
+        }
         let key = (t.ops.hash)(&*value);
         let inst = Rc::new(Inst { value, origin, key, ty: k, round: self.round, eq: t.ops.eq });
         self.insert(k, inst)
@@ -511,6 +589,11 @@ impl<'a> Engine<'a> {
             self.distinct[k].insert(key);
         }
         let term = (g.term)(&*value);
+        let len = match &term {
+            Term::Atom(text) => text.len(),
+            other => other.to_string().len(),
+        };
+        self.longest_drawn[k] = self.longest_drawn[k].max(len);
         let lit = Arc::new(Literal { term, choices: self.ground_tc.choices().to_vec() });
         Ok(Some(Rc::new(Inst { value, origin: Origin::Literal(lit), key, ty: k, round: self.round, eq: t.ops.eq })))
     }
@@ -619,10 +702,10 @@ impl<'a> Engine<'a> {
     }
 
     fn found(&mut self, found: Found, failure: FailureInfo, what: String) -> Halt {
-        self.found_depth = match &found {
+        self.found_depth = self.found_depth.max(match &found {
             Found::Call { call } => call.depth,
             Found::Law { args, .. } => args.iter().map(ArgProv::depth).max().unwrap_or(0),
-        };
+        });
         Halt::Found(Box::new(Finding { found, failure, what, time: self.started.elapsed(), calls: self.serial }))
     }
 

@@ -175,7 +175,7 @@ impl Engine<'_> {
     /// made fewer calls than the rounds (depth and breadth share the
     /// budget).
     pub(super) fn walk_phase(&mut self) -> Result<(), Halt> {
-        if !self.lineages.enabled() || self.cfg.depth == 0 {
+        if !self.lineages.enabled() || self.cfg.depth == 0 || self.pending.is_some() {
             return Ok(());
         }
         let mut first = true;
@@ -187,7 +187,9 @@ impl Engine<'_> {
             let plan = self.rng.random_range(0..self.lineages.plans.len());
             let len = self.walk_len();
             let started = Instant::now();
+            self.in_walk = true;
             let r = self.walk(plan, len);
+            self.in_walk = false;
             self.lineages.time += started.elapsed();
             r?;
         }
@@ -284,8 +286,15 @@ impl Engine<'_> {
         self.keep(p, ty, value, origin)
     }
 
-    /// Offers a walk's instance to its pool; remembers it if it is the
+    /// Checks the laws on a walk's instance; remembers it if it is the
     /// deepest yet.
+    ///
+    /// Walk instances stay out of the pools: the rounds build the smallest
+    /// instances first (so what they find is short), and would combine
+    /// deep instances with binary functions (`merge`, `union`) round after
+    /// round, doubling their size each time. Walks still apply every
+    /// function to their instance (with pooled instances as the other
+    /// arguments), and every law is checked on it here.
     fn keep(&mut self, p: usize, ty: usize, value: Dyn, origin: Origin) -> Result<(), Halt> {
         let depth = origin.depth();
         let t = &self.api.types[ty];
@@ -294,7 +303,34 @@ impl Engine<'_> {
         if self.lineages.deepest[p].as_ref().is_none_or(|d| d.origin.depth() < depth) {
             self.lineages.deepest[p] = Some(inst.clone());
         }
-        self.insert(ty, inst)
+        self.check_laws_on(ty, &inst)
+    }
+
+    /// Checks once every law that takes an instance of type `ty`, with
+    /// `inst` as that argument and the others drawn as for a walk's call.
+    fn check_laws_on(&mut self, ty: usize, inst: &Rc<Inst>) -> Result<(), Halt> {
+        let api = self.api;
+        let size = self.cfg.ground_size;
+        let mut used: Vec<Vec<Rc<Inst>>> = vec![Vec::new(); api.types.len()];
+        for l in 0..api.laws.len() {
+            let shapes = &api.laws[l].args;
+            let Some(at) = shapes.iter().position(|s| matches!(s, Shape::Atom(k) if *k == ty)) else { continue };
+            let mut trees = Vec::with_capacity(shapes.len());
+            for (i, shape) in shapes.iter().enumerate() {
+                if i == at {
+                    trees.push(Tree::Atom(inst.clone()));
+                } else {
+                    match self.walk_arg(shape, &mut used, size, 0)? {
+                        Some(t) => trees.push(t),
+                        None => break,
+                    }
+                }
+            }
+            if trees.len() == shapes.len() {
+                self.test_law(l, &trees)?;
+            }
+        }
+        Ok(())
     }
 
     /// Calls `mv` on the walk's instance; returns the instance the walk
