@@ -33,6 +33,10 @@ struct Args {
     /// Where to write the markdown results.
     #[arg(long)]
     out: Option<String>,
+    /// Only these examples (comma-separated names); the memory table is
+    /// then skipped (for quick comparisons while developing).
+    #[arg(long, value_delimiter = ',')]
+    only: Vec<String>,
     /// Internal: measure one memory configuration in this process
     /// (`example,container,bound`) and print the numbers.
     #[arg(long, hide = true)]
@@ -141,7 +145,8 @@ fn main() {
         return;
     }
     let budget = Duration::from_millis(args.budget_ms);
-    let examples = catalogue();
+    let examples: Vec<Example> =
+        catalogue().into_iter().filter(|e| args.only.is_empty() || args.only.iter().any(|o| o == e.name)).collect();
     let mut out = String::new();
     out.push_str("# ArtiCheck: interface fuzzing (issue 4)\n\n");
     out.push_str(&format!(
@@ -288,7 +293,8 @@ fn main() {
         "instances/s",
     ]);
     let exe = std::env::current_exe().expect("the benchmark's own path");
-    for name in ["avl", "sorted-list"] {
+    let probes: &[&str] = if args.only.is_empty() { &["avl", "sorted-list"] } else { &[] };
+    for name in probes {
         for container in CONTAINERS {
             let spec = format!("{name},{},{}", container.name().replace(' ', "-"), args.memory_bound);
             let output = Command::new(&exe).args(["--probe-memory", &spec]).output().expect("run the probe");

@@ -79,11 +79,18 @@ enum Item {
     Abstract(Type, Option<LitStr>),
     Ground(Type, Option<Expr>),
     Fresh(Type, Expr, Expr),
+    /// `pool Type = bound;`
+    Pool(Type, Expr),
     Data(DataItem),
     Impl(Type, Vec<FnItem>),
     Fn(FnItem),
     Law(LawItem),
-    Compare { candidate: Type, reference: Type, by: Path, fns: Vec<FnItem> },
+    Compare {
+        candidate: Type,
+        reference: Type,
+        by: Path,
+        fns: Vec<FnItem>,
+    },
 }
 
 struct Input {
@@ -251,6 +258,13 @@ impl Parse for Input {
                 let b: Expr = input.parse()?;
                 items.push(Item::Fresh(ty, a, b));
                 input.parse::<Token![;]>()?;
+            } else if kw(input, "pool") {
+                input.parse::<Ident>()?;
+                let ty: Type = input.parse()?;
+                input.parse::<Token![=]>()?;
+                let n: Expr = input.parse()?;
+                items.push(Item::Pool(ty, n));
+                input.parse::<Token![;]>()?;
             } else if input.peek(Token![enum]) {
                 input.parse::<Token![enum]>()?;
                 let path: Path = input.call(Path::parse_mod_style)?;
@@ -336,7 +350,7 @@ impl Parse for Input {
                 items.push(Item::Compare { candidate, reference, by, fns });
             } else {
                 return Err(input.error(
-                    "expected `name = …`, `crate = …`, `abstract`, `ground`, `fresh`, `enum`, `struct`, `impl`, `fn`, \
+                    "expected `name = …`, `crate = …`, `abstract`, `ground`, `fresh`, `pool`, `enum`, `struct`, `impl`, `fn`, \
                      `law` or `compare`",
                 ));
             }
@@ -699,6 +713,7 @@ pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
                 }
             }
             Item::Fresh(ty, a, b) => stmts.push(quote!(__b.fresh_values::<#ty>(#a, #b);)),
+            Item::Pool(ty, n) => stmts.push(quote!(__b.pool_bound::<#ty>(#n);)),
             Item::Data(d) => stmts.push(expand_data(d, &rt)?),
             Item::Impl(ty, fns) => {
                 for f in fns {

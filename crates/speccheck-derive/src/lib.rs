@@ -124,6 +124,7 @@ pub fn contracts(args: TokenStream, item: TokenStream) -> TokenStream {
 /// `name = "…"`, `crate = path` (default `::speccheck_interface`),
 /// `abstract Type;`, `ground Type [= generator];` (primitives default to
 /// their `Arbitrary` generator), `fresh Type = initial, per_round;`,
+/// `pool Type = bound;` (this type's pool bound, overriding the run's),
 /// `enum E { A, B(T), C { x: T } }` and `struct S { x: T }` (data types,
 /// destructed and built like `Option` and tuples),
 /// `impl Type { fn f(&self, x: T) -> R; … }` (methods and associated

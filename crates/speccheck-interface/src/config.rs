@@ -25,8 +25,8 @@ pub struct Config {
     /// lineages (an instance, what a call makes of it, what the next call
     /// makes of that, …; see the engine's `walk` module), and stop at the
     /// target only once an instance of every such type has a lineage of
-    /// this many calls. 0 turns deep search off (rounds only, as in the
-    /// paper).
+    /// this many calls (and walks have made four times as many). 0 turns
+    /// deep search off (rounds only, as in the paper).
     pub depth: u64,
     /// Most calls of one function per round.
     pub calls_per_round: u64,

@@ -82,7 +82,7 @@ pub(crate) fn empty_stats(api: &Api, cfg: &Config, seed: u64, stop: StopReason) 
             .map(|t| TypeStats {
                 name: t.name.clone(),
                 is_abstract: t.is_abstract(),
-                bound: cfg.pool_bound,
+                bound: t.bound.unwrap_or(cfg.pool_bound),
                 ..TypeStats::default()
             })
             .collect(),

@@ -332,6 +332,8 @@ pub(crate) struct TypeDesc {
     pub(crate) krate: Option<String>,
     pub(crate) kind: Kind,
     pub(crate) ops: ValueOps,
+    /// How many instances its pool holds, when not the run's `pool_bound`.
+    pub(crate) bound: Option<usize>,
 }
 
 impl TypeDesc {
@@ -556,6 +558,7 @@ impl std::error::Error for DescribeError {}
 enum Decl {
     Type(TypeId, TypeDesc),
     Fresh(TypeId, usize, usize),
+    Bound(TypeId, usize),
 }
 
 /// Collects the declarations of an API.
@@ -612,6 +615,7 @@ impl Builder {
                 krate: crate_of(std::any::type_name::<T>()),
                 kind: Kind::Abstract,
                 ops,
+                bound: None,
             },
         )
     }
@@ -654,7 +658,14 @@ impl Builder {
         let ground = Ground { draw, term: term::<T>, size: size::<T>, initial: None, per_round: None };
         self.declare(
             TypeId::of::<T>(),
-            TypeDesc { name: name.to_string(), prefix: prefix_of(name), krate: None, kind: Kind::Ground(ground), ops },
+            TypeDesc {
+                name: name.to_string(),
+                prefix: prefix_of(name),
+                krate: None,
+                kind: Kind::Ground(ground),
+                ops,
+                bound: None,
+            },
         )
     }
 
@@ -662,6 +673,15 @@ impl Builder {
     /// first round and at each round (overriding the run's defaults).
     pub fn fresh_values<T: 'static>(&mut self, initial: usize, per_round: usize) -> &mut Self {
         self.decls.push(Decl::Fresh(TypeId::of::<T>(), initial, per_round));
+        self
+    }
+
+    /// How many instances the pool of `T` (abstract or ground) holds,
+    /// overriding the run's [`Config::pool_bound`](crate::Config) for this
+    /// type only: a larger key pool than instance pool, say, so that
+    /// instances can hold many distinct keys.
+    pub fn pool_bound<T: 'static>(&mut self, bound: usize) -> &mut Self {
+        self.decls.push(Decl::Bound(TypeId::of::<T>(), bound));
         self
     }
 
@@ -704,7 +724,7 @@ impl Builder {
             .iter()
             .filter_map(|d| match d {
                 Decl::Type(id, _) => Some(*id),
-                Decl::Fresh(..) => None,
+                Decl::Fresh(..) | Decl::Bound(..) => None,
             })
             .collect();
         let mut defaults = Vec::new();
@@ -728,6 +748,7 @@ impl Builder {
         let mut types: Vec<TypeDesc> = Vec::new();
         let mut index: HashMap<TypeId, usize> = HashMap::new();
         let mut fresh = Vec::new();
+        let mut bounds = Vec::new();
         for d in std::mem::take(&mut self.decls) {
             match d {
                 Decl::Type(id, desc) => {
@@ -738,6 +759,18 @@ impl Builder {
                     types.push(desc);
                 }
                 Decl::Fresh(id, initial, per_round) => fresh.push((id, initial, per_round)),
+                Decl::Bound(id, bound) => bounds.push((id, bound)),
+            }
+        }
+        for (id, bound) in bounds {
+            match index.get(&id) {
+                Some(&k) if bound > 0 => types[k].bound = Some(bound),
+                Some(_) => return Err(DescribeError::Incomplete("`pool_bound` must be at least 1".to_string())),
+                None => {
+                    return Err(DescribeError::Incomplete(
+                        "`pool_bound` names a type that is not declared".to_string(),
+                    ));
+                }
             }
         }
         for (id, initial, per_round) in fresh {

@@ -192,6 +192,47 @@ fn pools_never_grow_past_their_bounds() {
 }
 
 #[test]
+fn a_type_with_its_own_pool_bound_keeps_to_it() {
+    let api = interface! {
+        abstract Stack;
+        ground i32 = speccheck_core::gens::ints(-100_000..=100_000);
+        fresh i32 = 50, 50;
+        pool i32 = 400;
+        impl Stack {
+            fn new() -> Self;
+            fn push(&self, x: i32) -> Self;
+            fn len(&self) -> usize;
+        }
+        law bounded(s: &Stack) => s.len() < 10_000;
+    }
+    .unwrap();
+    let r = api.check(Config { pool_bound: 100, required: 3_000, depth: 0, ..Config::seeded(3) });
+    assert!(r.passed(), "{r}");
+    let (stack, ints) = (&r.stats.types[0], &r.stats.types[1]);
+    // (Buckets round a bound down to whole buckets.)
+    assert!(stack.bound <= 100 && ints.bound == 400, "{r}");
+    assert!(stack.max_held <= 100, "{r}");
+    assert!(ints.max_held > 100 && ints.max_held <= 400, "the keys' own bound is used: {r}");
+
+    let undeclared = interface! {
+        abstract Stack;
+        pool String = 10;
+        impl Stack {
+            fn new() -> Self;
+        }
+    };
+    assert!(undeclared.unwrap_err().to_string().contains("`pool_bound` names a type that is not declared"));
+    let zero = interface! {
+        abstract Stack;
+        pool Stack = 0;
+        impl Stack {
+            fn new() -> Self;
+        }
+    };
+    assert!(zero.unwrap_err().to_string().contains("at least 1"));
+}
+
+#[test]
 fn mutating_methods_work_on_clones_and_print_as_let_mut() {
     let api = interface! {
         abstract Stack;

@@ -245,13 +245,19 @@ const REUSE_FLOOR: usize = 64;
 /// lower bound).
 const DISTINCT_COUNTED: usize = 1 << 22;
 
+/// Walk calls per call of the depth target before a search may stop. One
+/// lineage that deep may have churned (a push undone by a pop) rather than
+/// grown: several long walks, each with its own subset of functions, give
+/// the deep states a chance to be large as well as long.
+const DEPTH_CALLS: u64 = 4;
+
 impl<'a> Engine<'a> {
     pub(crate) fn new(api: &'a Api, cfg: &'a Config, shared: &'a Shared, seed: u64) -> Self {
         let pools = api
             .types
             .iter()
             .map(|t| {
-                let container = cfg.container.make::<Rc<Inst>>(cfg.pool_bound);
+                let container = cfg.container.make::<Rc<Inst>>(t.bound.unwrap_or(cfg.pool_bound));
                 let bound = container.bound();
                 Pool {
                     container,
@@ -427,21 +433,31 @@ impl<'a> Engine<'a> {
                 Err(h) => return self.halted(h),
             }
             *self.shared.progress.lock().unwrap_or_else(|e| e.into_inner()) = Some(self.stats(StopReason::Found));
-            let deep_enough =
-                !self.lineages.enabled() || self.pending.is_some() || self.lineages.depths().1 >= self.cfg.depth;
-            let target = deep_enough
-                && self
-                    .pools
-                    .iter()
-                    .filter(|p| p.stats.is_abstract)
-                    .all(|p| p.stats.built >= self.cfg.required || p.container.saturated());
-            if target {
+            if self.deep_enough() && self.rounds_at_target() {
                 return self.finish(StopReason::Target);
             }
             if let Some(r) = self.out_of_budget() {
                 return self.finish(r);
             }
         }
+    }
+
+    /// Whether the walks have reached the depth target (or need not): a
+    /// lineage that deep, and [`DEPTH_CALLS`] times as many walk calls.
+    fn deep_enough(&self) -> bool {
+        !self.lineages.enabled()
+            || self.pending.is_some()
+            || (self.lineages.depths().1 >= self.cfg.depth
+                && self.lineages.calls >= self.cfg.depth.saturating_mul(DEPTH_CALLS))
+    }
+
+    /// Whether every abstract type has its `required` instances (or a
+    /// full pool that keeps no more).
+    fn rounds_at_target(&self) -> bool {
+        self.pools
+            .iter()
+            .filter(|p| p.stats.is_abstract)
+            .all(|p| p.stats.built >= self.cfg.required || p.container.saturated())
     }
 
     /// A budget stopped the round: the instances made so far still get
@@ -711,6 +727,11 @@ impl<'a> Engine<'a> {
 
     /// Feeds every part of a result to the pool of its type.
     fn destruct(&mut self, shape: &Shape, value: Dyn, call: &Arc<CallNode>, path: &mut Vec<Step>) -> Result<(), Halt> {
+        if self.in_walk {
+            // Nothing a walk's call returns is pooled (see `offer`): taking
+            // a large result apart would only cost time.
+            return Ok(());
+        }
         shape.parts(value, path, &mut |k, v, at| {
             self.offer(k, v, Origin::Part { call: call.clone(), path: at.to_vec() })
         })

@@ -9,6 +9,8 @@
 //! program does: the lineage grows one call at a time, and the instance is
 //! moved from call to call, never copied.
 //!
+//! * Walks run after each round and get a third of the calls: the rest
+//!   go to the rounds, whose small instances most bugs need.
 //! * Walks start from the deepest instance built so far half of the time
 //!   (so lineages keep growing across walks), from a random pool instance
 //!   otherwise; their lengths double from walk to walk up to the depth
@@ -171,16 +173,22 @@ enum Source {
 }
 
 impl Engine<'_> {
-    /// Runs walks after a round: at least one, and more while walks have
-    /// made fewer calls than the rounds (depth and breadth share the
-    /// budget).
+    /// Runs walks after a round while walks have made fewer than half as
+    /// many calls as the rounds: depth gets a third of the budget. The
+    /// rounds build the small instances that most bugs need (and that
+    /// reduce to short programs); measured on the planted-bug and
+    /// real-crate benchmarks, an even share delayed the rounds' finds by a
+    /// third while a third's share still reaches the deep states
+    /// (`bench/results/articheck.md`, `interface_real.md`). Once the rounds
+    /// are at their target, walks run until the depth target: more rounds
+    /// would only combine ever larger instances.
     pub(super) fn walk_phase(&mut self) -> Result<(), Halt> {
         if !self.lineages.enabled() || self.cfg.depth == 0 || self.pending.is_some() {
             return Ok(());
         }
-        let mut first = true;
-        while first || self.lineages.calls < self.serial - self.lineages.calls {
-            first = false;
+        let rounds_done = self.rounds_at_target();
+        let mut idle = 0;
+        while (rounds_done && !self.deep_enough()) || self.lineages.calls * 2 < self.serial - self.lineages.calls {
             if let Some(r) = self.out_of_budget() {
                 return Err(Halt::Stop(r));
             }
@@ -188,10 +196,17 @@ impl Engine<'_> {
             let len = self.walk_len();
             let started = Instant::now();
             self.in_walk = true;
+            let before = self.serial;
             let r = self.walk(plan, len);
             self.in_walk = false;
             self.lineages.time += started.elapsed();
             r?;
+            // A walk that made no call had nothing to start from (an empty
+            // pool): after a few, the rounds must build something first.
+            idle = if self.serial == before { idle + 1 } else { 0 };
+            if idle > 4 * self.lineages.plans.len() {
+                break;
+            }
         }
         Ok(())
     }
