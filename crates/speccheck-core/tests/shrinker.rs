@@ -137,6 +137,28 @@ fn values_that_must_stay_equal_shrink_together() {
 }
 
 #[test]
+fn equal_picks_from_different_pools_shrink_together() {
+    // The same byte sits at different positions of the two pools: the two
+    // choices must move at once (memchr's needle in its haystack).
+    const NEEDLES: &[u8] = b"abcz";
+    const BYTES: &[u8] = b"._abcz ";
+    for seed in 0..10 {
+        let config = Config { cases: 5_000, seed: Some(seed), database: None, ..Config::named("pools") };
+        let r = Property::new((gens::select(NEEDLES.to_vec()), gens::vec(gens::select(BYTES.to_vec()), 0..=64)))
+            .config(config)
+            .run(|(needle, hay): (u8, Vec<u8>)| !hay.contains(&needle));
+        let c = r.counterexample().unwrap_or_else(|| panic!("seed {seed}: expected a failure: {r}"));
+        assert_eq!(c.value::<(u8, Vec<u8>)>(), Some((b'a', vec![b'a'])), "seed {seed}: {r}");
+        // Twice in the haystack: three choices move at once.
+        let r = Property::new((gens::select(NEEDLES.to_vec()), gens::vec(gens::select(BYTES.to_vec()), 0..=64)))
+            .config(Config { cases: 5_000, seed: Some(seed), database: None, ..Config::named("pools") })
+            .run(|(needle, hay): (u8, Vec<u8>)| hay.iter().filter(|&&b| b == needle).count() < 2);
+        let c = r.counterexample().unwrap_or_else(|| panic!("seed {seed}: expected a failure: {r}"));
+        assert_eq!(c.value::<(u8, Vec<u8>)>(), Some((b'a', vec![b'a', b'a'])), "seed {seed}: {r}");
+    }
+}
+
+#[test]
 fn nested_irrelevant_collections_go_outermost_first() {
     // A list of lists the failure does not need: emptying the outer list
     // drops every inner one in one step, instead of inner ones one by one.

@@ -25,7 +25,7 @@ pub struct Config {
     /// lineages (an instance, what a call makes of it, what the next call
     /// makes of that, …; see the engine's `walk` module), and stop at the
     /// target only once an instance of every such type has a lineage of
-    /// this many calls (and walks have made four times as many). 0 turns
+    /// this many calls (and walks have made eight times as many). 0 turns
     /// deep search off (rounds only, as in the paper).
     pub depth: u64,
     /// Most calls of one function per round.

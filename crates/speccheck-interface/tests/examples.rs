@@ -77,10 +77,17 @@ fn the_paper_examples_find_their_bugs_with_small_programs() {
 #[test]
 fn deep_search_keeps_the_rounds_programs_short() {
     let ex = catalogue().into_iter().find(|e| e.name == "avl").expect("the AVL example");
-    for seed in 1..=3 {
+    // Walk lineages leaking into the rounds gave 17 to 24 calls on every
+    // seed; the rounds alone give about 10, now and then a longer program
+    // they found late.
+    let mut calls = Vec::new();
+    for seed in 1..=7 {
         let r = (ex.buggy)().check(Config { seed: Some(seed), ..(ex.config)() });
         let cx = r.assert_failed();
         assert!(r.stats.walks > 0, "{r}");
-        assert!(cx.calls <= 12, "{} calls\n{r}", cx.calls);
+        assert!(cx.calls <= 16, "{} calls\n{r}", cx.calls);
+        calls.push(cx.calls);
     }
+    calls.sort_unstable();
+    assert!(calls[calls.len() / 2] <= 11, "median of {calls:?}");
 }

@@ -162,3 +162,62 @@ fn next_duplicate_group(choices: &[Choice], tried: &[u64]) -> Option<(u64, Vec<u
     }
     groups.into_iter().filter(|(_, p)| p.len() >= 2).max_by_key(|(v, p)| (p.len(), *v))
 }
+
+/// Choices with more options than this are left to the other passes by
+/// [`lower_pairs`].
+const PAIR_DOMAIN: u64 = 32;
+/// Most small choices [`lower_pairs`] pairs up.
+const PAIR_CHOICES: usize = 16;
+/// Most candidates [`lower_pairs`] runs per pass.
+const PAIR_TRIES: usize = 64;
+
+/// Lowers two small choices at once (the second with the later choices
+/// equal to it), trying the pairs of smaller values: two picks from
+/// different pools that must be the same value (a needle and the bytes of
+/// its haystack, `select`ed from lists that hold the byte at different
+/// positions) cannot move one at a time, and need not be equal as choices
+/// for [`lower_duplicates`] to see them. Only once the other
+/// passes are stuck (it runs last), within a few dozen runs.
+pub(crate) fn lower_pairs(s: &mut Shrinker<'_>) {
+    let small: Vec<usize> = s
+        .best()
+        .choices
+        .0
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| {
+            matches!(c.kind, ChoiceKind::Integer | ChoiceKind::Index) && c.value > 0 && c.max < PAIR_DOMAIN
+        })
+        .map(|(i, _)| i)
+        .take(PAIR_CHOICES)
+        .collect();
+    let mut tries = 0;
+    for (x, &i) in small.iter().enumerate() {
+        for &j in &small[x + 1..] {
+            let c = &s.best().choices.0;
+            let (vi, (vj, mj, kj)) = (c[i].value, (c[j].value, c[j].max, c[j].kind));
+            // `j` moves with the choices equal to it (the needle in two
+            // places of the haystack).
+            let group: Vec<usize> =
+                (i + 1..c.len()).filter(|&k| c[k].value == vj && c[k].max == mj && c[k].kind == kj).collect();
+            if group.first() != Some(&j) {
+                continue;
+            }
+            for a in 0..vi {
+                for b in (0..=mj).filter(|&b| b != vj) {
+                    if tries >= PAIR_TRIES || s.exhausted() {
+                        return;
+                    }
+                    tries += 1;
+                    let mut changes = vec![(i, a)];
+                    changes.extend(group.iter().map(|&k| (k, b)));
+                    if s.consider_values(&changes) {
+                        // The case changed under the positions: the next
+                        // round starts over.
+                        return;
+                    }
+                }
+            }
+        }
+    }
+}

@@ -33,7 +33,7 @@ use crate::test_case::{Fresh, Seen, Tail, TestCase};
 use known::KnownReplays;
 
 /// Number of passes [`Shrinker::shrink`] runs in turn.
-const PASSES: usize = 10;
+const PASSES: usize = 11;
 
 /// Limits on one shrink.
 #[derive(Clone, Copy, Debug)]
@@ -181,7 +181,11 @@ impl<'a> Shrinker<'a> {
                     6 => minimize::lower_duplicates(&mut self),
                     7 => reorder::sort_siblings(&mut self),
                     8 => delete::lower_and_delete(&mut self),
-                    _ => redistribute::redistribute_pairs(&mut self),
+                    9 => redistribute::redistribute_pairs(&mut self),
+                    // Costly and rarely needed: only when the rest of the
+                    // round improved nothing.
+                    _ if self.improvements != before => continue,
+                    _ => minimize::lower_pairs(&mut self),
                 }
                 if self.improvements == at_start && !self.exhausted() {
                     *clean = Some(at_start);

@@ -249,7 +249,7 @@ const DISTINCT_COUNTED: usize = 1 << 22;
 /// lineage that deep may have churned (a push undone by a pop) rather than
 /// grown: several long walks, each with its own subset of functions, give
 /// the deep states a chance to be large as well as long.
-const DEPTH_CALLS: u64 = 4;
+const DEPTH_CALLS: u64 = 8;
 
 impl<'a> Engine<'a> {
     pub(crate) fn new(api: &'a Api, cfg: &'a Config, shared: &'a Shared, seed: u64) -> Self {
@@ -425,15 +425,18 @@ impl<'a> Engine<'a> {
                 Ok(()) => {}
                 Err(Halt::Found(f)) if f.failure.kind != FailureKind::Timeout => {
                     // Until the rounds' own target; searching to a budget
-                    // (no target), for as many calls again.
-                    self.pending_until =
-                        if self.cfg.required == u64::MAX { self.serial.saturating_mul(2) } else { u64::MAX };
+                    // (no target), or with the rounds at their target
+                    // already, for as many calls again.
+                    let open_ended = self.cfg.required == u64::MAX || self.rounds_at_target();
+                    self.pending_until = if open_ended { self.serial.saturating_mul(2) } else { u64::MAX };
                     self.pending = Some(f);
                 }
                 Err(h) => return self.halted(h),
             }
             *self.shared.progress.lock().unwrap_or_else(|e| e.into_inner()) = Some(self.stats(StopReason::Found));
-            if self.deep_enough() && self.rounds_at_target() {
+            // A held failure with a call budget waits for that budget.
+            let waiting = self.pending.is_some() && self.pending_until != u64::MAX;
+            if !waiting && self.deep_enough() && self.rounds_at_target() {
                 return self.finish(StopReason::Target);
             }
             if let Some(r) = self.out_of_budget() {
