@@ -6,15 +6,9 @@
 //! positions are simpler values, so shrinking the number shrinks the value
 //! toward 0 from both signs. Ranges wider than 64 bits take two choices.
 //!
-//! Random draws mix, per 64: nine special values (the target, ±1, the
-//! bounds `MIN`/`MAX` and their neighbours), 29 near the target (within
-//! the case's size) and 26 anywhere in the range. A range wider than 2^16
-//! moves ten of the near ones within 2^16 of the target and two to
-//! anywhere: bugs at 0 or a bound come early from the first classes; bugs
-//! that need many distinct values (a container chunk of 65,536 filling
-//! up) from the last two, as in Hypothesis's integers, which weight 16-bit
-//! magnitudes. The bias lives only in sampling, never in the recorded
-//! choice.
+//! Random draws are biased toward the target, ±1, the bounds (`MIN`,
+//! `MAX`) and small values; the bias lives only in sampling, never in the
+//! recorded choice.
 
 use std::fmt::Debug;
 
@@ -121,22 +115,6 @@ pub fn index_to_key(k: u128, lo: u128, hi: u128, t: u128) -> u128 {
     lo + index_to_offset_128(k, hi - lo, t - lo)
 }
 
-/// Selectors (of 64) below this pick a special value; from here, values
-/// near the target, then (see [`split`]) within [`MEDIUM`] of it, then
-/// anywhere.
-const NEAR_FROM: u64 = 9;
-/// The half-width of the medium window: 16-bit magnitudes.
-const MEDIUM: u64 = 1 << 16;
-
-/// Where the medium and the whole-range selectors start for a range of
-/// width `w`. A range no wider than the medium window has no medium class
-/// and keeps more draws near the target (equal values, which tests over
-/// narrow ranges need); a wider one trades some of those for spread.
-#[inline(always)]
-fn split(w: u128) -> (u64, u64) {
-    if w <= u128::from(MEDIUM) { (38, 38) } else { (28, 36) }
-}
-
 /// [`sample_key`] in offsets (`0..=w`, target `t`). One RNG call covers
 /// both the bias selector (low 6 bits) and, for ranges up to 2^58, the
 /// value (the other 58 bits).
@@ -145,15 +123,14 @@ fn sample_offset(rng: &mut SmallRng, w: u64, t: u64, size: usize) -> u64 {
     let bits = rng.next_u64();
     let rest = bits >> 6;
     let sel = bits & 63;
-    let (medium_from, whole_from) = split(u128::from(w));
-    if sel >= NEAR_FROM && w < 1 << 58 {
-        // The common cases (near the target, within 2^16 of it, anywhere):
-        // pick the range with selects, not a branch that would be
-        // mispredicted most of the time.
-        let radius = std::hint::select_unpredictable(sel < medium_from, size.max(1) as u64, MEDIUM);
-        let whole = sel >= whole_from;
-        let lo = std::hint::select_unpredictable(whole, 0, t.saturating_sub(radius));
-        let hi = std::hint::select_unpredictable(whole, w, t.saturating_add(radius).min(w));
+    if sel >= 9 && w < 1 << 58 {
+        // The two common cases (near the target, anywhere), about equally
+        // likely: pick the range with selects, not a branch that would be
+        // mispredicted half the time.
+        let near = sel <= 37;
+        let s = size.max(1) as u64;
+        let lo = std::hint::select_unpredictable(near, t.saturating_sub(s), 0);
+        let hi = std::hint::select_unpredictable(near, t.saturating_add(s).min(w), w);
         return lo + scale58(rest, hi - lo);
     }
     match sel {
@@ -164,9 +141,9 @@ fn sample_offset(rng: &mut SmallRng, w: u64, t: u64, size: usize) -> u64 {
         6 => w.saturating_sub(1),
         7 => t.saturating_add(1).min(w),
         8 => t.saturating_sub(1),
-        _ if sel < whole_from => {
-            let radius = if sel < medium_from { size.max(1) as u64 } else { MEDIUM };
-            let (a, b) = (t.saturating_sub(radius), t.saturating_add(radius).min(w));
+        9..=37 => {
+            let s = size.max(1) as u64;
+            let (a, b) = (t.saturating_sub(s), t.saturating_add(s).min(w));
             a + scale58(rest, b - a)
         }
         _ => below(rng, w),
@@ -211,8 +188,7 @@ fn uniform(rng: &mut SmallRng, lo: u128, hi: u128) -> u128 {
 /// Samples a key of `lo..=hi` with the bias described in the module docs.
 #[inline]
 pub fn sample_key(rng: &mut SmallRng, lo: u128, hi: u128, t: u128, size: usize) -> u128 {
-    let r: u64 = rng.random_range(0..64);
-    let (medium_from, whole_from) = split(hi - lo);
+    let r: u32 = rng.random_range(0..64);
     match r {
         0..=2 => t,
         3 => lo,
@@ -221,9 +197,9 @@ pub fn sample_key(rng: &mut SmallRng, lo: u128, hi: u128, t: u128, size: usize) 
         6 => hi.saturating_sub(1).max(lo),
         7 => t.saturating_add(1).min(hi),
         8 => t.saturating_sub(1).max(lo),
-        _ if r < whole_from => {
-            let radius = if r < medium_from { size.max(1) as u128 } else { u128::from(MEDIUM) };
-            uniform(rng, t.saturating_sub(radius).max(lo), t.saturating_add(radius).min(hi))
+        9..=37 => {
+            let s = size.max(1) as u128;
+            uniform(rng, t.saturating_sub(s).max(lo), t.saturating_add(s).min(hi))
         }
         _ => uniform(rng, lo, hi),
     }
@@ -264,7 +240,8 @@ pub(crate) fn sample_batch<T: Integer>(tc: &mut TestCase, lo: T, hi: T, n: usize
     let state = &mut local;
     if w < 1 << 58 {
         // The range each selector picks, worked out once for the batch:
-        // the loop then has no branch to mispredict.
+        // the loop then has no branch to mispredict (one draw in seven is
+        // a special value, at random).
         let table = SelectorTable::new(w, to, size);
         out.extend((0..n).map(move |_| T::from_key(lo + table.sample(state.next_u64()) as u128)));
     } else {
@@ -275,16 +252,12 @@ pub(crate) fn sample_batch<T: Integer>(tc: &mut TestCase, lo: T, hi: T, n: usize
 }
 
 /// [`sample_offset`]'s choice of range per selector, for one range and
-/// size: selectors 0–8 pick one special value, then near the target,
-/// within 2^16 of it, the whole range. Same values as `sample_offset` for
-/// the same random bits (ranges below 2^58).
+/// size: selectors 0–8 pick one special value, 9–37 the range near the
+/// target, 38–63 the whole range. Same values as `sample_offset` for the
+/// same random bits (ranges below 2^58).
 struct SelectorTable {
-    /// `(low, width)` per class: the nine special values, near, medium,
-    /// anywhere.
-    ranges: [(u64, u64); 12],
-    /// See [`split`].
-    medium_from: u64,
-    whole_from: u64,
+    /// `(low, width)` per class: the nine special values, near, anywhere.
+    ranges: [(u64, u64); 11],
 }
 
 impl SelectorTable {
@@ -293,11 +266,7 @@ impl SelectorTable {
         let s = size.max(1) as u64;
         let one = |v: u64| (v, 0);
         let (near_lo, near_hi) = (t.saturating_sub(s), t.saturating_add(s).min(w));
-        let (mid_lo, mid_hi) = (t.saturating_sub(MEDIUM), t.saturating_add(MEDIUM).min(w));
-        let (medium_from, whole_from) = split(u128::from(w));
         SelectorTable {
-            medium_from,
-            whole_from,
             ranges: [
                 one(t),
                 one(t),
@@ -309,7 +278,6 @@ impl SelectorTable {
                 one(t.saturating_add(1).min(w)),
                 one(t.saturating_sub(1)),
                 (near_lo, near_hi - near_lo),
-                (mid_lo, mid_hi - mid_lo),
                 (0, w),
             ],
         }
@@ -318,7 +286,7 @@ impl SelectorTable {
     #[inline(always)]
     fn sample(&self, bits: u64) -> u64 {
         let sel = bits & 63;
-        let class = sel.min(NEAR_FROM) + u64::from(sel >= self.medium_from) + u64::from(sel >= self.whole_from);
+        let class = sel.min(9) + u64::from(sel >= 38);
         let (low, width) = self.ranges[class as usize];
         low + scale58(bits >> 6, width)
     }
@@ -542,17 +510,5 @@ mod tests {
                 assert_eq!(batch, single, "{lo}..={hi}, seed {seed}");
             }
         }
-    }
-
-    #[test]
-    fn wide_ranges_get_both_small_values_and_many_distinct_ones() {
-        // 0..=10^6 at a small size: values near 0 come often, and so do
-        // many distinct values below 2^16 (one chunk of a bitmap, say).
-        let mut tc = TestCase::random(7, 10);
-        let draws: Vec<u32> = (0..40_000).map(|_| tc.draw_int(0u32, 1_000_000)).collect();
-        let small = draws.iter().filter(|&&v| v <= 10).count();
-        let chunk: std::collections::HashSet<u32> = draws.iter().copied().filter(|&v| v < 1 << 16).collect();
-        assert!(small > 40_000 / 4, "{small} draws of at most 10");
-        assert!(chunk.len() > 4_000, "{} distinct values below 2^16", chunk.len());
     }
 }
