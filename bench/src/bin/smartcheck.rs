@@ -50,11 +50,15 @@ struct Args {
     /// Where to write the markdown results.
     #[arg(long)]
     out: Option<String>,
-    /// Time each run as it comes, without the untimed warm-up run before
+    /// Time each run as it comes, without the untimed warm-up runs before
     /// it: a tool then meets whatever state the tool before it left in the
     /// caches and the allocator.
     #[arg(long)]
     cold: bool,
+    /// How long each tool runs untimed, on other seeds, before each timed
+    /// run (at least once), in microseconds.
+    #[arg(long, default_value_t = 300)]
+    warm_us: u64,
     /// Profiling aid: run only this tool (its row number in the table,
     /// from 1) on the selected benchmarks, print nothing else, for `perf`.
     #[arg(long)]
@@ -108,16 +112,29 @@ fn main() {
         "Command: `cargo run --release -p speccheck-bench --bin smartcheck -- --runs {} --demo-runs {}{}`\n\n",
         args.runs,
         args.demo_runs,
-        if args.cold { " --cold" } else { "" }
+        if args.cold {
+            " --cold".to_string()
+        } else if args.warm_us != 300 {
+            format!(" --warm-us {}", args.warm_us)
+        } else {
+            String::new()
+        }
     ));
     out.push_str(&format!("Machine: {} (shared with other work: compare within this run only)\n\n", machine()));
-    out.push_str(if args.cold {
+    out.push_str(&if args.cold {
         "Every tool runs in this one process, interleaved seed by seed in an order shuffled per seed, and\n\
          (`--cold`) each run is timed as it comes, after whatever tool ran before it. A run finds a counterexample\n"
+            .to_string()
     } else {
-        "Every tool runs in this one process, interleaved seed by seed in an order shuffled per seed;\n\
-         before each timed run the same tool runs once untimed on another seed, so every tool is timed\n\
-         with its own code and data warm (`--cold` times them as they come). A run finds a counterexample\n"
+        format!(
+            "Every tool runs in this one process, interleaved seed by seed in an order shuffled per seed;\n\
+             before each timed run the same tool runs untimed on other seeds for {} µs (at least once), so\n\
+             every tool is timed with its own code and data warm (`--cold` times them as they come; one\n\
+             warm-up run is not enough on this machine: a run that follows 20 ms of other work, even a spin\n\
+             loop, is slower for several runs, by more the longer the gap, and more for the tool that touches\n\
+             more code and data). A run finds a counterexample\n",
+            args.warm_us
+        )
     });
     out.push_str(concat!(
         "(up to 1000 passing tests, the same for every tool) and shrinks it; *time* is finding plus\n",
@@ -180,12 +197,21 @@ fn main() {
             order.shuffle(&mut SmallRng::seed_from_u64(seed));
             for &k in &order {
                 // The tool that runs after another one's work finds its
-                // code and data evicted (the first of speccheck's three
-                // rows after quickcheck's shrinking takes some 6 µs longer
-                // on StackSet than the next one): an untimed run on another
-                // seed first times every tool warm.
+                // code and data evicted, and not only by that work: after a
+                // 20 ms spin loop, speccheck's next Reverse runs took 85,
+                // 28, 24, 24, 22 µs (steady: 20), proptest's 31, 24, 22.
+                // Untimed runs on other seeds for the same time first time
+                // every tool warm.
                 if !args.cold {
-                    let _ = (b.run)(TOOLS[k], args.runs + seed);
+                    let warm = Instant::now();
+                    let mut other = args.runs + seed;
+                    loop {
+                        let _ = (b.run)(TOOLS[k], other);
+                        if warm.elapsed().as_micros() >= u128::from(args.warm_us) {
+                            break;
+                        }
+                        other += args.runs;
+                    }
                 }
                 if let Some(s) = (b.run)(TOOLS[k], seed) {
                     sizes[k].push(s.size);
@@ -264,6 +290,21 @@ fn main() {
              failing input is then **{min_data}** (`Empty` and the invalid heap `Node(1, Node(0, Nil, Nil), Nil)`).\n\
              proptest and quickcheck cannot shrink a computed heap on its own: their rows repeat the first\n\
              block's.\n\n"
+        ));
+    }
+    if selected.iter().any(|b| b.key == "stackset") {
+        let [pt, sc] = stackset::distributions(20_000);
+        out.push_str(&format!(
+            "StackSet's inputs are drawn with speccheck's own combinators (`stackset::sc_stackset`), which\n\
+             express its proptest strategy exactly. Checked in this run on 20,000 values of each sampler:\n\
+             size {:.2} / {:.2} (mean / sd) from proptest, {:.2} / {:.2} from speccheck; the current\n\
+             workspace holds a stack in {:.1}% and {:.1}%.\n\n",
+            pt.0,
+            pt.1,
+            sc.0,
+            sc.1,
+            pt.2 * 100.0,
+            sc.2 * 100.0
         ));
     }
     out.push_str(&table.to_markdown());
