@@ -160,15 +160,27 @@ impl Stats {
                 )
             })
             .collect();
-        // A search that stopped before the depth it was to reach: what it
-        // did not build, it did not test.
+        // A search that stopped before the depth it was to reach (a lineage
+        // that long, and walk calls of `DEPTH_CALLS` times it): what it did
+        // not build, it did not test.
         let cut_short = matches!(self.stop, StopReason::Calls | StopReason::Rounds | StopReason::Time);
-        if self.depth_target > 0 && self.depth_target < u64::MAX && self.deepest < self.depth_target && cut_short {
+        let walk_target = self.depth_target.saturating_mul(crate::engine::DEPTH_CALLS);
+        let short_of_depth = self.deepest < self.depth_target;
+        let short_of_walks = self.walk_calls < walk_target;
+        if self.depth_target > 0 && self.depth_target < u64::MAX && cut_short && (short_of_depth || short_of_walks) {
+            let what = if short_of_depth {
+                format!("its deepest instance built by {} calls", thousands(self.deepest))
+            } else {
+                format!(
+                    "its walks at {} calls of the {} the target asks for",
+                    thousands(self.walk_calls),
+                    thousands(walk_target)
+                )
+            };
             out.push(format!(
-                "the search stopped ({}) with its deepest instance built by {} calls, short of the depth target of \
-                 {}: states deeper than that were not tested (give it the time: `Config::budget`)",
+                "the search stopped ({}) with {what}, short of the depth target of {}: states deeper than that \
+                 were not tested (give it the time: `Config::budget`)",
                 self.stop,
-                thousands(self.deepest),
                 thousands(self.depth_target)
             ));
         }

@@ -84,6 +84,60 @@ fn a_search_cut_short_of_its_depth_says_so() {
     assert!(shown.contains("depth: deepest instance built by"), "{shown}");
 }
 
+/// A stack with no bug: deep search only stops at its target or its budget.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Stack(Vec<u16>);
+
+impl Stack {
+    pub fn new() -> Self {
+        Stack(Vec::new())
+    }
+    pub fn push(&mut self, x: u16) {
+        self.0.push(x);
+    }
+    pub fn pop(&mut self) -> Option<u16> {
+        self.0.pop()
+    }
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+#[test]
+fn a_search_deep_enough_but_short_of_its_walk_calls_says_so() {
+    let api = interface! {
+        name = "stack";
+        abstract Stack;
+        ground u16 = speccheck_core::gens::ints(0..=1000u16);
+        impl Stack {
+            fn new() -> Self;
+            fn push(&mut self, x: u16);
+            fn pop(&mut self) -> Option<u16>;
+            fn len(&self) -> usize;
+        }
+    }
+    .unwrap();
+    // The target: a lineage of 1,000 calls and 8,000 walk calls; 6,000
+    // calls in all cannot give the second.
+    let mut deep_enough = 0;
+    for seed in 1..=4 {
+        let r = api.check(Config { depth: 1_000, max_calls: 6_000, ..Config::seeded(seed) });
+        assert!(r.passed(), "{r}");
+        assert!(r.stats.walk_calls < 8_000, "{r}");
+        let shown = r.to_string();
+        assert!(shown.contains("short of the depth target of 1,000"), "{shown}");
+        if r.stats.deepest >= 1_000 {
+            deep_enough += 1;
+            assert!(shown.contains("calls of the 8,000 the target asks for"), "{shown}");
+        }
+    }
+    // The case this test is for: the lineage got there, the walks did not.
+    assert!(deep_enough > 0, "no seed built a lineage of 1,000 calls within 6,000");
+}
+
 /// A map that loses a key once a second key lands in a chunk that is
 /// already full: a sorted vector cut into chunks of 32, whose split
 /// forgets the last entry when more than 64 chunks exist.

@@ -431,6 +431,9 @@ fn run_with(
             Err(payload) => error_report(&engine.config.name, format!("internal error: {}", panic_text(&*payload))),
         };
     }
+    // Until this function returns (the final replay included), idle
+    // workers stay awake for the next run.
+    let _in_progress = pool::RunInProgress::begin();
     let handoff = Arc::new(pool::Handoff::new());
     let tx = handoff.clone();
     let worker = engine.clone();

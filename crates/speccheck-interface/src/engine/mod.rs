@@ -249,7 +249,7 @@ const DISTINCT_COUNTED: usize = 1 << 22;
 /// lineage that deep may have churned (a push undone by a pop) rather than
 /// grown: several long walks, each with its own subset of functions, give
 /// the deep states a chance to be large as well as long.
-const DEPTH_CALLS: u64 = 8;
+pub(crate) const DEPTH_CALLS: u64 = 8;
 
 impl<'a> Engine<'a> {
     pub(crate) fn new(api: &'a Api, cfg: &'a Config, shared: &'a Shared, seed: u64) -> Self {
