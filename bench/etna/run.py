@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The ETNA benchmark: speccheck and proptest on historical bugs of real crates.
+"""The ETNA benchmark: speccheck, proptest and quickcheck on historical bugs of real crates.
 
 For each workload crate (pinned crates.io release): every property is first
 run on the unpatched crate (it must never fail), then each bug's patch is
@@ -28,7 +28,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 WORK = os.path.join(HERE, "work")
 PRISTINE = os.path.join(WORK, "pristine")
 BIN = os.path.join(HERE, "target", "release", "speccheck-etna")
-TOOLS = ["speccheck", "proptest"]
+TOOLS = ["speccheck", "proptest", "quickcheck"]
 
 
 def pinned_crates():
@@ -165,9 +165,8 @@ def main():
                     raw += rows
                     per_tool[tool] = summarize(rows)
                 table.append((name, bug["patch"], prop, per_tool))
-                s, p = per_tool["speccheck"], per_tool["proptest"]
-                print(f"  {bug['patch']} / {prop}: speccheck {s['found']}/{s['runs']}, proptest {p['found']}/{p['runs']}"
-                      f" (build {secs:.0f} s)", flush=True)
+                found = ", ".join(f"{t} {per_tool[t]['found']}/{per_tool[t]['runs']}" for t in TOOLS)
+                print(f"  {bug['patch']} / {prop}: {found} (build {secs:.0f} s)", flush=True)
         reset(name, versions[name])
     write(a, table, base_failures, raw)
 
@@ -176,12 +175,15 @@ def write(a, table, base_failures, raw):
     with open(a.out + ".jsonl", "w") as f:
         for r in raw:
             f.write(json.dumps(r) + "\n")
-    lines = ["# ETNA workloads: speccheck against proptest", "",
+    lines = ["# ETNA workloads: speccheck against proptest and quickcheck", "",
              f"`python3 bench/etna/run.py --seeds {a.seeds} --cases {a.cases} --base-seeds {a.base_seeds}`"
              f"{' --only ' + a.only if a.only else ''}, on this machine (2 cores), one run.", "",
              "Each tool at its defaults but for the case budget, the seed and no failure file: speccheck's "
-             "`Config::default()`, proptest's `Config::default()` (ChaCha RNG seeded per run). Generators mirror "
-             "ETNA's proptest strategies one for one. Per bug and tool: runs that found the bug; inputs and time "
+             "`Config::default()`, proptest's `Config::default()` (ChaCha RNG seeded per run), quickcheck 1.1's "
+             "own runner (`QuickCheck::quicktest`, a generator of size 100 seeded per run). Generators mirror "
+             "ETNA's proptest strategies one for one; quickcheck draws from those same strategies and shrinks "
+             "with the value type's `Arbitrary::shrink` (which knows nothing of a strategy's bounds, as in a "
+             "quickcheck user's property over that type). Per bug and tool: runs that found the bug; inputs and time "
              "(µs) to the first failure and the length of the shrunk counterexample's `Debug`, each as "
              "median / mean / p95 over the runs that found it.", ""]
     lines.append("Unpatched crates: " + ("no property failed." if not base_failures else
@@ -189,6 +191,7 @@ def write(a, table, base_failures, raw):
     lines += ["", "| workload | bug | property | tool | found | inputs | time to failure (µs) | shrunk size |",
               "|---|---|---|---|---|---|---|---|"]
     ratios, missed, slower, larger = [], [], [], []
+    qc_ratios, qc_missed = [], []
     for name, bug, prop, per in table:
         for tool in TOOLS:
             s = per[tool]
@@ -204,6 +207,11 @@ def write(a, table, base_failures, raw):
                 slower.append(f"{name}/{bug} ({r:.2f}×)")
         if s["shrunk"] and p["shrunk"] and s["shrunk"]["median"] > p["shrunk"]["median"]:
             larger.append(f"{name}/{bug}")
+        q = per["quickcheck"]
+        if s["found"] < q["found"]:
+            qc_missed.append(f"{name}/{bug}")
+        if s["time_us"] and q["time_us"]:
+            qc_ratios.append(s["time_us"]["median"] / q["time_us"]["median"])
     lines += ["", "## Goal check", ""]
     lines.append(f"- Bugs: {len(table)}; speccheck found fewer runs than proptest on: {', '.join(missed) or 'none'}.")
     if ratios:
@@ -213,9 +221,15 @@ def write(a, table, base_failures, raw):
                      f"sd {statistics.pstdev(ratios):.2f}, p95 {stats(ratios)['p95']:.2f}.")
     lines.append(f"- Bugs where speccheck's median time is above proptest's: {', '.join(slower) or 'none'}.")
     lines.append(f"- Bugs where speccheck's median shrunk size is above proptest's: {', '.join(larger) or 'none'}.")
+    lines.append(f"- Against quickcheck: speccheck found fewer runs on: {', '.join(qc_missed) or 'none'}.")
+    if qc_ratios:
+        g = math.exp(statistics.fmean(math.log(r) for r in qc_ratios))
+        lines.append(f"- Median time to first failure, speccheck / quickcheck, per bug found by both ({len(qc_ratios)}): "
+                     f"geometric mean {g:.2f}, mean {statistics.fmean(qc_ratios):.2f}, "
+                     f"sd {statistics.pstdev(qc_ratios):.2f}, p95 {stats(qc_ratios)['p95']:.2f}.")
     with open(a.out + ".md", "w") as f:
         f.write("\n".join(lines) + "\n")
-    print("\n".join(lines[-5:]))
+    print("\n".join(lines[-7:]))
 
 
 if __name__ == "__main__":

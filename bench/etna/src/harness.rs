@@ -2,11 +2,12 @@
 //! happened in the same terms for every tool: whether the bug was found,
 //! after how many inputs and how long, and the shrunk counterexample.
 
-use std::cell::Cell;
+use std::any::Any;
+use std::cell::{Cell, RefCell};
 use std::fmt::Debug;
 use std::time::{Duration, Instant};
 
-use proptest::strategy::Strategy;
+use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{Config as PtConfig, RngAlgorithm, TestCaseError, TestError, TestRng, TestRunner};
 use speccheck::gens::Generator;
 use speccheck::{Config, Property, TestResult};
@@ -25,6 +26,7 @@ pub enum PropertyResult {
 pub enum Tool {
     Speccheck,
     Proptest,
+    Quickcheck,
 }
 
 impl Tool {
@@ -32,6 +34,7 @@ impl Tool {
         match self {
             Tool::Speccheck => "speccheck",
             Tool::Proptest => "proptest",
+            Tool::Quickcheck => "quickcheck",
         }
     }
 }
@@ -143,4 +146,120 @@ where
         Err(TestError::Abort(why)) => out.note = Some(format!("aborted: {why}")),
     }
     out
+}
+
+/// A peer: proptest with strategy `s`, or quickcheck drawing from the same
+/// strategy (see [`quickcheck`]).
+pub fn peer<S>(tool: Tool, spec: RunSpec, s: S, f: impl Fn(S::Value) -> PropertyResult + 'static) -> Outcome
+where
+    S: Strategy + 'static,
+    S::Value: Debug + Clone + quickcheck::Arbitrary,
+{
+    match tool {
+        Tool::Quickcheck => quickcheck(spec, s, f),
+        _ => proptest(spec, s, f),
+    }
+}
+
+/// quickcheck's own runner (`QuickCheck::quicktest`, a generator of size
+/// 100 seeded per run) at its defaults but for the case budget. Inputs are
+/// drawn from the proptest strategy `s` (the same distribution as the
+/// other tools: ETNA's), by one proptest `TestRunner` per run; quickcheck
+/// shrinks them with the value type's own `Arbitrary::shrink`, as a
+/// quickcheck user's property over that type would.
+pub fn quickcheck<S>(spec: RunSpec, s: S, f: impl Fn(S::Value) -> PropertyResult + 'static) -> Outcome
+where
+    S: Strategy + 'static,
+    S::Value: Debug + Clone + quickcheck::Arbitrary,
+{
+    let mut seed = [0u8; 32];
+    seed[..8].copy_from_slice(&spec.seed.to_le_bytes());
+    seed[8] = 0x9c; // not proptest's own stream for this seed
+    let config = PtConfig { failure_persistence: None, ..PtConfig::default() };
+    let mut runner = TestRunner::new_with_rng(config, TestRng::from_seed(RngAlgorithm::ChaCha, &seed));
+    let started = Instant::now();
+    QC.with(|qc| {
+        *qc.borrow_mut() = Some(QcRun {
+            sample: Box::new(move || Box::new(s.new_tree(&mut runner).expect("the strategy makes a value").current())),
+            property: Box::new(move |v: Box<dyn Any>| {
+                let v = *v.downcast::<S::Value>().expect("one value type per run");
+                matches!(
+                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(v))),
+                    Ok(PropertyResult::Pass | PropertyResult::Discard)
+                )
+            }),
+            inputs: 0,
+            first: None,
+            last_failure: None,
+            started,
+        })
+    });
+    let result = quickcheck::QuickCheck::new()
+        .rng(quickcheck::Gen::from_size_and_seed(100, spec.seed))
+        .tests(u64::from(spec.cases))
+        .max_tests(u64::from(spec.cases))
+        .quicktest(qc_property::<S::Value> as fn(QcInput<S::Value>) -> quickcheck::TestResult);
+    let run = QC.with(|qc| qc.borrow_mut().take()).expect("the run's state");
+    let mut out = Outcome { elapsed: started.elapsed(), ..Outcome::default() };
+    if result.is_err() {
+        let (n, t) = run.first.unwrap_or((run.inputs, out.elapsed));
+        out.found = true;
+        out.inputs = n;
+        out.time_to_failure = Some(t);
+        out.shrunk = run.last_failure.and_then(|v| v.downcast::<S::Value>().ok()).map(|v| format!("{v:?}"));
+    }
+    out
+}
+
+/// One quickcheck run's state: `quicktest` takes a function pointer, so
+/// the sampler and the property live here for the run.
+struct QcRun {
+    sample: Box<dyn FnMut() -> Box<dyn Any>>,
+    property: Box<dyn Fn(Box<dyn Any>) -> bool>,
+    /// Inputs run so far, up to the first failure.
+    inputs: u64,
+    /// Inputs and time to the first failure.
+    first: Option<(u64, Duration)>,
+    /// The last failing input: after shrinking, quickcheck's counterexample.
+    last_failure: Option<Box<dyn Any>>,
+    started: Instant,
+}
+
+thread_local! {
+    static QC: RefCell<Option<QcRun>> = const { RefCell::new(None) };
+}
+
+/// A value drawn from the run's strategy, shrunk by its type's `Arbitrary`.
+#[derive(Clone, Debug)]
+pub struct QcInput<T>(T);
+
+impl<T: quickcheck::Arbitrary + Debug + Clone> quickcheck::Arbitrary for QcInput<T> {
+    fn arbitrary(_: &mut quickcheck::Gen) -> Self {
+        let v = QC.with(|qc| (qc.borrow_mut().as_mut().expect("a quickcheck run").sample)());
+        QcInput(*v.downcast::<T>().expect("one value type per run"))
+    }
+    fn shrink(&self) -> Box<dyn Iterator<Item = Self>> {
+        Box::new(self.0.shrink().map(QcInput))
+    }
+}
+
+fn qc_property<T: Clone + 'static>(x: QcInput<T>) -> quickcheck::TestResult {
+    let kept = x.0.clone();
+    // Taken out while the property runs: it may draw nothing, but a
+    // panicking property must not leave the state borrowed.
+    let Some(mut run) = QC.with(|qc| qc.borrow_mut().take()) else {
+        return quickcheck::TestResult::error("no quickcheck run");
+    };
+    let passed = (run.property)(Box::new(x.0));
+    if run.first.is_none() {
+        run.inputs += 1;
+        if !passed {
+            run.first = Some((run.inputs, run.started.elapsed()));
+        }
+    }
+    if !passed {
+        run.last_failure = Some(Box::new(kept));
+    }
+    QC.with(|qc| *qc.borrow_mut() = Some(run));
+    quickcheck::TestResult::from_bool(passed)
 }

@@ -14,7 +14,7 @@ fn main() {
         Some("run") if args.len() >= 4 => run(&args[1], &args[2], &args[3], &args[4..]),
         _ => {
             eprintln!(
-                "usage: speccheck-etna list | run <workload> <property> <speccheck|proptest> [--seeds N] [--cases N] [--first-seed N]"
+                "usage: speccheck-etna list | run <workload> <property> <speccheck|proptest|quickcheck> [--seeds N] [--cases N] [--first-seed N]"
             );
             std::process::exit(2);
         }
@@ -38,6 +38,7 @@ fn run(workload: &str, property: &str, tool: &str, rest: &[String]) {
     let tool = match tool {
         "speccheck" => Tool::Speccheck,
         "proptest" => Tool::Proptest,
+        "quickcheck" => Tool::Quickcheck,
         other => panic!("unknown tool {other}"),
     };
     let (seeds, cases, first) =

@@ -335,7 +335,7 @@ fn prefix_idx_gen() -> gens::BoxedGenerator<u16> {
 fn lines_match_model(tool: Tool, spec: RunSpec) -> Outcome {
     match tool {
         Tool::Speccheck => harness::speccheck(spec, text_any_gen(), property_lines_match_model),
-        Tool::Proptest => harness::proptest(spec, text_any_pt(), property_lines_match_model),
+        Tool::Proptest | Tool::Quickcheck => harness::peer(tool, spec, text_any_pt(), property_lines_match_model),
     }
 }
 
@@ -343,7 +343,7 @@ fn rope_eq_chunk_invariant(tool: Tool, spec: RunSpec) -> Outcome {
     let f = |(text, start, len): (String, u16, u16)| property_rope_eq_chunk_invariant(text, start, len);
     match tool {
         Tool::Speccheck => harness::speccheck(spec, (text_non_ascii_gen(), small_chunk_gen(), small_chunk_gen()), f),
-        Tool::Proptest => harness::proptest(spec, (text_non_ascii_pt(), small_chunk_pt(), small_chunk_pt()), f),
+        Tool::Proptest | Tool::Quickcheck => harness::peer(tool, spec, (text_non_ascii_pt(), small_chunk_pt(), small_chunk_pt()), f),
     }
 }
 
@@ -351,21 +351,21 @@ fn rope_hash_chunk_invariant(tool: Tool, spec: RunSpec) -> Outcome {
     let f = |(text, a, b): (String, u16, u16)| property_rope_hash_chunk_invariant(text, a, b);
     match tool {
         Tool::Speccheck => harness::speccheck(spec, (text_chunky_gen(), small_chunk_gen(), small_chunk_gen()), f),
-        Tool::Proptest => harness::proptest(spec, (text_chunky_pt(), small_chunk_pt(), small_chunk_pt()), f),
+        Tool::Proptest | Tool::Quickcheck => harness::peer(tool, spec, (text_chunky_pt(), small_chunk_pt(), small_chunk_pt()), f),
     }
 }
 
 fn utf16_char_roundtrip(tool: Tool, spec: RunSpec) -> Outcome {
     match tool {
         Tool::Speccheck => harness::speccheck(spec, text_non_ascii_gen(), property_utf16_char_roundtrip),
-        Tool::Proptest => harness::proptest(spec, text_non_ascii_pt(), property_utf16_char_roundtrip),
+        Tool::Proptest | Tool::Quickcheck => harness::peer(tool, spec, text_non_ascii_pt(), property_utf16_char_roundtrip),
     }
 }
 
 fn rope_builder_default_build(tool: Tool, spec: RunSpec) -> Outcome {
     match tool {
         Tool::Speccheck => harness::speccheck(spec, text_any_gen(), property_rope_builder_default_build),
-        Tool::Proptest => harness::proptest(spec, text_any_pt(), property_rope_builder_default_build),
+        Tool::Proptest | Tool::Quickcheck => harness::peer(tool, spec, text_any_pt(), property_rope_builder_default_build),
     }
 }
 
@@ -373,6 +373,6 @@ fn slice_crlf_len_lines(tool: Tool, spec: RunSpec) -> Outcome {
     let f = |(text, prefix): (String, u16)| property_slice_crlf_len_lines(text, prefix);
     match tool {
         Tool::Speccheck => harness::speccheck(spec, (text_crlf_gen(), prefix_idx_gen()), f),
-        Tool::Proptest => harness::proptest(spec, (text_crlf_pt(), prefix_idx_pt()), f),
+        Tool::Proptest | Tool::Quickcheck => harness::peer(tool, spec, (text_crlf_pt(), prefix_idx_pt()), f),
     }
 }
