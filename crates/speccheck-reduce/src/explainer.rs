@@ -89,7 +89,9 @@ pub fn reduce_and_shrink(
 ) -> Reduction {
     let started = Instant::now();
     let tests = oracle.tests();
-    let from = crate::view::inputs_size(&start.spans);
+    // The start's size: the first reduction measures it when it starts
+    // from the start itself (no View built twice for it).
+    let mut from = (!shrunk).then(|| crate::view::inputs_size(&start.spans));
     // Copied only if the start must be kept (a flaky reduction returns it).
     let mut kept = None;
     let mut best = start;
@@ -107,9 +109,10 @@ pub fn reduce_and_shrink(
     for round in 0..config.rounds.max(1) {
         let before = best.clone();
         let red = reduce(oracle, best, origin, config);
+        let from = *from.get_or_insert(red.from);
         if red.stop == Stop::Flaky {
             let case = kept.unwrap_or(before);
-            return Reduction { case, to: from, stop: Stop::Flaky, ..red };
+            return Reduction { case, from, to: from, stop: Stop::Flaky, ..red };
         }
         kept.get_or_insert(before);
         stop = red.stop;
@@ -128,6 +131,7 @@ pub fn reduce_and_shrink(
             break;
         }
     }
+    let from = from.expect("at least one round");
     Reduction {
         to: if improvements == 0 && !shrunk_first { from } else { crate::view::inputs_size(&best.spans) },
         case: best,
