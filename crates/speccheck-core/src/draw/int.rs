@@ -514,6 +514,28 @@ mod tests {
     }
 
     #[test]
+    fn most_draws_spread_over_the_range_and_some_hit_its_special_values() {
+        // 0..=65535 at size 100: a special value is one of 0, 1, 65534,
+        // 65535; "near" is 0..=100; the rest is spread.
+        let (mut special, mut near, mut spread) = (0u32, 0u32, 0u32);
+        let n = 20_000u32;
+        for seed in 0..u64::from(n) {
+            let mut tc = TestCase::random(seed, 100);
+            match tc.draw_int(0u32, 65_535) {
+                0 | 1 | 65_534 | 65_535 => special += 1,
+                2..=100 => near += 1,
+                _ => spread += 1,
+            }
+        }
+        let share = |k: u32| f64::from(k) / f64::from(n);
+        // Expected: specials 9/64 (0.14), near about 16/64 (0.25), spread
+        // about 39/64 (0.61), less the few uniform draws that land low.
+        assert!((0.10..0.18).contains(&share(special)), "specials {}", share(special));
+        assert!((0.20..0.31).contains(&share(near)), "near {}", share(near));
+        assert!((0.55..0.66).contains(&share(spread)), "spread {}", share(spread));
+    }
+
+    #[test]
     fn a_batch_draws_what_one_by_one_draws_would() {
         for (lo, hi) in [(0u64, 10), (0, 200_000), (5, 1 << 40), (0, (1 << 58) - 1), (0, u64::MAX)] {
             for seed in 0..20 {
