@@ -171,6 +171,14 @@ def main():
     write(a, table, base_failures, raw)
 
 
+def ratio_line(peer, ratios):
+    """The goal line for speccheck's median times over `peer`'s, one ratio per bug."""
+    g = math.exp(statistics.fmean(math.log(r) for r in ratios))
+    return (f"- Median time to first failure, speccheck / {peer}, per bug found by both ({len(ratios)}): "
+            f"geometric mean {g:.2f}, mean {statistics.fmean(ratios):.2f}, "
+            f"sd {statistics.pstdev(ratios):.2f}, p95 {stats(ratios)['p95']:.2f}.")
+
+
 def write(a, table, base_failures, raw):
     with open(a.out + ".jsonl", "w") as f:
         for r in raw:
@@ -215,18 +223,12 @@ def write(a, table, base_failures, raw):
     lines += ["", "## Goal check", ""]
     lines.append(f"- Bugs: {len(table)}; speccheck found fewer runs than proptest on: {', '.join(missed) or 'none'}.")
     if ratios:
-        g = math.exp(statistics.fmean(math.log(r) for r in ratios))
-        lines.append(f"- Median time to first failure, speccheck / proptest, per bug found by both ({len(ratios)}): "
-                     f"geometric mean {g:.2f}, mean {statistics.fmean(ratios):.2f}, "
-                     f"sd {statistics.pstdev(ratios):.2f}, p95 {stats(ratios)['p95']:.2f}.")
+        lines.append(ratio_line("proptest", ratios))
     lines.append(f"- Bugs where speccheck's median time is above proptest's: {', '.join(slower) or 'none'}.")
     lines.append(f"- Bugs where speccheck's median shrunk size is above proptest's: {', '.join(larger) or 'none'}.")
     lines.append(f"- Against quickcheck: speccheck found fewer runs on: {', '.join(qc_missed) or 'none'}.")
     if qc_ratios:
-        g = math.exp(statistics.fmean(math.log(r) for r in qc_ratios))
-        lines.append(f"- Median time to first failure, speccheck / quickcheck, per bug found by both ({len(qc_ratios)}): "
-                     f"geometric mean {g:.2f}, mean {statistics.fmean(qc_ratios):.2f}, "
-                     f"sd {statistics.pstdev(qc_ratios):.2f}, p95 {stats(qc_ratios)['p95']:.2f}.")
+        lines.append(ratio_line("quickcheck", qc_ratios))
     with open(a.out + ".md", "w") as f:
         f.write("\n".join(lines) + "\n")
     print("\n".join(lines[-7:]))

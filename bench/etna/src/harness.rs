@@ -157,7 +157,8 @@ where
 {
     match tool {
         Tool::Quickcheck => quickcheck(spec, s, f),
-        _ => proptest(spec, s, f),
+        Tool::Proptest => proptest(spec, s, f),
+        Tool::Speccheck => panic!("`peer` runs proptest or quickcheck; speccheck has its own adapter"),
     }
 }
 
