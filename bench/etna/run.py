@@ -7,7 +7,7 @@ applied alone to a fresh copy, the adapters are rebuilt, and the properties
 ETNA says catch that bug are run by each tool for every seed. Results go to
 bench/results/etna.md (the table) and bench/results/etna.jsonl (every run).
 
-    python3 bench/etna/run.py [--seeds 20] [--cases 100000] [--base-seeds 3] [--only hex,memchr]
+    python3 bench/etna/run.py [--seeds 20] [--cases 100000] [--base-seeds 3] [--only hex,memchr] [--warm-us 300]
 """
 
 import argparse
@@ -81,14 +81,16 @@ def build():
     return time.time() - started
 
 
-def run(workload, prop, tool, seeds, cases, first_seed=0):
-    args = [BIN, "run", workload, prop, tool, "--seeds", str(seeds), "--cases", str(cases),
-            "--first-seed", str(first_seed)]
+def run(workload, prop, seeds, cases, warm_us, first_seed=0):
+    """Every tool on `prop`, in one process: per seed, the tools in a shuffled
+    order, each warmed for `warm_us` before its timed run. Rows by tool."""
+    args = [BIN, "run", workload, prop, "all", "--seeds", str(seeds), "--cases", str(cases),
+            "--first-seed", str(first_seed), "--warm-us", str(warm_us)]
     out = subprocess.run(args, capture_output=True, text=True, timeout=3600)
     rows = [json.loads(line) for line in out.stdout.splitlines() if line.startswith("{")]
-    if out.returncode != 0 or len(rows) != seeds:
+    if out.returncode != 0 or len(rows) != seeds * len(TOOLS):
         sys.exit(f"{' '.join(args)} failed ({out.returncode}):\n{out.stderr[-2000:]}")
-    return rows
+    return {t: [r for r in rows if r["tool"] == t] for t in TOOLS}
 
 
 def stats(xs):
@@ -124,6 +126,7 @@ def main():
     ap.add_argument("--cases", type=int, default=100_000)
     ap.add_argument("--base-seeds", type=int, default=3)
     ap.add_argument("--only", default="")
+    ap.add_argument("--warm-us", type=int, default=300)
     ap.add_argument("--out", default=os.path.join(ROOT, "bench", "results", "etna"))
     a = ap.parse_args()
     crates = pinned_crates()
@@ -140,8 +143,9 @@ def main():
     for w in workloads:
         name = w["workload"]
         for prop in w["properties"]:
+            by_tool = run(name, prop, a.base_seeds, a.cases, a.warm_us, first_seed=1000)
             for tool in TOOLS:
-                rows = run(name, prop, tool, a.base_seeds, a.cases, first_seed=1000)
+                rows = by_tool[tool]
                 for r in rows:
                     r["bug"] = "(base)"
                 raw += rows
@@ -158,8 +162,9 @@ def main():
             secs = build()
             for prop in bug["properties"]:
                 per_tool = {}
+                by_tool = run(name, prop, a.seeds, a.cases, a.warm_us)
                 for tool in TOOLS:
-                    rows = run(name, prop, tool, a.seeds, a.cases)
+                    rows = by_tool[tool]
                     for r in rows:
                         r["bug"] = bug["patch"]
                     raw += rows
@@ -186,6 +191,10 @@ def write(a, table, base_failures, raw):
     lines = ["# ETNA workloads: speccheck against proptest and quickcheck", "",
              f"`python3 bench/etna/run.py --seeds {a.seeds} --cases {a.cases} --base-seeds {a.base_seeds}`"
              f"{' --only ' + a.only if a.only else ''}, on this machine (2 cores), one run.", "",
+             "The three tools run in one process per bug and property, interleaved seed by seed in an order "
+             "shuffled per seed; before each timed run the tool runs untimed on other seeds for "
+             f"{a.warm_us} µs (at least once), so every tool is timed with its own code and data warm, "
+             "whatever ran before it (the SmartCheck benchmark's protocol).", "",
              "Each tool at its defaults but for the case budget, the seed and no failure file: speccheck's "
              "`Config::default()`, proptest's `Config::default()` (ChaCha RNG seeded per run), quickcheck 1.1's "
              "own runner (`QuickCheck::quicktest`, a generator of size 100 seeded per run). Generators mirror "

@@ -1,6 +1,8 @@
 //! `speccheck-etna list` prints each workload's bugs and properties;
-//! `speccheck-etna run <workload> <property> <tool> --seeds N --cases N`
-//! prints one JSON line per seed. `run.py` drives it over every bug.
+//! `speccheck-etna run <workload> <property> <tool|all> --seeds N --cases N`
+//! prints one JSON line per seed and tool. `run.py` drives it over every
+//! bug with `all`: the three tools in one process, interleaved seed by
+//! seed in an order shuffled per seed, each warmed before its timed run.
 
 mod harness;
 mod workloads;
@@ -14,7 +16,7 @@ fn main() {
         Some("run") if args.len() >= 4 => run(&args[1], &args[2], &args[3], &args[4..]),
         _ => {
             eprintln!(
-                "usage: speccheck-etna list | run <workload> <property> <speccheck|proptest|quickcheck> [--seeds N] [--cases N] [--first-seed N]"
+                "usage: speccheck-etna list | run <workload> <property> <speccheck|proptest|quickcheck|all> [--seeds N] [--cases N] [--first-seed N] [--warm-us N]"
             );
             std::process::exit(2);
         }
@@ -35,30 +37,60 @@ fn flag(rest: &[String], name: &str, default: u64) -> u64 {
 }
 
 fn run(workload: &str, property: &str, tool: &str, rest: &[String]) {
-    let tool = match tool {
-        "speccheck" => Tool::Speccheck,
-        "proptest" => Tool::Proptest,
-        "quickcheck" => Tool::Quickcheck,
+    let tools: Vec<Tool> = match tool {
+        "speccheck" => vec![Tool::Speccheck],
+        "proptest" => vec![Tool::Proptest],
+        "quickcheck" => vec![Tool::Quickcheck],
+        "all" => vec![Tool::Speccheck, Tool::Proptest, Tool::Quickcheck],
         other => panic!("unknown tool {other}"),
     };
     let (seeds, cases, first) =
         (flag(rest, "--seeds", 20), flag(rest, "--cases", 100_000), flag(rest, "--first-seed", 0));
+    let warm = std::time::Duration::from_micros(flag(rest, "--warm-us", 300));
     let w =
         workloads::all().into_iter().find(|w| w.name == workload).unwrap_or_else(|| panic!("no workload {workload}"));
     let p = w.properties.iter().find(|p| p.name == property).unwrap_or_else(|| panic!("no property {property}"));
     // A panicking property is a failure the tools catch; keep stderr quiet.
     std::panic::set_hook(Box::new(|_| {}));
+    // Warm-up runs draw from seeds no timed run uses.
+    let mut warm_seed = 1u64 << 40;
     for seed in first..first + seeds {
-        let o = (p.run)(tool, RunSpec { seed, cases: cases as u32 });
-        println!(
-            "{}",
-            serde_json::json!({
-                "workload": workload, "property": property, "tool": tool.name(), "seed": seed,
-                "found": o.found, "inputs": o.inputs,
-                "time_to_failure_us": o.time_to_failure.map(|t| t.as_secs_f64() * 1e6),
-                "elapsed_us": o.elapsed.as_secs_f64() * 1e6,
-                "shrunk": o.shrunk, "note": o.note,
-            })
-        );
+        for tool in shuffled(&tools, seed) {
+            // Before its timed run, each tool runs untimed on other seeds for
+            // `warm` (at least once): every tool is timed with its own code
+            // and data warm, whatever ran before it.
+            let started = std::time::Instant::now();
+            loop {
+                (p.run)(tool, RunSpec { seed: warm_seed, cases: cases as u32 });
+                warm_seed += 1;
+                if started.elapsed() >= warm {
+                    break;
+                }
+            }
+            let o = (p.run)(tool, RunSpec { seed, cases: cases as u32 });
+            println!(
+                "{}",
+                serde_json::json!({
+                    "workload": workload, "property": property, "tool": tool.name(), "seed": seed,
+                    "found": o.found, "inputs": o.inputs,
+                    "time_to_failure_us": o.time_to_failure.map(|t| t.as_secs_f64() * 1e6),
+                    "elapsed_us": o.elapsed.as_secs_f64() * 1e6,
+                    "shrunk": o.shrunk, "note": o.note,
+                })
+            );
+        }
     }
+}
+
+/// `tools` in an order that depends on `seed` only (every tool follows
+/// every other one about equally often over the seeds).
+fn shuffled(tools: &[Tool], seed: u64) -> Vec<Tool> {
+    let mut order = tools.to_vec();
+    let mut z = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0xd1b5_4a32_d192_ed03;
+    for i in (1..order.len()).rev() {
+        z ^= z >> 31;
+        z = z.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        order.swap(i, (z >> 33) as usize % (i + 1));
+    }
+    order
 }

@@ -333,3 +333,49 @@ fn a_start_that_cannot_be_rebuilt_is_not_a_pass() {
         other => panic!("expected an error, got {other:?}\n{r}"),
     }
 }
+
+/// The first input is the generator's simplest value (Hypothesis tries it
+/// first): a bug that any input shows is found there, already minimal.
+#[test]
+fn the_simplest_input_runs_first() {
+    let first = Arc::new(std::sync::Mutex::new(None));
+    let seen = first.clone();
+    let r = Property::new((gens::vec(any::<u8>(), 0..20), gens::ints(5..=1000u32))).config(quiet("simplest")).run(
+        move |(v, n): (Vec<u8>, u32)| {
+            seen.lock().unwrap().get_or_insert((v.clone(), n));
+            v.len() > 100
+        },
+    );
+    assert_eq!(first.lock().unwrap().clone(), Some((vec![], 5)));
+    let c = failed(&r);
+    assert_eq!(c.found_after, 1, "{r}");
+    assert_eq!(r.counterexample_value::<(Vec<u8>, u32)>(), Some((vec![], 5)));
+    assert_eq!(c.shrink.map(|s| s.improvements), Some(0), "nothing smaller to find: {r}");
+    // Random inputs count after it: the run tests as many inputs as asked.
+    let passing = Property::new(any::<u16>()).config(Config { cases: 50, ..quiet("simplest_pass") }).run(|_: u16| true);
+    assert_eq!(passing.stats.passed, 50, "{passing}");
+}
+
+/// A generator that cannot make its simplest value (a filter rejecting it)
+/// loses that one try, which is not counted; the run goes on at random.
+#[test]
+fn a_filter_rejecting_the_simplest_value_costs_nothing() {
+    let g = any::<u8>().filter("odd", |x| x % 2 == 1);
+    let r = Property::new(g).config(Config { cases: 50, ..quiet("simplest_filtered") }).run(|x: u8| x % 2 == 1);
+    assert!(r.passed(), "{r}");
+    assert_eq!((r.stats.passed, r.stats.invalid), (50, 0), "{r}");
+}
+
+/// A hang on the simplest input is reported as that input, the first.
+#[test]
+fn a_hang_on_the_simplest_input_is_reported_as_the_first_input() {
+    let config = Config { timeout: Some(Duration::from_millis(200)), ..quiet("simplest_hang") };
+    let r = Property::new(gens::ints(3..=9u8)).config(config).run(|x: u8| {
+        if x == 3 {
+            std::thread::sleep(Duration::from_secs(3600));
+        }
+    });
+    let c = failed(&r);
+    assert_eq!((c.failure.kind, c.found_after), (FailureKind::Timeout, 1), "{r}");
+    assert_eq!(c.inputs[0].1.to_line(), "3", "{r}");
+}

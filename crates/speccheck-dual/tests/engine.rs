@@ -256,18 +256,47 @@ impl Service for Garbage {
     fn closing(&mut self, _: &mut Vec<Conn>) {}
 }
 
+/// A correct echo server, but the first server of all to receive bytes
+/// answers them with garbage.
+struct BrokenOnce {
+    used: Arc<std::sync::atomic::AtomicBool>,
+    broken: Option<bool>,
+    real: Box<dyn Service>,
+    garbage: Garbage,
+}
+
+impl Service for BrokenOnce {
+    fn receive(&mut self, conn: Conn, bytes: &[u8]) {
+        let used = &self.used;
+        if *self.broken.get_or_insert_with(|| !used.swap(true, std::sync::atomic::Ordering::SeqCst)) {
+            self.garbage.receive(conn, bytes);
+        } else {
+            self.real.receive(conn, bytes);
+        }
+    }
+    fn poll(&mut self, out: &mut Vec<(Conn, Vec<u8>)>) {
+        self.garbage.poll(out);
+        self.real.poll(out);
+    }
+    fn closing(&mut self, out: &mut Vec<Conn>) {
+        self.real.closing(out);
+    }
+}
+
 #[test]
 fn a_failure_that_never_reproduces_is_flaky_and_keeps_its_trace() {
-    // The first execution meets a broken server, every later one a correct
-    // server: the failure is never confirmed, so there is no final run, and
-    // the report must still carry the execution that failed.
-    let started = std::sync::atomic::AtomicBool::new(false);
+    // The first execution that sends anything meets a broken server, every
+    // later one a correct server: the failure is never confirmed, so there
+    // is no final run, and the report must still carry the execution that
+    // failed.
+    let used = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let target = InProcess::new("broken once", move |_| {
-        if started.swap(true, std::sync::atomic::Ordering::SeqCst) {
-            EchoServer::service(0)
-        } else {
-            Box::new(Garbage(Vec::new()))
-        }
+        Box::new(BrokenOnce {
+            used: used.clone(),
+            broken: None,
+            real: EchoServer::service(0),
+            garbage: Garbage(Vec::new()),
+        })
     });
     let r = Tester::new(EchoProtocol::<false>::new(0), target).config(config("flaky", 20)).run();
     assert!(matches!(r.run.verdict, RunVerdict::Flaky(_)), "{r}");

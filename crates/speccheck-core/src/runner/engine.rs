@@ -5,6 +5,7 @@
 
 use crate::test_case::CaseControl as _;
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -60,7 +61,15 @@ pub(crate) struct Engine {
     pub(crate) isolated: Option<Mutex<super::isolate::parent::Isolated>>,
     /// Inputs from outside the generator (see [`super::source`]).
     pub(crate) source: Mutex<Option<super::source::Sourced>>,
+    /// Inputs the generation phase ran before its random ones (the
+    /// simplest input, see [`Engine::simplest_first`]): random case `i`
+    /// is input number `i + 1 + preceding`.
+    pub(crate) preceding: AtomicU64,
 }
+
+/// The watch's case number for the simplest input (see
+/// [`Engine::simplest_first`]); random cases are numbered from 0.
+const SIMPLEST_CASE: u64 = u64::MAX;
 
 /// The source of a failure replayed from `SPECCHECK_REPLAY`: it is shown
 /// as given, neither shrunk nor reduced (replaying a reported
@@ -472,7 +481,81 @@ impl Engine {
 
     // ----- phase: generate -------------------------------------------------
 
+    /// The generation phase's first input: the generator's simplest value
+    /// (every choice its simplest option: empty collections, zeros, the
+    /// first variant), as Hypothesis tries first. Bugs that any input
+    /// shows are then found on the cheapest input to run, already as
+    /// small as it gets. It counts as one of the run's cases; a generator
+    /// that cannot make it (a filter that rejects it) loses nothing but
+    /// that try, which is not counted. `Some` when it failed (or the run
+    /// is over).
+    fn simplest_first(&self, stats: &mut RunStats, started: Instant) -> Option<Generated> {
+        if self.config.cases == 0 {
+            return None;
+        }
+        if self.watch.is_abandoned() {
+            return Some(Generated::Abandoned);
+        }
+        // Run as a random case is (nothing recorded), then again recorded
+        // if it failed (`confirm`).
+        let mut tc = self.generated_case(SIMPLEST_CASE).record_choices(false);
+        self.watch.begin(0, Phase::Generate, SIMPLEST_CASE);
+        let (outcome, labels) = match &self.isolated {
+            None => {
+                let (outcome, labels, _) = run_in_place(&*self.test, &mut tc);
+                (outcome, labels)
+            }
+            Some(child) => {
+                let r = self.exec_isolated(child, tc);
+                (r.outcome, r.labels)
+            }
+        };
+        self.watch.end(0);
+        match outcome {
+            // No simplest value: nothing was tested.
+            Outcome::Invalid(_) => None,
+            Outcome::Fail(info) => {
+                stats.time_to_failure = Some(started.elapsed());
+                Some(self.confirm(SIMPLEST_CASE, info))
+            }
+            outcome => {
+                self.preceding.store(1, Ordering::Relaxed);
+                tally(stats, outcome, labels);
+                None
+            }
+        }
+    }
+
+    /// Runs generated case `index`, recorded (choices and spans), watched
+    /// as that case.
+    fn generated_run(&self, index: u64) -> CaseResult {
+        self.watch.begin(0, Phase::Generate, index);
+        let r = self.exec(self.generated_case(index).with_spans(true));
+        self.watch.end(0);
+        r
+    }
+
+    /// Generated case `index` as the generation phase drew it: the simplest
+    /// input for [`SIMPLEST_CASE`], else random from the run's seed.
+    fn generated_case(&self, index: u64) -> TestCase {
+        let tc = if index == SIMPLEST_CASE {
+            TestCase::replay(Vec::new(), Tail::Simplest)
+        } else {
+            TestCase::random(case_seed(self.seed, index), self.config.case_size(index))
+        };
+        tc.with_max_depth(self.config.max_depth)
+    }
+
+    /// The input number of generated case `index` (from 1, the simplest
+    /// input included).
+    fn input_number(&self, index: u64) -> u64 {
+        if index == SIMPLEST_CASE { 1 } else { index + 1 + self.preceding.load(Ordering::Relaxed) }
+    }
+
     fn generate(&self, stats: &mut RunStats, started: Instant) -> Generated {
+        if let Some(g) = self.simplest_first(stats, started) {
+            return g;
+        }
         if let Some(child) = &self.isolated {
             return self.generate_isolated(child, stats, started);
         }
@@ -829,11 +912,8 @@ impl Engine {
     /// (the generation phase records neither). A failure that does not come
     /// back is flaky from the start.
     fn confirm(&self, index: u64, first: FailureInfo) -> Generated {
-        let tc = TestCase::random(case_seed(self.seed, index), self.config.case_size(index))
-            .with_spans(true)
-            .with_max_depth(self.config.max_depth);
-        let r = self.watched(Phase::Generate, tc);
-        let found_after = index + 1;
+        let r = self.generated_run(index);
+        let found_after = self.input_number(index);
         if r.outcome.is_fail() {
             return Generated::Failed(Box::new(Found { case: r, found_after, source: None }));
         }
@@ -1192,9 +1272,7 @@ impl Engine {
         let failure = FailureInfo { kind: FailureKind::Timeout, message, location: None, in_generator: false };
         let (choices, inputs, found_after, notes) = match hang.phase {
             Phase::Generate => {
-                let mut tc = TestCase::random(case_seed(self.seed, hang.case), self.config.case_size(hang.case))
-                    .with_final(true)
-                    .with_max_depth(self.config.max_depth);
+                let mut tc = self.generated_case(hang.case).with_final(true);
                 let describe = self.describe.clone();
                 let inputs = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                     catch_invalid(&mut tc, |tc| describe(tc))
@@ -1203,7 +1281,7 @@ impl Engine {
                 .and_then(Result::ok)
                 .unwrap_or_default();
                 let (choices, _) = tc.finish();
-                (choices, inputs, hang.case + 1, Vec::new())
+                (choices, inputs, self.input_number(hang.case), Vec::new())
             }
             Phase::Replay => {
                 let choices = ChoiceSequence(hang.choices.unwrap_or_default());

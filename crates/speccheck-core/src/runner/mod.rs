@@ -423,6 +423,7 @@ fn run_with(
         failing: Mutex::new(None),
         isolated,
         source: Mutex::new(inputs.source),
+        preceding: Default::default(),
     });
     if timeout.is_none() {
         // Nothing to watch for: run on this thread, with no hand-offs.
@@ -515,6 +516,7 @@ fn shrink_hang_isolated(engine: &Engine, report: RunReport) -> RunReport {
         isolated: Some(Mutex::new(isolated)),
         // It starts from the counterexample: no other input is needed.
         source: Mutex::new(None),
+        preceding: Default::default(),
     };
     let mut shrunk = retry.run();
     match shrunk.counterexample() {
