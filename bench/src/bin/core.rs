@@ -13,6 +13,9 @@ use proptest::prelude::{Just, Strategy, any};
 use proptest::test_runner::{Config as PtConfig, TestCaseError, TestRunner};
 use proptest::{prop_assert, prop_oneof};
 use quickcheck::{Arbitrary as QcArbitrary, Gen, QuickCheck, TestResult};
+use rand::SeedableRng;
+use rand::rngs::SmallRng;
+use rand::seq::SliceRandom;
 use speccheck::{Config, Generator, Property, RunVerdict, Tail, TestCase, gens};
 use speccheck_bench::{Summary, Table, machine};
 
@@ -466,7 +469,10 @@ fn main() {
         args.seeds,
         machine()
     ));
-    out.push_str("All tools run in the same process, interleaved round by round. Inputs: vectors of length 0..100\n");
+    out.push_str("All tools run in the same process, interleaved round by round, in an order shuffled per round.\n");
+    out.push_str("A ratio compares speccheck with a tool *within* each round (the machine's speed drifts between\n");
+    out.push_str("rounds, by tens of percent here, and a round's tools see the same drift): its mean / sd / p95 are\n");
+    out.push_str("over the rounds. Inputs: vectors of length 0..100\n");
     out.push_str("(uniform) for every tool; the recursive enum comes from `#[derive(Arbitrary)]` (speccheck), `prop_recursive`\n");
     out.push_str("(proptest) and a size-halving hand-written `Arbitrary` (quickcheck). `mean input` is elements or\n");
     out.push_str(
@@ -474,27 +480,36 @@ fn main() {
     );
 
     out.push_str("## Throughput (passing properties)\n\n");
-    let mut table =
-        Table::new(&["property", "tool", "cases/s ×1000 (mean / sd / p95)", "mean input", "speccheck ÷ tool"]);
+    let mut table = Table::new(&[
+        "property",
+        "tool",
+        "cases/s ×1000 (mean / sd / p95)",
+        "mean input",
+        "speccheck ÷ tool, per round (mean / sd / p95)",
+    ]);
     for bench in BENCHES {
         let mut rates: Vec<Vec<f64>> = vec![Vec::new(); TOOLS.len()];
         let mut sizes: Vec<f64> = vec![0.0; TOOLS.len()];
+        let mut order: Vec<usize> = (0..TOOLS.len()).collect();
         for round in 0..args.rounds {
-            for (k, tool) in TOOLS.iter().enumerate() {
-                let (d, mean_size) = throughput(*tool, bench, args.cases, 1000 + round as u64);
+            // A fresh order per round: no tool always runs right after
+            // another one's work.
+            order.shuffle(&mut SmallRng::seed_from_u64(round as u64));
+            for &k in &order {
+                let (d, mean_size) = throughput(TOOLS[k], bench, args.cases, 1000 + round as u64);
                 rates[k].push(f64::from(args.cases) / d.as_secs_f64());
                 sizes[k] += mean_size / args.rounds as f64;
             }
         }
-        let summaries: Vec<Summary> = rates.iter().map(|r| Summary::of(r)).collect();
         for (k, tool) in TOOLS.iter().enumerate() {
-            let ratio = summaries[0].mean / summaries[k].mean;
+            let ratios: Vec<f64> = rates[0].iter().zip(&rates[k]).map(|(s, t)| s / t).collect();
+            let r = Summary::of(&ratios);
             table.row(vec![
                 bench.name().into(),
                 tool.name().into(),
-                fmt(&summaries[k], "k/s"),
+                fmt(&Summary::of(&rates[k]), "k/s"),
                 format!("{:.1}", sizes[k]),
-                if k == 0 { "—".into() } else { format!("{ratio:.2}×") },
+                if k == 0 { "—".into() } else { format!("{:.2}× / {:.2} / {:.2}×", r.mean, r.sd, r.p95) },
             ]);
         }
         eprintln!("throughput done: {}", bench.name());

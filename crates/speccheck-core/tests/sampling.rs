@@ -77,3 +77,22 @@ fn each_shrinks_to_its_simplest() {
         .run(|v: Vec<u8>| v.len() < 8);
     assert_eq!(r.counterexample_value::<Vec<u8>>(), Some((0..8).collect()), "{r}");
 }
+
+/// A long collection over a wide range holds many distinct values (bugs in
+/// containers that switch representation past a count of distinct values
+/// need them): most draws spread over the whole range. Measured against
+/// proptest's uniform `vec(0..=65535, 0..10_000)` on 400 cases: more than
+/// 4,096 distinct values in 59% of its cases, 32% of speccheck's.
+#[test]
+fn long_collections_over_wide_ranges_hold_many_distinct_values() {
+    let g = gens::vec(gens::ints(0..=65535u32), 0..10_000);
+    let config = Config::default();
+    let cases = 400u64;
+    let many = (0..cases)
+        .filter(|&i| {
+            let v = g.generate(&mut TestCase::random(i * 7919 + 1, config.case_size(i)));
+            v.iter().collect::<std::collections::HashSet<_>>().len() > 4096
+        })
+        .count();
+    assert!(many * 5 >= cases as usize, "only {many} of {cases} cases held more than 4,096 distinct values");
+}
