@@ -199,11 +199,12 @@ pub fn generalization_text(
     let view = View::new(&case.spans);
     let inputs = oracle.describe(&case.choices);
     if g.is_empty() {
-        return format!(
-            "no position generalizes: every sub-value matters ({} tests)\n{}",
-            g.tests,
-            display::value(&inputs, config, false).trim_start()
-        );
+        let value = display::value(&inputs, config, false).trim_start().to_string();
+        // Nothing tested (no position to generalize) says nothing.
+        if g.tests == 0 {
+            return value;
+        }
+        return format!("no position generalizes: every sub-value matters ({} tests)\n{value}", g.tests);
     }
     let mut holes = Vec::new();
     for (k, f) in g.forall.iter().enumerate() {
@@ -253,11 +254,15 @@ fn class_sections(oracle: &Oracle<'_, '_>, search: &Search, config: &ReduceConfi
             Some(cmd) => format!("SPECCHECK_REPLAY={} {cmd}", class.replay(oracle.replay_tag())),
             None => format!("SPECCHECK_REPLAY={}", class.replay(oracle.replay_tag())),
         };
+        let size = crate::view::inputs_size(&class.case.spans);
+        let reduced = if class.found_size > size {
+            format!("reduced from {} to {size} constructors\n", class.found_size)
+        } else {
+            String::new()
+        };
         let body = format!(
-            "{}{at}: {first_line}\nreduced from {} to {} constructors\n{}\nreplay: {replay}",
+            "{}{at}: {first_line}\n{reduced}{}\nreplay: {replay}",
             failure.kind,
-            class.found_size,
-            crate::view::inputs_size(&class.case.spans),
             generalization_text(oracle, &class.case, &class.generalization, config)
         );
         let title = format!("failure class {} of {total} (matches no shape above)", k + 2);

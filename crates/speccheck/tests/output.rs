@@ -48,6 +48,20 @@ fn a_failure_prints_only_what_tells_the_user_something() {
 }
 
 #[property]
+#[ignore = "fails on purpose: run in a child process by the tests below"]
+fn a_property_failing_on_its_simplest_input(xs: Vec<u8>) {
+    assert!(!xs.is_empty(), "no bytes");
+}
+
+#[test]
+fn a_failure_on_the_simplest_input_says_so_and_nothing_of_shrinking() {
+    let text = run_child("a_property_failing_on_its_simplest_input");
+    assert!(text.contains("failed (panic) on its simplest input — nothing smaller to try"), "{text}");
+    assert!(text.contains("xs = vec![]"), "{text}");
+    assert!(!text.contains("shrunk from"), "{text}");
+}
+
+#[property]
 #[ignore = "run in a child process by the tests below"]
 #[should_panic(expected = "x is too large")]
 fn an_expected_failure(x: u8) {

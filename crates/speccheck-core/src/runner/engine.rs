@@ -915,7 +915,8 @@ impl Engine {
         let r = self.generated_run(index);
         let found_after = self.input_number(index);
         if r.outcome.is_fail() {
-            return Generated::Failed(Box::new(Found { case: r, found_after, source: None }));
+            let source = (index == SIMPLEST_CASE).then(|| "its simplest input".to_string());
+            return Generated::Failed(Box::new(Found { case: r, found_after, source }));
         }
         let case = CaseResult { outcome: Outcome::Fail(first), ..r };
         Generated::Failed(Box::new(Found { case, found_after, source: Some("FLAKY".into()) }))

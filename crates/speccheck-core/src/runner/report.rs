@@ -301,19 +301,23 @@ impl RunReport {
 }
 
 fn shrink_line(c: &Counterexample) -> String {
-    match &c.shrink {
-        None => "not shrunk".to_string(),
-        Some(s) => format!(
-            "shrunk from {} to {} choices in {} steps, {}{}",
+    let Some(s) = &c.shrink else { return "not shrunk".to_string() };
+    let stop = match s.stop {
+        ShrinkStop::Fixpoint => "",
+        ShrinkStop::Steps => " (step budget reached)",
+        ShrinkStop::Time => " (time budget reached)",
+    };
+    match (s.improvements, s.steps) {
+        // Every smaller candidate was known not to be one before it ran
+        // (the simplest input has none).
+        (0, 0) => format!("nothing smaller to try{stop}"),
+        (0, n) => format!("no smaller failing input in {n} steps, {}{stop}", human(s.elapsed)),
+        _ => format!(
+            "shrunk from {} to {} choices in {} steps, {}{stop}",
             c.original_choices,
             c.choices.len(),
             s.steps,
-            human(s.elapsed),
-            match s.stop {
-                ShrinkStop::Fixpoint => "",
-                ShrinkStop::Steps => " (step budget reached)",
-                ShrinkStop::Time => " (time budget reached)",
-            }
+            human(s.elapsed)
         ),
     }
 }
