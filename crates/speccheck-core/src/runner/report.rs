@@ -312,6 +312,9 @@ fn shrink_line(c: &Counterexample) -> String {
         // (the simplest input has none).
         (0, 0) => format!("nothing smaller to try{stop}"),
         (0, n) => format!("no smaller failing input in {n} steps, {}{stop}", human(s.elapsed)),
+        (_, n) if c.original_choices == c.choices.len() => {
+            format!("shrunk to smaller values in {n} steps, {}{stop}", human(s.elapsed))
+        }
         _ => format!(
             "shrunk from {} to {} choices in {} steps, {}{stop}",
             c.original_choices,
