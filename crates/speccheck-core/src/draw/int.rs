@@ -251,22 +251,43 @@ pub(crate) fn sample_batch<T: Integer>(tc: &mut TestCase, lo: T, hi: T, n: usize
     let Some((rng, size)) = tc.plain_batch(n) else {
         return false;
     };
-    // A local copy of the generator state stays in registers: stores into
-    // `out` could otherwise alias it and force a reload per element.
+    // The values are drawn into a local chunk, then handed to `out`: with
+    // the generator state and the chunk both local, the state stays in
+    // registers (stores into `out`, reached through a pointer, could alias
+    // it, which kept the state in memory: a store and a reload on every
+    // draw's critical path).
     let mut local = rng.clone();
-    let state = &mut local;
+    let mut chunk = [T::from_key(lo); BATCH_CHUNK];
+    let mut left = n;
     if w < 1 << 58 {
         // The range each selector picks, worked out once for the batch:
         // the loop then has no branch to mispredict (one draw in seven is
         // a special value, at random).
         let table = SelectorTable::new(w, to, size);
-        out.extend((0..n).map(move |_| T::from_key(lo + table.sample(state.next_u64()) as u128)));
+        while left > 0 {
+            let k = left.min(BATCH_CHUNK);
+            for slot in &mut chunk[..k] {
+                *slot = T::from_key(lo + table.sample(local.next_u64()) as u128);
+            }
+            out.extend(chunk[..k].iter().copied());
+            left -= k;
+        }
     } else {
-        out.extend((0..n).map(move |_| T::from_key(lo + sample_offset(state, w, to, size) as u128)));
+        while left > 0 {
+            let k = left.min(BATCH_CHUNK);
+            for slot in &mut chunk[..k] {
+                *slot = T::from_key(lo + sample_offset(&mut local, w, to, size) as u128);
+            }
+            out.extend(chunk[..k].iter().copied());
+            left -= k;
+        }
     }
     *rng = local;
     true
 }
+
+/// Values [`sample_batch`] draws before it hands them on.
+const BATCH_CHUNK: usize = 64;
 
 /// [`sample_offset`]'s choice of range per selector, for one range and
 /// size: selectors 0–8 pick one special value, 9–`NEAR_LAST` the range
