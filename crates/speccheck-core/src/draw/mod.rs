@@ -86,12 +86,15 @@ impl TestCase {
         let depth = self.depth();
         let max_depth = self.max_depth().max(1);
         let max = (n - 1) as u64;
-        let pick = |rng: &mut rand::rngs::SmallRng, range: std::ops::Range<usize>| -> u64 {
+        // A constructor of `range` by weight, from 32 random bits
+        // (multiply-shift: no division, no rejection loop).
+        let pick = |bits: u64, range: std::ops::Range<usize>| -> u64 {
+            let scale = |total: u64| ((u128::from(bits) * u128::from(total)) >> 32) as u64;
             let total: u64 = weights[range.clone()].iter().map(|&w| u64::from(w)).sum();
             if total == 0 {
-                return rng.random_range(range.start as u64..range.end as u64);
+                return range.start as u64 + scale(range.len() as u64);
             }
-            let mut r = rng.random_range(0..total);
+            let mut r = scale(total);
             for i in range.clone() {
                 if r < u64::from(weights[i]) {
                     return i as u64;
@@ -106,12 +109,14 @@ impl TestCase {
             |rng, _| {
                 let leaves = leaves.clamp(1, n);
                 // Depth counts the value span of the type itself, hence -1.
-                let d = depth.saturating_sub(1);
-                if d >= max_depth || (d > 0 && rng.random_ratio(d.min(max_depth), max_depth)) {
-                    pick(rng, 0..leaves)
-                } else {
-                    pick(rng, 0..n)
-                }
+                let d = depth.saturating_sub(1) as u64;
+                let max_depth = u64::from(max_depth);
+                // One draw for both questions: the low half says whether
+                // this depth takes a leaf (probability depth / max depth),
+                // the high half which constructor.
+                let bits = rand::RngCore::next_u64(rng);
+                let leaf = d >= max_depth || (d > 0 && ((bits & 0xffff_ffff) * max_depth) >> 32 < d);
+                pick(bits >> 32, if leaf { 0..leaves } else { 0..n })
             },
             |budget| if budget == 0 { leaves.max(1) as u64 } else { max + 1 },
         ) as usize

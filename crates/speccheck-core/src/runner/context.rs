@@ -20,16 +20,28 @@ pub(crate) struct PanicRecord {
     pub(crate) backtrace: Option<String>,
 }
 
+/// What a case leaves on its thread: read back when the case ends. One
+/// thread-local for all of it, so a case touches it once at each end (the
+/// generation phase runs millions of cases).
+#[derive(Default)]
+struct CaseData {
+    last_panic: Option<PanicRecord>,
+    labels: Vec<String>,
+    notes: Vec<String>,
+}
+
 thread_local! {
     static CAPTURING: Cell<bool> = const { Cell::new(false) };
     /// Set while a finished run's report is raised as the test's panic.
     static REPORTING: Cell<bool> = const { Cell::new(false) };
     static WANT_BACKTRACE: Cell<bool> = const { Cell::new(false) };
-    static LAST_PANIC: RefCell<Option<PanicRecord>> = const { RefCell::new(None) };
-    static LABELS: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
     /// Set while the final replay of a counterexample runs.
     static FINAL: Cell<bool> = const { Cell::new(false) };
-    static NOTES: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
+    /// Set when something was put in `CASE`: most cases put nothing there,
+    /// and then neither end of the case borrows it.
+    static DIRTY: Cell<bool> = const { Cell::new(false) };
+    static CASE: RefCell<CaseData> =
+        const { RefCell::new(CaseData { last_panic: None, labels: Vec::new(), notes: Vec::new() }) };
 }
 
 static HOOK: Once = Once::new();
@@ -64,7 +76,14 @@ pub(crate) fn install_panic_hook() {
                     .then(std::backtrace::Backtrace::capture)
                     .filter(|b| b.status() == std::backtrace::BacktraceStatus::Captured)
                     .map(|b| trim_backtrace(&b.to_string()));
-                LAST_PANIC.with(|p| *p.borrow_mut() = Some(PanicRecord { message, location, backtrace }));
+                // A panic while the case data is borrowed (an allocation
+                // failing in `label`) keeps what the unwinding says.
+                CASE.with(|c| {
+                    if let Ok(mut c) = c.try_borrow_mut() {
+                        c.last_panic = Some(PanicRecord { message, location, backtrace });
+                        DIRTY.with(|d| d.set(true));
+                    }
+                });
             } else {
                 previous(info);
             }
@@ -95,19 +114,23 @@ pub(crate) fn begin_case(final_run: bool) {
     CAPTURING.with(|c| c.set(true));
     WANT_BACKTRACE.with(|c| c.set(final_run));
     FINAL.with(|c| c.set(final_run));
-    LAST_PANIC.with(|p| p.borrow_mut().take());
-    LABELS.with(|l| l.borrow_mut().clear());
-    NOTES.with(|n| n.borrow_mut().clear());
+    if DIRTY.with(|d| d.replace(false)) {
+        // Whatever was recorded outside a case is not this case's.
+        CASE.with(|c| *c.borrow_mut() = CaseData::default());
+    }
 }
 
 /// Ends the case; returns the captured panic, the labels and the notes.
 pub(crate) fn end_case() -> (Option<PanicRecord>, Vec<String>, Vec<String>) {
     CAPTURING.with(|c| c.set(false));
     FINAL.with(|c| c.set(false));
-    let panic = LAST_PANIC.with(|p| p.borrow_mut().take());
-    let labels = LABELS.with(|l| std::mem::take(&mut *l.borrow_mut()));
-    let notes = NOTES.with(|n| std::mem::take(&mut *n.borrow_mut()));
-    (panic, labels, notes)
+    if !DIRTY.with(|d| d.replace(false)) {
+        return (None, Vec::new(), Vec::new());
+    }
+    CASE.with(|c| {
+        let mut c = c.borrow_mut();
+        (c.last_panic.take(), std::mem::take(&mut c.labels), std::mem::take(&mut c.notes))
+    })
 }
 
 /// Rejects the current input unless `condition` holds: the case is
@@ -132,7 +155,9 @@ pub fn reject(reason: impl Into<String>) -> ! {
 /// Counts this case under `label` in the run's statistics (QuickCheck's
 /// `label`, Hypothesis's `event`).
 pub fn label(label: impl Into<String>) {
-    LABELS.with(|l| l.borrow_mut().push(label.into()));
+    let label = label.into();
+    CASE.with(|c| c.borrow_mut().labels.push(label));
+    DIRTY.with(|d| d.set(true));
 }
 
 /// The label under which [`cover`] records what it asks for (a case
@@ -145,13 +170,14 @@ const COVER_MARK: &str = "\u{1}cover\u{1}";
 /// that mostly checks trivial cases says so instead of passing quietly.
 pub fn cover(percent: f64, holds: bool, label: impl Into<String>) {
     let label = label.into();
-    LABELS.with(|l| {
-        let mut l = l.borrow_mut();
+    CASE.with(|c| {
+        let l = &mut c.borrow_mut().labels;
         l.push(format!("{COVER_MARK}{percent}{COVER_MARK}{label}"));
         if holds {
             l.push(label);
         }
     });
+    DIRTY.with(|d| d.set(true));
 }
 
 /// Takes the requirements [`cover`] recorded out of a run's label counts,
@@ -185,7 +211,8 @@ pub(crate) fn coverage_warnings(labels: &mut std::collections::BTreeMap<String, 
 pub fn note(note: impl FnOnce() -> String) {
     if FINAL.with(Cell::get) {
         let n = note();
-        NOTES.with(|ns| ns.borrow_mut().push(n));
+        CASE.with(|c| c.borrow_mut().notes.push(n));
+        DIRTY.with(|d| d.set(true));
     }
 }
 

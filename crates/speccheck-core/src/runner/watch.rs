@@ -96,7 +96,9 @@ impl Watch {
         let s = &self.slots[w];
         s.case.store(case, Ordering::Relaxed);
         s.phase.store(phase as u8, Ordering::Relaxed);
-        s.seq.fetch_add(1, Ordering::Relaxed);
+        // Only worker `w` writes its slot: a plain increment, not a locked
+        // read-modify-write on every case.
+        s.seq.store(s.seq.load(Ordering::Relaxed).wrapping_add(1), Ordering::Relaxed);
         s.busy.store(true, Ordering::Release);
     }
 
