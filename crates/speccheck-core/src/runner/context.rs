@@ -120,6 +120,18 @@ pub(crate) fn begin_case(final_run: bool) {
     }
 }
 
+/// Ends the case if it recorded nothing (no panic, label or note) and
+/// returns true; otherwise leaves it for [`end_case`].
+#[inline]
+pub(crate) fn end_clean_case() -> bool {
+    if DIRTY.with(Cell::get) {
+        return false;
+    }
+    CAPTURING.with(|c| c.set(false));
+    FINAL.with(|c| c.set(false));
+    true
+}
+
 /// Ends the case; returns the captured panic, the labels and the notes.
 pub(crate) fn end_case() -> (Option<PanicRecord>, Vec<String>, Vec<String>) {
     CAPTURING.with(|c| c.set(false));

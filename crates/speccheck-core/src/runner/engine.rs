@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use super::case::{CaseResult, SharedTest, execute, run_in_place};
+use super::case::{CaseResult, SharedTest, execute, run_in_place, run_passing};
 use super::config::{Config, case_seed};
 use super::explain::{ExplainContext, Explainer};
 use super::report::{Counterexample, ExhaustiveStats, RunReport, RunStats, RunVerdict, Section, approx};
@@ -587,9 +587,13 @@ impl Engine {
             }
             tc.reset_random(case_seed(self.seed, i), self.config.case_size(i));
             self.watch.begin(0, Phase::Generate, i);
-            let (outcome, labels, _) = run_in_place(test, &mut tc);
+            let ran = run_passing(test, &mut tc);
             self.watch.end(0);
             i += 1;
+            let Some((outcome, labels, _)) = ran else {
+                stats.passed += 1;
+                continue;
+            };
             if let Some(stop) = tally(stats, outcome, labels) {
                 // The input failed now; `confirm` runs it again, recorded.
                 stats.time_to_failure = Some(started.elapsed());
