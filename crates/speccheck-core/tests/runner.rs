@@ -379,3 +379,16 @@ fn a_hang_on_the_simplest_input_is_reported_as_the_first_input() {
     assert_eq!((c.failure.kind, c.found_after), (FailureKind::Timeout, 1), "{r}");
     assert_eq!(c.inputs[0].1.to_line(), "3", "{r}");
 }
+
+/// A shrink budget spent before the first step is reported as such, not as
+/// "nothing smaller to try".
+#[test]
+fn a_shrink_budget_spent_before_any_step_is_not_called_a_minimum() {
+    let config = Config { shrink_steps: 0, ..quiet("no_shrink_steps") };
+    let r = Property::new(gens::vec(any::<u8>(), 0..50)).config(config).run(|v: Vec<u8>| v.len() < 5);
+    let c = failed(&r);
+    assert_eq!(c.shrink.map(|s| (s.steps, s.improvements)), Some((0, 0)), "{r}");
+    let summary = r.summary();
+    assert!(summary.contains("not shrunk (step budget reached)"), "{summary}");
+    assert!(!summary.contains("nothing smaller"), "{summary}");
+}

@@ -310,7 +310,9 @@ fn shrink_line(c: &Counterexample) -> String {
     match (s.improvements, s.steps) {
         // Every smaller candidate was known not to be one before it ran
         // (the simplest input has none).
-        (0, 0) => format!("nothing smaller to try{stop}"),
+        (0, 0) if s.stop == ShrinkStop::Fixpoint => "nothing smaller to try".to_string(),
+        // A budget spent before the first step says nothing of smaller inputs.
+        (0, 0) => format!("not shrunk{stop}"),
         (0, n) => format!("no smaller failing input in {n} steps, {}{stop}", human(s.elapsed)),
         (_, n) if c.original_choices == c.choices.len() => {
             format!("shrunk to smaller values in {n} steps, {}{stop}", human(s.elapsed))
