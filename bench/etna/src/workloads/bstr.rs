@@ -130,7 +130,8 @@ fn splitn_bounded(tool: Tool, spec: RunSpec) -> Outcome {
             (gens::vec(gens::any::<u8>(), 0..32), gens::vec(gens::any::<u8>(), 1..4), gens::ints(0u32..8)),
             f,
         ),
-        Tool::Proptest | Tool::Quickcheck => harness::peer(tool, 
+        Tool::Proptest | Tool::Quickcheck => harness::peer(
+            tool,
             spec,
             (
                 pt::prop::collection::vec(pt::any::<u8>(), 0..32),
@@ -150,7 +151,8 @@ fn two_bytes_run(tool: Tool, spec: RunSpec, p: fn(Vec<u8>, Vec<u8>) -> PropertyR
         Tool::Speccheck => {
             harness::speccheck(spec, (gens::vec(gens::any::<u8>(), 0..32), gens::vec(gens::any::<u8>(), 0..32)), f)
         }
-        Tool::Proptest | Tool::Quickcheck => harness::peer(tool, 
+        Tool::Proptest | Tool::Quickcheck => harness::peer(
+            tool,
             spec,
             (pt::prop::collection::vec(pt::any::<u8>(), 0..32), pt::prop::collection::vec(pt::any::<u8>(), 0..32)),
             f,
@@ -169,7 +171,9 @@ fn debug_valid_fffd_preserved(tool: Tool, spec: RunSpec) -> Outcome {
 fn debug_ascii_control_hex(tool: Tool, spec: RunSpec) -> Outcome {
     match tool {
         Tool::Speccheck => harness::speccheck(spec, gens::any::<u8>(), property_debug_ascii_control_hex),
-        Tool::Proptest | Tool::Quickcheck => harness::peer(tool, spec, pt::any::<u8>(), property_debug_ascii_control_hex),
+        Tool::Proptest | Tool::Quickcheck => {
+            harness::peer(tool, spec, pt::any::<u8>(), property_debug_ascii_control_hex)
+        }
     }
 }
 

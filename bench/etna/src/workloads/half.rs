@@ -113,7 +113,9 @@ fn f16_max_min_nan(tool: Tool, spec: RunSpec) -> Outcome {
     let f = |(is_min, a, b): (bool, u16, u16)| property_f16_max_min_nan(is_min, a, b);
     match tool {
         Tool::Speccheck => harness::speccheck(spec, (gens::any::<bool>(), gens::any::<u16>(), gens::any::<u16>()), f),
-        Tool::Proptest | Tool::Quickcheck => harness::peer(tool, spec, (pt::any::<bool>(), pt::any::<u16>(), pt::any::<u16>()), f),
+        Tool::Proptest | Tool::Quickcheck => {
+            harness::peer(tool, spec, (pt::any::<bool>(), pt::any::<u16>(), pt::any::<u16>()), f)
+        }
     }
 }
 
@@ -136,7 +138,8 @@ fn f16_subnormal_roundtrip(tool: Tool, spec: RunSpec) -> Outcome {
             ]),
             property_f16_subnormal_roundtrip,
         ),
-        Tool::Proptest | Tool::Quickcheck => harness::peer(tool, 
+        Tool::Proptest | Tool::Quickcheck => harness::peer(
+            tool,
             spec,
             pt::prop_oneof![
                 (1u16..=0x03FF).prop_map(|m| m),

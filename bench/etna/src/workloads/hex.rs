@@ -69,7 +69,8 @@ fn from_hex_rejects_whitespace(tool: Tool, spec: RunSpec) -> Outcome {
         Tool::Speccheck => {
             harness::speccheck(spec, (gens::vec(gens::any::<u8>(), 0..64), gens::any::<u32>(), gens::any::<u8>()), f)
         }
-        Tool::Proptest | Tool::Quickcheck => harness::peer(tool, 
+        Tool::Proptest | Tool::Quickcheck => harness::peer(
+            tool,
             spec,
             (pt::prop::collection::vec(pt::any::<u8>(), 0..64), pt::any::<u32>(), pt::any::<u8>()),
             f,
@@ -80,6 +81,8 @@ fn from_hex_rejects_whitespace(tool: Tool, spec: RunSpec) -> Outcome {
 fn invalid_char_error_display_escaped(tool: Tool, spec: RunSpec) -> Outcome {
     match tool {
         Tool::Speccheck => harness::speccheck(spec, gens::any::<u8>(), property_invalid_char_error_display_escaped),
-        Tool::Proptest | Tool::Quickcheck => harness::peer(tool, spec, pt::any::<u8>(), property_invalid_char_error_display_escaped),
+        Tool::Proptest | Tool::Quickcheck => {
+            harness::peer(tool, spec, pt::any::<u8>(), property_invalid_char_error_display_escaped)
+        }
     }
 }

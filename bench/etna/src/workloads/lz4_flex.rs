@@ -174,7 +174,8 @@ fn drop_matches_manual_finish(tool: Tool, spec: RunSpec) -> Outcome {
             gens::vec(gens::any::<u8>(), 0..=MAX_INPUT_LEN),
             property_drop_matches_manual_finish,
         ),
-        Tool::Proptest | Tool::Quickcheck => harness::peer(tool, 
+        Tool::Proptest | Tool::Quickcheck => harness::peer(
+            tool,
             spec,
             pt::prop::collection::vec(pt::any::<u8>(), 0..=MAX_INPUT_LEN),
             property_drop_matches_manual_finish,
@@ -190,7 +191,8 @@ fn small_dict_no_panic(tool: Tool, spec: RunSpec) -> Outcome {
             (gens::vec(gens::any::<u8>(), 0..=MAX_INPUT_LEN), gens::vec(gens::any::<u8>(), 0..=MAX_DICT_LEN)),
             f,
         ),
-        Tool::Proptest | Tool::Quickcheck => harness::peer(tool, 
+        Tool::Proptest | Tool::Quickcheck => harness::peer(
+            tool,
             spec,
             (
                 pt::prop::collection::vec(pt::any::<u8>(), 0..=MAX_INPUT_LEN),
@@ -208,7 +210,8 @@ fn decompress_short_input_no_panic(tool: Tool, spec: RunSpec) -> Outcome {
             gens::vec(gens::any::<u8>(), 0..=MAX_SHORT_INPUT_LEN),
             property_decompress_short_input_no_panic,
         ),
-        Tool::Proptest | Tool::Quickcheck => harness::peer(tool, 
+        Tool::Proptest | Tool::Quickcheck => harness::peer(
+            tool,
             spec,
             pt::prop::collection::vec(pt::any::<u8>(), 0..=MAX_SHORT_INPUT_LEN),
             property_decompress_short_input_no_panic,

@@ -69,7 +69,8 @@ fn memchr_iter_matches_naive(tool: Tool, spec: RunSpec) -> Outcome {
             (gens::select(NEEDLE_POOL.to_vec()), gens::vec(gens::select(HAYSTACK_POOL.to_vec()), 0..=128)),
             f,
         ),
-        Tool::Proptest | Tool::Quickcheck => harness::peer(tool, 
+        Tool::Proptest | Tool::Quickcheck => harness::peer(
+            tool,
             spec,
             (
                 pt::prop::sample::select(NEEDLE_POOL.to_vec()),
@@ -88,7 +89,8 @@ fn memrchr_iter_matches_naive(tool: Tool, spec: RunSpec) -> Outcome {
             (gens::select(NEEDLE_POOL.to_vec()), gens::vec(gens::select(HAYSTACK_POOL.to_vec()), 0..=128)),
             f,
         ),
-        Tool::Proptest | Tool::Quickcheck => harness::peer(tool, 
+        Tool::Proptest | Tool::Quickcheck => harness::peer(
+            tool,
             spec,
             (
                 pt::prop::sample::select(NEEDLE_POOL.to_vec()),

@@ -343,7 +343,9 @@ fn rope_eq_chunk_invariant(tool: Tool, spec: RunSpec) -> Outcome {
     let f = |(text, start, len): (String, u16, u16)| property_rope_eq_chunk_invariant(text, start, len);
     match tool {
         Tool::Speccheck => harness::speccheck(spec, (text_non_ascii_gen(), small_chunk_gen(), small_chunk_gen()), f),
-        Tool::Proptest | Tool::Quickcheck => harness::peer(tool, spec, (text_non_ascii_pt(), small_chunk_pt(), small_chunk_pt()), f),
+        Tool::Proptest | Tool::Quickcheck => {
+            harness::peer(tool, spec, (text_non_ascii_pt(), small_chunk_pt(), small_chunk_pt()), f)
+        }
     }
 }
 
@@ -351,21 +353,27 @@ fn rope_hash_chunk_invariant(tool: Tool, spec: RunSpec) -> Outcome {
     let f = |(text, a, b): (String, u16, u16)| property_rope_hash_chunk_invariant(text, a, b);
     match tool {
         Tool::Speccheck => harness::speccheck(spec, (text_chunky_gen(), small_chunk_gen(), small_chunk_gen()), f),
-        Tool::Proptest | Tool::Quickcheck => harness::peer(tool, spec, (text_chunky_pt(), small_chunk_pt(), small_chunk_pt()), f),
+        Tool::Proptest | Tool::Quickcheck => {
+            harness::peer(tool, spec, (text_chunky_pt(), small_chunk_pt(), small_chunk_pt()), f)
+        }
     }
 }
 
 fn utf16_char_roundtrip(tool: Tool, spec: RunSpec) -> Outcome {
     match tool {
         Tool::Speccheck => harness::speccheck(spec, text_non_ascii_gen(), property_utf16_char_roundtrip),
-        Tool::Proptest | Tool::Quickcheck => harness::peer(tool, spec, text_non_ascii_pt(), property_utf16_char_roundtrip),
+        Tool::Proptest | Tool::Quickcheck => {
+            harness::peer(tool, spec, text_non_ascii_pt(), property_utf16_char_roundtrip)
+        }
     }
 }
 
 fn rope_builder_default_build(tool: Tool, spec: RunSpec) -> Outcome {
     match tool {
         Tool::Speccheck => harness::speccheck(spec, text_any_gen(), property_rope_builder_default_build),
-        Tool::Proptest | Tool::Quickcheck => harness::peer(tool, spec, text_any_pt(), property_rope_builder_default_build),
+        Tool::Proptest | Tool::Quickcheck => {
+            harness::peer(tool, spec, text_any_pt(), property_rope_builder_default_build)
+        }
     }
 }
 

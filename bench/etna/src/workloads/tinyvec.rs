@@ -153,7 +153,9 @@ fn property_drain_matches_slice_range(items: Vec<i32>, a: usize, b: usize) -> Pr
 fn items_run(tool: Tool, spec: RunSpec, f: fn(Vec<i32>) -> PropertyResult) -> Outcome {
     match tool {
         Tool::Speccheck => harness::speccheck(spec, gens::vec(gens::any::<i32>(), 0..=8), f),
-        Tool::Proptest | Tool::Quickcheck => harness::peer(tool, spec, pt::prop::collection::vec(pt::any::<i32>(), 0..=8), f),
+        Tool::Proptest | Tool::Quickcheck => {
+            harness::peer(tool, spec, pt::prop::collection::vec(pt::any::<i32>(), 0..=8), f)
+        }
     }
 }
 
@@ -178,7 +180,8 @@ fn drain_matches_slice_range(tool: Tool, spec: RunSpec) -> Outcome {
                 .map(|(items, a, b)| (items, usize::from(a), usize::from(b))),
             f,
         ),
-        Tool::Proptest | Tool::Quickcheck => harness::peer(tool, 
+        Tool::Proptest | Tool::Quickcheck => harness::peer(
+            tool,
             spec,
             (pt::prop::collection::vec(pt::any::<i32>(), 0..=8), pt::any::<u8>(), pt::any::<u8>())
                 .prop_map(|(items, a, b)| (items, usize::from(a), usize::from(b))),
