@@ -85,12 +85,9 @@ fn run(workload: &str, property: &str, tool: &str, rest: &[String]) {
 /// `tools` in an order that depends on `seed` only (every tool follows
 /// every other one about equally often over the seeds).
 fn shuffled(tools: &[Tool], seed: u64) -> Vec<Tool> {
+    use rand::SeedableRng;
+    use rand::seq::SliceRandom;
     let mut order = tools.to_vec();
-    let mut z = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0xd1b5_4a32_d192_ed03;
-    for i in (1..order.len()).rev() {
-        z ^= z >> 31;
-        z = z.wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        order.swap(i, (z >> 33) as usize % (i + 1));
-    }
+    order.shuffle(&mut rand::rngs::SmallRng::seed_from_u64(seed));
     order
 }
