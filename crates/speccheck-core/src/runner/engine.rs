@@ -303,12 +303,7 @@ impl Engine {
     }
 
     fn watched(&self, phase: Phase, tc: TestCase) -> CaseResult {
-        self.watched_as(phase, 0, tc)
-    }
-
-    /// Runs `tc`, watched as case `case` of `phase` (a hang names it).
-    fn watched_as(&self, phase: Phase, case: u64, tc: TestCase) -> CaseResult {
-        self.watch.begin(0, phase, case);
+        self.watch.begin(0, phase, 0);
         let r = self.exec(tc);
         self.watch.end(0);
         r
@@ -503,9 +498,20 @@ impl Engine {
         }
         // Run as a random case is (nothing recorded), then again recorded
         // if it failed (`confirm`).
-        let tc = self.generated_case(SIMPLEST_CASE).record_choices(false);
-        let r = self.watched_as(Phase::Generate, SIMPLEST_CASE, tc);
-        match r.outcome {
+        let mut tc = self.generated_case(SIMPLEST_CASE).record_choices(false);
+        self.watch.begin(0, Phase::Generate, SIMPLEST_CASE);
+        let (outcome, labels) = match &self.isolated {
+            None => {
+                let (outcome, labels, _) = run_in_place(&*self.test, &mut tc);
+                (outcome, labels)
+            }
+            Some(child) => {
+                let r = self.exec_isolated(child, tc);
+                (r.outcome, r.labels)
+            }
+        };
+        self.watch.end(0);
+        match outcome {
             // No simplest value: nothing was tested.
             Outcome::Invalid(_) => None,
             Outcome::Fail(info) => {
@@ -514,7 +520,7 @@ impl Engine {
             }
             outcome => {
                 self.preceding.store(1, Ordering::Relaxed);
-                tally(stats, outcome, r.labels);
+                tally(stats, outcome, labels);
                 None
             }
         }
@@ -523,7 +529,10 @@ impl Engine {
     /// Runs generated case `index`, recorded (choices and spans), watched
     /// as that case.
     fn generated_run(&self, index: u64) -> CaseResult {
-        self.watched_as(Phase::Generate, index, self.generated_case(index).with_spans(true))
+        self.watch.begin(0, Phase::Generate, index);
+        let r = self.exec(self.generated_case(index).with_spans(true));
+        self.watch.end(0);
+        r
     }
 
     /// Generated case `index` as the generation phase drew it: the simplest
