@@ -184,6 +184,43 @@ fn nested_irrelevant_collections_go_outermost_first() {
     assert!(checked > 20);
 }
 
+/// A failure that needs only the value's shape (here: an optional record
+/// being present) among collections and numbers it does not need goes to
+/// its minimum in one step: every collection emptied and every number at
+/// its simplest at once, where one collection and one number at a time
+/// took a run each.
+#[test]
+fn a_failure_in_the_shape_alone_shrinks_in_one_step() {
+    let value = || {
+        (
+            gens::vec(gens::ints(0..1000u16), 0..10),
+            gens::option((gens::ints(0..100u8), gens::vec(gens::ints(0..50u32), 0..5))),
+            gens::ints(0..1000i32),
+            gens::vec(gens::vec(gens::ints(0..9u8), 0..4), 0..6),
+        )
+    };
+    let test = move |tc: &mut TestCase| {
+        let (_, record, _, _) = value().generate(tc);
+        if record.is_some() { Outcome::Fail(speccheck_core::FailureInfo::returned("present")) } else { Outcome::Pass }
+    };
+    let mut checked = 0;
+    for seed in 0..100u64 {
+        let first = execute(&test, TestCase::random(seed, 60).with_spans(true));
+        if !first.outcome.is_fail() {
+            continue;
+        }
+        let mut run = |tc: TestCase| execute(&test, tc);
+        let budget = ShrinkBudget { max_steps: 2000, max_time: Duration::from_secs(5) };
+        let (best, stats) = Shrinker::new(&mut run, first, budget, 12).shrink();
+        let shrunk = value().generate(&mut TestCase::replay(best.choices.0.clone(), Tail::Simplest));
+        assert_eq!(shrunk, (vec![], Some((0, vec![])), 0, vec![]), "seed {seed}");
+        assert_eq!(stats.improvements, 1, "seed {seed}: {} improvements", stats.improvements);
+        assert!(stats.steps <= 4, "seed {seed}: {} runs", stats.steps);
+        checked += 1;
+    }
+    assert!(checked > 20, "only {checked} failing cases");
+}
+
 #[test]
 fn a_sum_that_must_stay_moves_between_its_terms_in_few_steps() {
     // SmartCheck's T in two values: each below 256, their wrapping sum at

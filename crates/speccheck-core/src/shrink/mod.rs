@@ -7,6 +7,8 @@
 //! best. So the shrinker only ever moves to smaller, still-failing cases,
 //! and it cannot loop. It is bounded by steps and time.
 //!
+//! A shrink first tries the case's bare shape (every collection empty,
+//! every number at its simplest: the `coarse` module), then runs the passes.
 //! Every pass (one per module, after Hypothesis's shrinker) proposes
 //! candidates through [`Shrinker::consider`] (a replayed sequence; built in
 //! a reused buffer by [`Shrinker::consider_edit`]), [`Shrinker::consider_splice`]
@@ -16,6 +18,7 @@
 //! generating anything — when a candidate could only repeat a case already
 //! run.
 
+mod coarse;
 mod delete;
 mod known;
 mod minimize;
@@ -161,6 +164,9 @@ impl<'a> Shrinker<'a> {
         // again, so it is skipped until the best case changes. The value
         // is `improvements` when the pass last went through clean.
         let mut clean_at: [Option<u32>; PASSES] = [None; PASSES];
+        // One try at the case's bare shape first (see `coarse`): when it
+        // still fails, the passes start next to the minimum.
+        coarse::simplest_shape(&mut self);
         let stop = loop {
             let before = self.improvements;
             for (pass, clean) in clean_at.iter_mut().enumerate() {
