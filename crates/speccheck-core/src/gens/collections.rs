@@ -219,11 +219,21 @@ pub(crate) fn draw_elements<T, S: Sink<T>>(
         }
         return;
     }
+    // A replay does not know the length up front (only "more?" answers
+    // are recorded), so the buffer would grow element by element: at the
+    // first element, room for as many as the recorded choices left could
+    // hold, within the bounds and a kilobyte (an empty collection
+    // allocates nothing).
+    let mut first = many.target() == range.min;
     loop {
         tc.start_span(SpanKind::Slot, elem_info, "");
         if !many.more(tc) {
             tc.cancel_span(SpanKind::Slot);
             break;
+        }
+        if std::mem::take(&mut first) {
+            let fits = 1024 / std::mem::size_of::<T>().max(1);
+            sink.reserve(tc.recorded_left().min(range.max).min(fits));
         }
         let v = elem(tc);
         tc.stop_span(SpanKind::Slot);

@@ -366,6 +366,17 @@ impl TestCase {
         self.plain
     }
 
+    /// On a replay, how many recorded choices are still to come (0
+    /// otherwise): a collection being replayed has at most that many
+    /// elements left, a bound to size its buffer by.
+    #[inline]
+    pub(crate) fn recorded_left(&self) -> usize {
+        match &self.source {
+            Source::Replay(r) => r.prefix.len().saturating_sub(r.pos),
+            _ => 0,
+        }
+    }
+
     /// True when the next draw will be sampled at random (so a generator
     /// may pre-sample a whole value and record it choice by choice).
     pub fn is_sampling(&self) -> bool {
