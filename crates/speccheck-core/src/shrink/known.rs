@@ -77,8 +77,11 @@ pub(crate) struct KnownReplays {
 impl Default for KnownReplays {
     fn default() -> Self {
         let root = Entry { node: Node::Unknown, value: 0, first_child: NONE, next_sibling: NONE };
-        // Room for a typical shrink's replays without growing.
-        let mut nodes = Vec::with_capacity(1024);
+        // Room for a typical shrink's replays without growing, in the
+        // thread's last tree's buffer (see `spare`).
+        let mut nodes = SPARE_NODES.try_with(|n| n.take()).unwrap_or_default();
+        nodes.clear();
+        nodes.reserve(1024);
         nodes.push(root);
         KnownReplays {
             nodes,
@@ -87,6 +90,21 @@ impl Default for KnownReplays {
             last: Vec::new(),
             last_open: Vec::new(),
             nodes_after: vec![0],
+        }
+    }
+}
+
+thread_local! {
+    /// The node buffer of the last tree dropped on this thread.
+    static SPARE_NODES: std::cell::Cell<Vec<Entry>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+impl Drop for KnownReplays {
+    fn drop(&mut self) {
+        let nodes = std::mem::take(&mut self.nodes);
+        // One huge tree is not kept for the thread's life.
+        if nodes.capacity() <= 1 << 16 {
+            let _ = SPARE_NODES.try_with(|n| n.set(nodes));
         }
     }
 }

@@ -25,11 +25,12 @@ mod minimize;
 mod promote;
 mod redistribute;
 mod reorder;
+mod spare;
 
 use crate::test_case::CaseControl as _;
 use std::time::{Duration, Instant};
 
-use crate::choice::{Choice, FingerprintSet, fingerprint, shortlex};
+use crate::choice::{Choice, fingerprint, shortlex};
 use crate::runner::case::CaseResult;
 use crate::runner::verdict::{FailureKind, Outcome};
 use crate::test_case::{Fresh, Seen, Tail, TestCase};
@@ -81,7 +82,7 @@ pub struct Shrinker<'a> {
     best: CaseResult,
     origin: (FailureKind, Option<String>),
     /// Candidates already proposed (fingerprints of their choices).
-    tried: FingerprintSet,
+    tried: spare::Tried,
     /// The replays run so far: a candidate that could only repeat one is
     /// not run (nor generated).
     known: KnownReplays,
@@ -119,7 +120,7 @@ impl<'a> Shrinker<'a> {
             seen,
             best: failing,
             origin,
-            tried: FingerprintSet::with_capacity_and_hasher(512, Default::default()),
+            tried: spare::tried(512),
             known,
             scratch: Vec::new(),
             budget,
