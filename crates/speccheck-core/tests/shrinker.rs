@@ -7,9 +7,35 @@ use speccheck_core::test_case::CaseControl as _;
 use std::time::Duration;
 
 use speccheck_core::gens::{self, Generator};
-use speccheck_core::runner::case::execute;
-use speccheck_core::shrink::{ShrinkBudget, Shrinker};
+use speccheck_core::runner::case::{CaseResult, TestFn, execute};
+use speccheck_core::shrink::{ShrinkBudget, ShrinkStats, Shrinker};
 use speccheck_core::{Config, Outcome, Property, Tail, TestCase, any, shortlex_le};
+
+/// Shrinks the failing case of each seed in `seeds` that fails (a random
+/// case of `size`, spans recorded) with a budget of `max_steps`, and gives
+/// `check` the seed, the shrunk case and the shrink's statistics. Returns
+/// how many seeds failed.
+fn shrink_failures(
+    test: &TestFn,
+    seeds: std::ops::Range<u64>,
+    size: usize,
+    max_steps: u32,
+    mut check: impl FnMut(u64, CaseResult, ShrinkStats),
+) -> usize {
+    let mut failed = 0;
+    for seed in seeds {
+        let first = execute(test, TestCase::random(seed, size).with_spans(true));
+        if !first.outcome.is_fail() {
+            continue;
+        }
+        let mut run = |tc: TestCase| execute(test, tc);
+        let budget = ShrinkBudget { max_steps, max_time: Duration::from_secs(5) };
+        let (best, stats) = Shrinker::new(&mut run, first, budget, 12).shrink();
+        check(seed, best, stats);
+        failed += 1;
+    }
+    failed
+}
 
 /// A family of failure predicates over vectors of small numbers.
 fn fails(kind: u8, threshold: u32, xs: &[u16]) -> bool {
@@ -168,19 +194,10 @@ fn nested_irrelevant_collections_go_outermost_first() {
         let _ = xss;
         if flag { Outcome::Fail(speccheck_core::FailureInfo::returned("flag set")) } else { Outcome::Pass }
     };
-    let mut checked = 0;
-    for seed in 0..100u64 {
-        let first = execute(&test, TestCase::random(seed, 60).with_spans(true));
-        if !first.outcome.is_fail() {
-            continue;
-        }
-        let mut run = |tc: TestCase| execute(&test, tc);
-        let budget = ShrinkBudget { max_steps: 2000, max_time: Duration::from_secs(5) };
-        let (best, stats) = Shrinker::new(&mut run, first, budget, 12).shrink();
+    let checked = shrink_failures(&test, 0..100, 60, 2000, |seed, best, stats| {
         assert_eq!(best.choices.0.iter().map(|c| c.value).collect::<Vec<_>>(), vec![0, 1], "seed {seed}");
         assert!(stats.steps <= 8, "seed {seed}: {} runs to drop an irrelevant list of lists", stats.steps);
-        checked += 1;
-    }
+    });
     assert!(checked > 20);
 }
 
@@ -203,21 +220,12 @@ fn a_failure_in_the_shape_alone_shrinks_in_one_step() {
         let (_, record, _, _) = value().generate(tc);
         if record.is_some() { Outcome::Fail(speccheck_core::FailureInfo::returned("present")) } else { Outcome::Pass }
     };
-    let mut checked = 0;
-    for seed in 0..100u64 {
-        let first = execute(&test, TestCase::random(seed, 60).with_spans(true));
-        if !first.outcome.is_fail() {
-            continue;
-        }
-        let mut run = |tc: TestCase| execute(&test, tc);
-        let budget = ShrinkBudget { max_steps: 2000, max_time: Duration::from_secs(5) };
-        let (best, stats) = Shrinker::new(&mut run, first, budget, 12).shrink();
+    let checked = shrink_failures(&test, 0..100, 60, 2000, |seed, best, stats| {
         let shrunk = value().generate(&mut TestCase::replay(best.choices.0.clone(), Tail::Simplest));
         assert_eq!(shrunk, (vec![], Some((0, vec![])), 0, vec![]), "seed {seed}");
         assert_eq!(stats.improvements, 1, "seed {seed}: {} improvements", stats.improvements);
         assert!(stats.steps <= 4, "seed {seed}: {} runs", stats.steps);
-        checked += 1;
-    }
+    });
     assert!(checked > 20, "only {checked} failing cases");
 }
 
@@ -237,18 +245,9 @@ fn a_sum_that_must_stay_moves_between_its_terms_in_few_steps() {
             Outcome::Pass
         }
     };
-    let mut checked = 0;
-    for seed in 0..2000u64 {
-        let first = execute(&test, TestCase::random(seed, 100).with_spans(true));
-        if !first.outcome.is_fail() {
-            continue;
-        }
-        let mut run = |tc: TestCase| execute(&test, tc);
-        let budget = ShrinkBudget { max_steps: 5000, max_time: Duration::from_secs(5) };
-        let (_, stats) = Shrinker::new(&mut run, first, budget, 12).shrink();
+    let checked = shrink_failures(&test, 0..2000, 100, 5000, |seed, _, stats| {
         assert!(stats.steps <= 400, "seed {seed}: {} runs", stats.steps);
-        checked += 1;
-    }
+    });
     assert!(checked > 10, "only {checked} failing seeds");
 }
 
