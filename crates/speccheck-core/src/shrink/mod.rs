@@ -25,12 +25,11 @@ mod minimize;
 mod promote;
 mod redistribute;
 mod reorder;
-mod spare;
 
 use crate::test_case::CaseControl as _;
 use std::time::{Duration, Instant};
 
-use crate::choice::{Choice, fingerprint, shortlex};
+use crate::choice::{Choice, FingerprintSet, fingerprint, shortlex};
 use crate::runner::case::CaseResult;
 use crate::runner::verdict::{FailureKind, Outcome};
 use crate::test_case::{Fresh, Seen, Tail, TestCase};
@@ -82,7 +81,7 @@ pub struct Shrinker<'a> {
     best: CaseResult,
     origin: (FailureKind, Option<String>),
     /// Candidates already proposed (fingerprints of their choices).
-    tried: spare::Tried,
+    tried: Tried,
     /// The replays run so far: a candidate that could only repeat one is
     /// not run (nor generated).
     known: KnownReplays,
@@ -120,7 +119,7 @@ impl<'a> Shrinker<'a> {
             seen,
             best: failing,
             origin,
-            tried: spare::tried(512),
+            tried: Tried(crate::test_case::pool::take(&TRIED, 512)),
             known,
             scratch: Vec::new(),
             budget,
@@ -344,6 +343,29 @@ impl<'a> Shrinker<'a> {
             result.recycle();
             false
         }
+    }
+}
+
+thread_local! {
+    /// Sets of tried candidates of the shrinks done on this thread.
+    static TRIED: crate::test_case::pool::Pool<FingerprintSet> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// A shrink's set of tried candidates (fingerprints), taken from and given
+/// back to the thread's pool: a fresh one is tens of kilobytes each shrink.
+#[derive(Debug)]
+struct Tried(FingerprintSet);
+
+impl Tried {
+    /// Adds a fingerprint; false if it was there.
+    fn insert(&mut self, key: u64) -> bool {
+        self.0.insert(key)
+    }
+}
+
+impl Drop for Tried {
+    fn drop(&mut self) {
+        crate::test_case::pool::give(&TRIED, std::mem::take(&mut self.0));
     }
 }
 

@@ -5,11 +5,15 @@
 //! and freeing them cost as much as the replays themselves. A finished
 //! case's buffers come back here (when its [`CaseResult`] is dropped by an
 //! engine that calls [`recycle`], or its replayed prefix when the case
-//! ends), and the next case takes them, capacity kept.
+//! ends), and the next case takes them, capacity kept. The shrinker's own
+//! tables (its tree of known replays, its set of tried candidates) pass
+//! from one shrink to the next the same way ([`take`], [`give`]).
 //!
 //! [`CaseResult`]: crate::runner::case::CaseResult
 
 use std::cell::RefCell;
+use std::collections::HashSet;
+use std::hash::{BuildHasher, Hash};
 
 use crate::choice::Choice;
 use crate::span::Span;
@@ -21,9 +25,46 @@ const KEEP: usize = 8;
 /// pin its memory for the thread's life).
 const LARGEST: usize = 1 << 16;
 
+/// The buffers a thread keeps of one kind.
+pub(crate) type Pool<B> = RefCell<Vec<B>>;
+
 thread_local! {
-    static CHOICES: RefCell<Vec<Vec<Choice>>> = const { RefCell::new(Vec::new()) };
-    static SPANS: RefCell<Vec<Vec<Span>>> = const { RefCell::new(Vec::new()) };
+    static CHOICES: Pool<Vec<Choice>> = const { RefCell::new(Vec::new()) };
+    static SPANS: Pool<Vec<Span>> = const { RefCell::new(Vec::new()) };
+}
+
+/// A buffer that can be emptied and reused with its capacity.
+pub(crate) trait Reusable: Default {
+    /// Empties it, keeping its capacity.
+    fn clear(&mut self);
+    /// Room for at least `n` items in all.
+    fn reserve_total(&mut self, n: usize);
+    /// How many items fit without growing.
+    fn capacity(&self) -> usize;
+}
+
+impl<T> Reusable for Vec<T> {
+    fn clear(&mut self) {
+        Vec::clear(self);
+    }
+    fn reserve_total(&mut self, n: usize) {
+        self.reserve(n.saturating_sub(self.len()));
+    }
+    fn capacity(&self) -> usize {
+        Vec::capacity(self)
+    }
+}
+
+impl<K: Eq + Hash, S: BuildHasher + Default> Reusable for HashSet<K, S> {
+    fn clear(&mut self) {
+        HashSet::clear(self);
+    }
+    fn reserve_total(&mut self, n: usize) {
+        self.reserve(n.saturating_sub(self.len()));
+    }
+    fn capacity(&self) -> usize {
+        HashSet::capacity(self)
+    }
 }
 
 /// An empty choice buffer with room for at least `n` choices.
@@ -46,25 +87,28 @@ pub(crate) fn give_spans(v: Vec<Span>) {
     give(&SPANS, v);
 }
 
-fn take<T: 'static>(pool: &'static std::thread::LocalKey<RefCell<Vec<Vec<T>>>>, n: usize) -> Vec<T> {
+/// An empty buffer from `pool` (a new one if it has none) with room for
+/// at least `n` items.
+pub(crate) fn take<B: Reusable + 'static>(pool: &'static std::thread::LocalKey<Pool<B>>, n: usize) -> B {
     let reused = pool.try_with(|p| p.try_borrow_mut().ok().and_then(|mut p| p.pop())).ok().flatten();
-    let mut v = reused.unwrap_or_default();
-    v.clear();
-    v.reserve(n);
-    v
+    let mut b = reused.unwrap_or_default();
+    b.clear();
+    b.reserve_total(n);
+    b
 }
 
-fn give<T: 'static>(pool: &'static std::thread::LocalKey<RefCell<Vec<Vec<T>>>>, mut v: Vec<T>) {
-    if v.capacity() == 0 || v.capacity() > LARGEST {
+/// Gives `b` back to `pool`, emptied, unless it is huge or the pool full.
+pub(crate) fn give<B: Reusable + 'static>(pool: &'static std::thread::LocalKey<Pool<B>>, mut b: B) {
+    if b.capacity() == 0 || b.capacity() > LARGEST {
         return;
     }
-    v.clear();
+    b.clear();
     // During thread teardown the pool may be gone: the buffer is freed.
     let _ = pool.try_with(|p| {
         if let Ok(mut p) = p.try_borrow_mut()
             && p.len() < KEEP
         {
-            p.push(v);
+            p.push(b);
         }
     });
 }
