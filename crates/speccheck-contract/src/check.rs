@@ -564,4 +564,4 @@ pub fn show(args: &[(&'static str, Value)]) -> String {
 }
 
 /// The message of a panic payload.
-pub use speccheck_core::runner::case::payload_message as panic_message;
+pub use speccheck_core::case::payload_message as panic_message;

@@ -196,8 +196,8 @@ impl ReplayTag {
     pub fn new(name: &str, input_type: &str) -> Self {
         let fold = |h: u64| (h ^ (h >> 32)) as u32;
         ReplayTag {
-            property: fold(crate::runner::config::fnv1a(name.as_bytes())),
-            input: fold(crate::runner::config::fnv1a(input_type.as_bytes())),
+            property: fold(crate::seed::fnv1a(name.as_bytes())),
+            input: fold(crate::seed::fnv1a(input_type.as_bytes())),
         }
     }
 }

@@ -147,7 +147,7 @@ impl FailureDatabase {
             name.truncate(100);
         }
         // Different names can sanitize alike; the hash keeps them apart.
-        name.push_str(&format!("-{:08x}.failures", crate::runner::config::fnv1a(test.as_bytes()) as u32));
+        name.push_str(&format!("-{:08x}.failures", crate::seed::fnv1a(test.as_bytes()) as u32));
         self.dir.join(name)
     }
 

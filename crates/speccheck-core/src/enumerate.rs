@@ -106,7 +106,7 @@ pub fn estimate_count(draw: &dyn Fn(&mut TestCase), depth: u32, probes: u32, see
     let probes = probes.max(1);
     let mut total = 0.0;
     for i in 0..probes {
-        let seed = crate::runner::config::case_seed(seed, u64::from(i));
+        let seed = crate::seed::case_seed(seed, u64::from(i));
         let mut tc = TestCase::enumeration_probe(seed, depth).with_max_depth(depth.max(1));
         // A panicking generator still visited its path; its leaf counts.
         let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| catch_invalid(&mut tc, |tc| draw(tc))));

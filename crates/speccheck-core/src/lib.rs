@@ -23,29 +23,33 @@
 #![warn(missing_docs)]
 
 pub mod arbitrary;
+pub mod case;
 pub mod choice;
 pub mod database;
 pub mod draw;
 pub mod encode;
 pub mod enumerate;
 pub mod gens;
+pub mod human;
 pub mod journal;
 pub mod runner;
+pub mod seed;
 pub mod shrink;
 pub mod span;
 pub mod term;
 pub mod test_case;
 pub mod tree;
+pub mod watch;
 
 pub use arbitrary::{Arbitrary, decode_value, encode_value};
+pub use case::{FailureInfo, FailureKind, Outcome, TestResult, Verdict, assume, collect, cover, label, note, reject};
 pub use choice::{Choice, ChoiceKind, ChoiceSequence, ReplayTag, shortlex, shortlex_le};
 pub use draw::char::CharClass;
 pub use draw::float::FloatSpec;
 pub use encode::{EncodeError, Encoder};
 pub use gens::{BoxedGenerator, Generator, any};
 pub use runner::{
-    Config, ExplainMode, FailureInfo, FailureKind, InputSource, Outcome, Profile, Property, RunReport, RunVerdict,
-    SourceStep, TestResult, Verbosity, Verdict, assume, check, collect, cover, label, note, reject,
+    Config, ExplainMode, InputSource, Profile, Property, RunReport, RunVerdict, SourceStep, Verbosity, check,
 };
 pub use span::{Span, SpanKind, SpanTree, TypeInfo};
 pub use term::{Fields, Term};

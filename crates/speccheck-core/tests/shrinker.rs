@@ -6,8 +6,8 @@
 use speccheck_core::test_case::CaseControl as _;
 use std::time::Duration;
 
+use speccheck_core::case::{CaseResult, TestFn, execute};
 use speccheck_core::gens::{self, Generator};
-use speccheck_core::runner::case::{CaseResult, TestFn, execute};
 use speccheck_core::shrink::{ShrinkBudget, ShrinkStats, Shrinker};
 use speccheck_core::{Config, Outcome, Property, Tail, TestCase, any, shortlex_le};
 

@@ -84,7 +84,7 @@ impl fmt::Display for DualReport {
             write!(
                 f,
                 "; first failure after {} ({} executions, {} messages)",
-                speccheck_core::runner::report::human(ff.after),
+                speccheck_core::human::duration(ff.after),
                 ff.executions,
                 ff.interactions
             )?;

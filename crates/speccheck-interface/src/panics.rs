@@ -46,7 +46,7 @@ fn install() {
         // make it install first so that ours is the outer one and sees
         // panics raised inside `capture` even within a runner case.
         let mut tc = speccheck_core::TestCase::random(0, 0);
-        let _ = speccheck_core::runner::case::run_in_place(&|_| speccheck_core::Outcome::Pass, &mut tc);
+        let _ = speccheck_core::case::run_in_place(&|_| speccheck_core::Outcome::Pass, &mut tc);
         let previous = panic::take_hook();
         panic::set_hook(Box::new(move |info| {
             if DEPTH.with(Cell::get) > 0 {

@@ -4,7 +4,7 @@
 use std::fmt::{self, Write as _};
 use std::time::Duration;
 
-use speccheck_core::runner::report::human;
+use speccheck_core::human::duration as human;
 use speccheck_core::{FailureKind, RunReport};
 
 use crate::pool::ContainerKind;

@@ -4,8 +4,8 @@
 use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
+use speccheck_core::human::duration as human;
 use speccheck_core::runner::FailureInfo;
-use speccheck_core::runner::report::human;
 use speccheck_core::{ChoiceSequence, FailureKind};
 
 use crate::config::Config;

@@ -6,7 +6,8 @@
 
 use std::time::Instant;
 
-use speccheck_core::runner::{CaseResult, ExplainContext, Explainer, Explanation, Section, report::human};
+use speccheck_core::human::duration as human;
+use speccheck_core::runner::{CaseResult, ExplainContext, Explainer, Explanation, Section};
 use speccheck_core::{ExplainMode, Term};
 
 use crate::config::ReduceConfig;

@@ -57,7 +57,7 @@ pub trait Arbitrary: Sized + 'static {
     /// [`Generator::generate_into`](crate::Generator::generate_into)).
     #[inline]
     fn generate_into(tc: &mut TestCase, n: usize, out: &mut impl Extend<Self>) {
-        crate::gens::one_by_one(tc, n, out, Self::generate);
+        crate::draw::one_by_one(tc, n, out, Self::generate);
     }
 }
 

@@ -39,7 +39,7 @@ macro_rules! int_arbitrary {
             #[inline(always)]
             fn generate_into(tc: &mut TestCase, n: usize, out: &mut impl Extend<Self>) {
                 if !crate::draw::int::sample_batch(tc, <$t as Integer>::MIN, <$t as Integer>::MAX, n, out) {
-                    crate::gens::one_by_one(tc, n, out, Self::generate);
+                    crate::draw::one_by_one(tc, n, out, Self::generate);
                 }
             }
             fn encode(&self, enc: &mut Encoder) -> Result<(), EncodeError> {

@@ -13,6 +13,18 @@ use crate::choice::ChoiceKind;
 use crate::encode::{EncodeError, Encoder};
 use crate::test_case::TestCase;
 
+/// `n` draws of `draw`, in order, into `out`: what
+/// [`Generator::generate_into`](crate::Generator::generate_into) does when there is no faster batch.
+#[inline]
+pub(crate) fn one_by_one<T>(
+    tc: &mut TestCase,
+    n: usize,
+    out: &mut impl Extend<T>,
+    mut draw: impl FnMut(&mut TestCase) -> T,
+) {
+    out.extend(std::iter::repeat_with(|| draw(tc)).take(n));
+}
+
 impl TestCase {
     /// A boolean that is `true` with probability `p`. Certain outcomes
     /// (`p <= 0` or `p >= 1`) make no choice.

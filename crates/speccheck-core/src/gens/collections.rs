@@ -429,7 +429,7 @@ where
             LengthBias::Uniform,
             elem_info::<(K::Value, V::Value)>,
             |tc| (self.key.generate(tc), self.value.generate(tc)),
-            |tc, n, out| super::one_by_one(tc, n, out, |tc| (self.key.generate(tc), self.value.generate(tc))),
+            |tc, n, out| crate::draw::one_by_one(tc, n, out, |tc| (self.key.generate(tc), self.value.generate(tc))),
             &mut out,
         );
         tc.stop_span(SpanKind::Value);

@@ -84,7 +84,7 @@ pub trait Generator: Send + Sync {
     where
         Self: Sized,
     {
-        one_by_one(tc, n, out, |tc| self.generate(tc));
+        crate::draw::one_by_one(tc, n, out, |tc| self.generate(tc));
     }
 
     /// Writes the choices that make [`generate`](Self::generate) rebuild
@@ -241,18 +241,6 @@ impl<T: Arbitrary> Generator for Any<T> {
     fn encode(&self, value: &T, enc: &mut Encoder) -> Result<(), EncodeError> {
         value.encode(enc)
     }
-}
-
-/// `n` draws of `draw`, in order, into `out`: what
-/// [`Generator::generate_into`] does when there is no faster batch.
-#[inline]
-pub(crate) fn one_by_one<T>(
-    tc: &mut TestCase,
-    n: usize,
-    out: &mut impl Extend<T>,
-    mut draw: impl FnMut(&mut TestCase) -> T,
-) {
-    out.extend(std::iter::repeat_with(|| draw(tc)).take(n));
 }
 
 /// Always the same value.

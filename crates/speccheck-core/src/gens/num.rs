@@ -128,7 +128,7 @@ impl<T: Integer> Generator for Ints<T> {
     #[inline]
     fn generate_into(&self, tc: &mut TestCase, n: usize, out: &mut impl Extend<T>) {
         if !crate::draw::int::sample_batch(tc, self.lo, self.hi, n, out) {
-            super::one_by_one(tc, n, out, |tc| self.generate(tc));
+            crate::draw::one_by_one(tc, n, out, |tc| self.generate(tc));
         }
     }
     fn encode(&self, value: &T, enc: &mut Encoder) -> Result<(), EncodeError> {

@@ -8,6 +8,8 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use crate::seed::{fnv1a, random_seed};
+
 /// How much the runner prints.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Verbosity {
@@ -422,27 +424,6 @@ pub fn parse_seed(v: &str) -> Option<u64> {
         Some(hex) => u64::from_str_radix(hex, 16).ok(),
         None => v.parse().ok(),
     }
-}
-
-/// FNV-1a: a stable hash for names (seeds in CI, database file keys).
-pub fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
-}
-
-fn random_seed() -> u64 {
-    use std::hash::{BuildHasher, RandomState};
-    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
-    RandomState::new().hash_one(nanos)
-}
-
-/// SplitMix64: derives independent per-case seeds from the run seed, so a
-/// case's input depends only on (run seed, case index) — never on the
-/// thread that ran it.
-pub fn case_seed(run_seed: u64, index: u64) -> u64 {
-    let mut z = run_seed.wrapping_add(index.wrapping_add(1).wrapping_mul(0x9e37_79b9_7f4a_7c15));
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
 }
 
 impl Config {

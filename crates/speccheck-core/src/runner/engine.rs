@@ -9,17 +9,17 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use super::case::{CaseResult, SharedTest, execute, run_in_place, run_passing};
-use super::config::{Config, case_seed};
+use super::config::Config;
 use super::explain::{ExplainContext, Explainer};
-use super::report::{Counterexample, ExhaustiveStats, RunReport, RunStats, RunVerdict, Section, approx};
-use super::verdict::{FailureInfo, FailureKind, Outcome};
-use super::watch::{Hang, Phase, Watch};
+use super::report::{Counterexample, ExhaustiveStats, RunReport, RunStats, RunVerdict, Section};
+use crate::case::{CaseResult, FailureInfo, FailureKind, Outcome, SharedTest, execute, run_in_place, run_passing};
 use crate::choice::{ChoiceSequence, ReplayTag, shortlex};
 use crate::database::{FailureDatabase, StoredFailure};
+use crate::seed::case_seed;
 use crate::shrink::{ShrinkBudget, ShrinkStats, Shrinker};
 use crate::term::Term;
 use crate::test_case::{Invalid, Tail, TestCase, catch_invalid};
+use crate::watch::{Hang, Phase, Watch};
 
 /// Generates and renders inputs without running the property.
 pub(crate) type Describe = Arc<dyn Fn(&mut TestCase) -> Vec<(String, Term)> + Send + Sync>;
@@ -138,7 +138,7 @@ impl Engine {
         started: Instant,
     ) -> RunReport {
         stats.elapsed = started.elapsed();
-        let short = super::context::coverage_warnings(&mut stats.labels, stats.passed);
+        let short = crate::case::context::coverage_warnings(&mut stats.labels, stats.passed);
         if matches!(verdict, RunVerdict::Passed) {
             warnings.extend(short);
             let rejected = stats.discarded + stats.invalid;
@@ -342,8 +342,8 @@ impl Engine {
                     kind: FailureKind::Timeout,
                     message: format!(
                         "no result after {} (limit {}); the process running it was killed",
-                        super::report::human(after),
-                        super::report::human(self.isolated_limit().unwrap_or_default())
+                        crate::human::duration(after),
+                        crate::human::duration(self.isolated_limit().unwrap_or_default())
                     ),
                     location: None,
                     in_generator: generated.is_none(),
@@ -653,7 +653,7 @@ impl Engine {
                         kind: FailureKind::Timeout,
                         message: format!(
                             "no result after {}; the process running it was killed",
-                            super::report::human(after)
+                            crate::human::duration(after)
                         ),
                         location: None,
                         in_generator: false,
@@ -802,7 +802,7 @@ impl Engine {
                 let why = if over_time {
                     format!(
                         "the time budget of {} ran out",
-                        super::report::human(self.config.time_budget.unwrap_or_default())
+                        crate::human::duration(self.config.time_budget.unwrap_or_default())
                     )
                 } else {
                     format!("it reached the limit of {} inputs (`max_enumerated`)", self.config.max_enumerated)
@@ -888,20 +888,23 @@ impl Engine {
         let estimate = |d: u32| crate::enumerate::estimate_count(&*self.draw, d, ESTIMATE_PROBES, self.seed);
         let total = estimate(depth);
         let why = if over_time {
-            format!("the time budget of {} ran out", super::report::human(self.config.time_budget.unwrap_or_default()))
+            format!(
+                "the time budget of {} ran out",
+                crate::human::duration(self.config.time_budget.unwrap_or_default())
+            )
         } else {
             format!("it reached the limit of {limit} inputs (`max_enumerated`)")
         };
         let fits = (1..depth).rev().map(|d| (d, estimate(d))).find(|&(_, n)| n <= limit as f64);
         let advice = match fits {
-            Some((d, n)) => format!("depth {d} has about {} inputs", approx(n)),
+            Some((d, n)) => format!("depth {d} has about {} inputs", crate::human::approx(n)),
             None => "even depth 1 is larger than the limit".to_string(),
         };
         format!(
             "exhaustive run to depth {depth} stopped after {tried} inputs because {why}: depth {depth} was not covered \
              (it has about {} inputs, estimated from {ESTIMATE_PROBES} random paths; {advice}). Lower `exhaustive`, \
              raise `max_enumerated`, or set `allow_partial = true` to accept a partial run",
-            approx(total)
+            crate::human::approx(total)
         )
     }
 
@@ -1271,8 +1274,8 @@ impl Engine {
         let mut warnings = Vec::new();
         let message = format!(
             "no result after {} (timeout {}); the thread running it was abandoned",
-            super::report::human(hang.elapsed),
-            super::report::human(timeout)
+            crate::human::duration(hang.elapsed),
+            crate::human::duration(timeout)
         );
         let failure = FailureInfo { kind: FailureKind::Timeout, message, location: None, in_generator: false };
         let (choices, inputs, found_after, notes) = match hang.phase {
@@ -1308,7 +1311,7 @@ impl Engine {
                         inputs,
                         notes: vec![format!(
                             "shrinking stopped early: a smaller candidate input ran for more than {} (the property can also hang)",
-                            super::report::human(timeout)
+                            crate::human::duration(timeout)
                         )],
                         backtrace: None,
                         found_after: 0,

@@ -3,9 +3,9 @@
 //! SmartCheck reducer and generalizer) implement it, and the facade crate
 //! installs the default, so the core knows no engine.
 
-use super::case::CaseResult;
 use super::config::Config;
 use super::report::Section;
+use crate::case::CaseResult;
 use crate::choice::ChoiceSequence;
 use crate::test_case::TestCase;
 

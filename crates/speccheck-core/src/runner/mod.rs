@@ -5,30 +5,27 @@
 //! reported as a timeout while the caller's thread stays in control; see
 //! [`watch`]. The phases themselves live in `engine`.
 
-pub mod case;
 pub mod config;
-pub(crate) mod context;
 mod engine;
 pub mod explain;
 mod isolate;
 mod pool;
 pub mod report;
 pub mod source;
-pub mod verdict;
-pub mod watch;
 
 use crate::test_case::CaseControl as _;
 use std::fmt::Debug;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-pub use case::{CaseResult, SharedTest, TestFn};
+pub use crate::case::{
+    CaseResult, FailureInfo, FailureKind, Outcome, SharedTest, TestFn, TestResult, Verdict, assume, collect, cover,
+    label, note, reject,
+};
 pub use config::{Config, ConfigError, ExplainMode, Profile, Verbosity};
-pub use context::{assume, collect, cover, label, note, reject};
 pub use explain::{ExplainContext, Explainer, Explanation};
 pub use report::{Counterexample, Rebuild, RunReport, RunStats, RunVerdict, Section};
 pub use source::{InputSource, SourceStep};
-pub use verdict::{FailureInfo, FailureKind, Outcome, TestResult, Verdict};
 
 use crate::database::FailureDatabase;
 use crate::gens::Generator;
@@ -275,7 +272,7 @@ pub fn finish(report: RunReport) {
             let _ = std::io::stderr().lock().write_all(direct.as_bytes());
         }
     } else {
-        context::raise_report(format!("\n{report}"));
+        crate::case::context::raise_report(format!("\n{report}"));
     }
 }
 
@@ -409,7 +406,7 @@ fn run_with(
     };
     // An isolated run's cases time out in the child: nothing to watch here.
     let timeout = if isolated.is_some() { None } else { config.timeout };
-    let watch = Arc::new(watch::Watch::new(config.threads.max(1), timeout.is_some()));
+    let watch = Arc::new(crate::watch::Watch::new(config.threads.max(1), timeout.is_some()));
     let engine = Arc::new(Engine {
         test,
         describe: inputs.describe,
@@ -510,7 +507,7 @@ fn shrink_hang_isolated(engine: &Engine, report: RunReport) -> RunReport {
         config: Config { isolate: true, start_from: Some(c.choices.clone()), replay: None, ..config.clone() },
         seed: engine.seed,
         db: engine.db.clone(),
-        watch: Arc::new(watch::Watch::new(1, false)),
+        watch: Arc::new(crate::watch::Watch::new(1, false)),
         explainer: engine.explainer.clone(),
         failing: Mutex::new(None),
         isolated: Some(Mutex::new(isolated)),

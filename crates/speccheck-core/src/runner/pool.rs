@@ -1,7 +1,7 @@
 //! Worker threads for runs, kept between runs.
 //!
 //! Every run executes on a worker thread so that the caller can watch it
-//! for hangs (see [`super::watch`]). Spawning a thread with a large stack
+//! for hangs (see [`crate::watch`]). Spawning a thread with a large stack
 //! per run costs tens of microseconds — more than a whole small property
 //! run — so finished workers wait here for the next run. A worker whose
 //! job hangs never comes back; it is abandoned, as before.

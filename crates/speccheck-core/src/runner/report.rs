@@ -9,8 +9,9 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::verdict::{FailureInfo, FailureKind};
+use crate::case::{FailureInfo, FailureKind};
 use crate::choice::{ChoiceSequence, ReplayTag};
+use crate::human;
 use crate::shrink::{ShrinkStats, ShrinkStop};
 use crate::term::Term;
 
@@ -247,7 +248,7 @@ impl RunReport {
             RunVerdict::Passed if s.replayed => format!(
                 "speccheck: `{}` passed the one replayed input (no other input was tried) in {}",
                 self.name,
-                human(s.elapsed)
+                human::duration(s.elapsed)
             ),
             RunVerdict::Passed => format!(
                 "speccheck: `{}` passed {} cases{}{}{} in {}",
@@ -269,7 +270,7 @@ impl RunReport {
                     String::new()
                 },
                 if s.time_budget_hit { " (time budget reached)" } else { "" },
-                human(s.elapsed)
+                human::duration(s.elapsed)
             ),
             RunVerdict::Failed(c) => format!(
                 "speccheck: `{}` failed ({}){} — {}",
@@ -313,34 +314,17 @@ fn shrink_line(c: &Counterexample) -> String {
         (0, 0) if s.stop == ShrinkStop::Fixpoint => "nothing smaller to try".to_string(),
         // A budget spent before the first step says nothing of smaller inputs.
         (0, 0) => format!("not shrunk{stop}"),
-        (0, n) => format!("no smaller failing input in {n} steps, {}{stop}", human(s.elapsed)),
+        (0, n) => format!("no smaller failing input in {n} steps, {}{stop}", human::duration(s.elapsed)),
         (_, n) if c.original_choices == c.choices.len() => {
-            format!("shrunk to smaller values in {n} steps, {}{stop}", human(s.elapsed))
+            format!("shrunk to smaller values in {n} steps, {}{stop}", human::duration(s.elapsed))
         }
         _ => format!(
             "shrunk from {} to {} choices in {} steps, {}{stop}",
             c.original_choices,
             c.choices.len(),
             s.steps,
-            human(s.elapsed)
+            human::duration(s.elapsed)
         ),
-    }
-}
-
-/// A count for people: `1234`, `about 3.4e14`.
-pub fn approx(n: f64) -> String {
-    if n < 1e6 { format!("{}", n.round() as u64) } else { format!("{n:.1e}") }
-}
-
-/// `1.23 s`, `45.6 ms`, `789 µs`.
-pub fn human(d: Duration) -> String {
-    let s = d.as_secs_f64();
-    if s >= 1.0 {
-        format!("{s:.2} s")
-    } else if s >= 1e-3 {
-        format!("{:.1} ms", s * 1e3)
-    } else {
-        format!("{:.0} µs", s * 1e6)
     }
 }
 

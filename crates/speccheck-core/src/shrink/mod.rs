@@ -29,9 +29,8 @@ mod reorder;
 use crate::test_case::CaseControl as _;
 use std::time::{Duration, Instant};
 
+use crate::case::{CaseResult, FailureKind, Outcome};
 use crate::choice::{Choice, FingerprintSet, fingerprint, shortlex};
-use crate::runner::case::CaseResult;
-use crate::runner::verdict::{FailureKind, Outcome};
 use crate::test_case::{Fresh, Seen, Tail, TestCase};
 use known::KnownReplays;
 

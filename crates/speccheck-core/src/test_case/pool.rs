@@ -9,7 +9,7 @@
 //! tables (its tree of known replays, its set of tried candidates) pass
 //! from one shrink to the next the same way ([`take`], [`give`]).
 //!
-//! [`CaseResult`]: crate::runner::case::CaseResult
+//! [`CaseResult`]: crate::case::CaseResult
 
 use std::cell::RefCell;
 use std::collections::HashSet;

@@ -268,7 +268,7 @@ impl fmt::Display for Verdict {
                 write!(
                     f,
                     "LIVENESS: no response within {} while {pending} request{} pending",
-                    speccheck_core::runner::report::human(*waited),
+                    speccheck_core::human::duration(*waited),
                     if *pending == 1 { " was" } else { "s were" }
                 )?;
                 match cause {

@@ -24,10 +24,10 @@ use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
-use speccheck_core::runner::config::case_seed;
-use speccheck_core::runner::watch::{Phase, Watch};
 use speccheck_core::runner::{FailureInfo, FailureKind};
+use speccheck_core::seed::case_seed;
 use speccheck_core::test_case::CaseControl as _;
+use speccheck_core::watch::{Phase, Watch};
 use speccheck_core::{Term, TestCase};
 
 use crate::args::Args;
@@ -139,7 +139,7 @@ pub(crate) fn hang(api: &Api, found: &Found, after: Duration) -> (FailureInfo, S
             kind: FailureKind::Timeout,
             message: format!(
                 "no result after {}; the thread running it was abandoned",
-                speccheck_core::runner::report::human(after)
+                speccheck_core::human::duration(after)
             ),
             location: Some(what.clone()),
             in_generator: false,

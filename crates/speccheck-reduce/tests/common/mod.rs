@@ -8,7 +8,7 @@ use speccheck::test_case::CaseControl as _;
 use std::sync::Arc;
 use std::time::Duration;
 
-use speccheck::runner::case::{CaseResult, SharedTest, execute};
+use speccheck::case::{CaseResult, SharedTest, execute};
 use speccheck::runner::{ExplainContext, Explainer, Explanation};
 use speccheck::shrink::{ShrinkBudget, Shrinker};
 use speccheck::{ChoiceSequence, Config, Generator, Outcome, Tail, Term, TestCase, Verdict};

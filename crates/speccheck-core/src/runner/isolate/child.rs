@@ -8,7 +8,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::wire::{self, ChildResult};
-use crate::runner::case::{SharedTest, run_in_place};
+use crate::case::{SharedTest, run_in_place};
 use crate::runner::report::{RunReport, RunStats, RunVerdict};
 use crate::test_case::spec::CaseSpec;
 use crate::test_case::{CaseControl as _, TestCase};
@@ -100,7 +100,7 @@ pub(crate) const PROGRESS_VAR: &str = "SPECCHECK_CHILD_PROGRESS";
 /// Runs a batch of generated cases, plain (nothing recorded), in order,
 /// until one fails; their outcomes.
 #[cfg(unix)]
-fn run_batch(test: &crate::runner::case::TestFn, b: &wire::Batch) -> Vec<String> {
+fn run_batch(test: &crate::case::TestFn, b: &wire::Batch) -> Vec<String> {
     use std::os::unix::fs::FileExt as _;
     let progress = std::env::var_os(PROGRESS_VAR).and_then(|p| std::fs::OpenOptions::new().write(true).open(p).ok());
     let mut tc =
@@ -111,7 +111,7 @@ fn run_batch(test: &crate::runner::case::TestFn, b: &wire::Batch) -> Vec<String>
         if let Some(f) = &progress {
             let _ = f.write_at(&(k as u64).to_le_bytes(), 0);
         }
-        tc.reset_random(crate::runner::config::case_seed(b.seed, b.start + k as u64), size);
+        tc.reset_random(crate::seed::case_seed(b.seed, b.start + k as u64), size);
         let (outcome, labels, _) = run_in_place(test, &mut tc);
         let fail = outcome.is_fail();
         tokens.push(wire::outcome_token(&outcome, &labels));

@@ -6,8 +6,8 @@
 //! drawn (so a crash in the body still knows its input), then
 //! `result <outcome> …`.
 
+use crate::case::{FailureInfo, FailureKind, Outcome};
 use crate::choice::ChoiceSequence;
-use crate::runner::verdict::{FailureInfo, FailureKind, Outcome};
 use crate::test_case::Invalid;
 use crate::test_case::spec::CaseSpec;
 

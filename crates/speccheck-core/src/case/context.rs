@@ -271,7 +271,7 @@ pub(crate) fn trim_backtrace(full: &str) -> String {
             "core::",
             "alloc::",
             "__rustc",
-            "speccheck_core::runner::context",
+            "speccheck_core::case::context",
             "<alloc::boxed::Box<dyn",
             "rust_begin_unwind",
         ]
@@ -281,7 +281,7 @@ pub(crate) fn trim_backtrace(full: &str) -> String {
     let start = frames.iter().position(|f| !is_machinery(f)).unwrap_or(0);
     let end = frames[start..]
         .iter()
-        .position(|f| f[0].contains("speccheck_core::runner::"))
+        .position(|f| ["speccheck_core::runner::", "speccheck_core::case::"].iter().any(|p| f[0].contains(p)))
         .map_or(frames.len(), |p| start + p);
     frames[start..end].iter().flat_map(|f| f.iter().copied()).collect::<Vec<_>>().join("\n")
 }
