@@ -1,0 +1,128 @@
+//! Random generation: the generator's simplest input first, then random
+//! case `i` from seed `case_seed(run_seed, i)` at size `case_size(i)`, so
+//! results never depend on where cases ran. One loop, whatever the
+//! executor: it hands out batches of case numbers and stops on a failure,
+//! on enough passes, on too many rejections, or at the time budget.
+//!
+//! Cases are drawn in *plain* mode (no choices or spans recorded); a
+//! failing one is run again from its seed with recording on, which doubles
+//! as the first check that the failure is not flaky.
+
+use crate::test_case::CaseControl as _;
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+use super::{Origin, Searched};
+use crate::case::{FailureInfo, Outcome};
+use crate::runner::engine::Engine;
+use crate::runner::executor::{Batch, SIMPLEST_CASE};
+use crate::runner::report::{RunStats, RunVerdict};
+use crate::runner::tally::{Full, Tally, count};
+use crate::watch::Phase;
+
+impl Engine {
+    /// The random generation phase.
+    pub(crate) fn generate(&self, stats: &mut RunStats, started: Instant) -> Searched {
+        if let Some(s) = self.simplest_first(stats, started) {
+            return s;
+        }
+        let cases = u64::from(self.config.cases);
+        let max_rejects = cases * u64::from(self.config.max_discard_ratio.max(1));
+        let deadline = self.config.time_budget.map(|b| started + b);
+        let mut tally = Tally::new(stats, cases, max_rejects);
+        let (mut next, mut batch) = (0u64, self.executor.next_batch(0));
+        loop {
+            match tally.full() {
+                Some(Full::Enough) => return Searched::over(RunVerdict::Passed),
+                Some(Full::GaveUp(reason)) => return Searched::over(RunVerdict::GaveUp { reason }),
+                None => {}
+            }
+            if deadline.is_some_and(|d| Instant::now() > d) {
+                tally.stats.time_budget_hit = true;
+                return Searched::over(RunVerdict::Passed);
+            }
+            if self.watch.is_abandoned() {
+                return abandoned();
+            }
+            match self.executor.run_generated(next, batch, &mut tally, deadline) {
+                Ok(Batch::Ran(n)) => next += n,
+                Ok(Batch::Failed(index, failure)) => {
+                    // The input failed now; `confirm` runs it again, recorded.
+                    tally.stats.time_to_failure = Some(started.elapsed());
+                    return self.confirm(index, failure);
+                }
+                Err(e) => return Searched::over(RunVerdict::Incomplete { reason: e }),
+            }
+            batch = self.executor.next_batch(batch);
+        }
+    }
+
+    /// The first input: the generator's simplest value (every choice its
+    /// simplest option: empty collections, zeros, the first variant), as
+    /// Hypothesis tries first. Bugs that any input shows are then found on
+    /// the cheapest input to run, already as small as it gets. It counts as
+    /// one of the run's cases; a generator that cannot make it (a filter
+    /// that rejects it) loses nothing but that try, which is not counted.
+    /// `Some` when it failed (or the run is over).
+    fn simplest_first(&self, stats: &mut RunStats, started: Instant) -> Option<Searched> {
+        if self.config.cases == 0 {
+            return None;
+        }
+        if self.watch.is_abandoned() {
+            return Some(abandoned());
+        }
+        // Run as a random case is (nothing recorded), then again recorded
+        // if it failed (`confirm`).
+        let mut tc = self.cases.generated(SIMPLEST_CASE).record_choices(false);
+        self.watch.begin(0, Phase::Generate, SIMPLEST_CASE);
+        let (outcome, labels) = self.executor.run_in(&mut tc);
+        self.watch.end(0);
+        match outcome {
+            // No simplest value: nothing was tested.
+            Outcome::Invalid(_) => None,
+            Outcome::Fail(info) => {
+                stats.time_to_failure = Some(started.elapsed());
+                Some(self.confirm(SIMPLEST_CASE, info))
+            }
+            outcome => {
+                self.preceding.store(1, Ordering::Relaxed);
+                count(stats, outcome, labels);
+                None
+            }
+        }
+    }
+
+    /// Runs generated case `index` again, recording its choices and spans
+    /// (the generation phase records neither). A failure that does not come
+    /// back is flaky from the start.
+    fn confirm(&self, index: u64, first: FailureInfo) -> Searched {
+        let r = self.watched_generated(index);
+        let found_after = self.input_number(index);
+        if r.outcome.is_fail() {
+            let origin = if index == SIMPLEST_CASE { Origin::Simplest } else { Origin::Generated };
+            return Searched::found(r, found_after, origin);
+        }
+        let case = crate::case::CaseResult { outcome: Outcome::Fail(first), ..r };
+        Searched::found(case, found_after, Origin::Flaky)
+    }
+
+    /// Runs generated case `index`, recorded (choices and spans), watched
+    /// as that case.
+    fn watched_generated(&self, index: u64) -> crate::case::CaseResult {
+        self.watch.begin(0, Phase::Generate, index);
+        let r = self.executor.run(self.cases.generated(index).with_spans(true));
+        self.watch.end(0);
+        r
+    }
+
+    /// The input number of generated case `index` (from 1, the simplest
+    /// input included).
+    pub(crate) fn input_number(&self, index: u64) -> u64 {
+        if index == SIMPLEST_CASE { 1 } else { index + 1 + self.preceding.load(Ordering::Relaxed) }
+    }
+}
+
+/// The run was abandoned (a case hung): the watching thread reports it.
+pub(crate) fn abandoned() -> Searched {
+    Searched::over(RunVerdict::Error("abandoned".into()))
+}

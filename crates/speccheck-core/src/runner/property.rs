@@ -1,0 +1,232 @@
+//! [`Property`]: a generator of inputs, the settings, how to show inputs,
+//! and the explanation step; `run` and `check` turn it, with a body, into
+//! a test function over test cases and hand it to a [`Run`].
+
+use std::fmt::Debug;
+use std::sync::Arc;
+use std::time::Instant;
+
+use super::config::Config;
+use super::explain::Explainer;
+use super::isolate;
+use super::report::{Rebuild, RunReport, RunVerdict};
+use super::run::Run;
+use super::source::{CaseSource, Encoded, InputSource, Sourced};
+use super::subject::{Describe, Draw, Subject};
+use crate::case::{Outcome, SharedTest, Verdict};
+use crate::database::FailureDatabase;
+use crate::gens::Generator;
+use crate::term::Term;
+use crate::test_case::{CaseControl as _, TestCase};
+
+type Render<T> = Arc<dyn Fn(&T) -> Vec<(String, Term)> + Send + Sync>;
+
+/// A property: a generator of inputs, the settings, and how to show inputs.
+pub struct Property<G: Generator> {
+    generator: Arc<G>,
+    config: Config,
+    render: Render<G::Value>,
+    explainer: Option<Arc<dyn Explainer>>,
+    source: Option<Sourced>,
+}
+
+impl<G> Property<G>
+where
+    G: Generator + 'static,
+    G::Value: Debug + 'static,
+{
+    /// A property over the values of `generator`, shown with `Debug`.
+    pub fn new(generator: G) -> Self {
+        Self::with_render(generator, |v: &G::Value| vec![("input".to_string(), Term::debug(v))])
+    }
+}
+
+impl<G> Property<G>
+where
+    G: Generator + 'static,
+    G::Value: 'static,
+{
+    /// A property whose inputs are shown by `render` (named terms).
+    pub fn with_render(
+        generator: G,
+        render: impl Fn(&G::Value) -> Vec<(String, Term)> + Send + Sync + 'static,
+    ) -> Self {
+        let mut config = Config::default();
+        if let Some(name) = std::thread::current().name() {
+            // `cargo test` names each test's thread after the test.
+            config.name = name.to_string();
+            config.test_path = Some(name.to_string());
+        }
+        if let Ok(dir) = std::env::var("CARGO_MANIFEST_DIR") {
+            config.database = Some(FailureDatabase::default_dir(std::path::Path::new(&dir)));
+        }
+        Property { generator: Arc::new(generator), config, render: Arc::new(render), explainer: None, source: None }
+    }
+
+    /// Replaces the settings (environment variables still apply on top).
+    pub fn config(mut self, config: Config) -> Self {
+        self.config = config;
+        self
+    }
+
+    /// Edits the settings.
+    pub fn configure(mut self, f: impl FnOnce(&mut Config)) -> Self {
+        f(&mut self.config);
+        self
+    }
+
+    /// Takes the inputs from `source` instead of generating them (an SMT
+    /// solver's models, a pruning enumerator; see [`source`]). Each input
+    /// is encoded into the generator's choices, so it shrinks, replays and
+    /// persists like a generated one; the generator must be able to
+    /// [`encode`](Generator::encode) it.
+    pub fn inputs_from(mut self, source: impl InputSource<G::Value> + 'static) -> Self
+    where
+        G: Send + Sync,
+    {
+        self.source = Some(Sourced::Instead(Box::new(Encoded { generator: self.generator.clone(), source })));
+        self
+    }
+
+    /// Generates inputs at random, and if a filter (an `assume`, a
+    /// refinement) rejected most of them, takes the rest from the source
+    /// `make` builds then (an SMT solver's models, a pruning enumerator):
+    /// the run still tests the inputs it was asked to. The source is built
+    /// only when needed, and the report says when it was.
+    pub fn fallback_inputs<S>(mut self, make: impl FnOnce() -> S + Send + 'static) -> Self
+    where
+        G: Send + Sync,
+        S: InputSource<G::Value> + 'static,
+    {
+        let generator = self.generator.clone();
+        self.source =
+            Some(Sourced::Fallback(Box::new(move || Box::new(Encoded { generator, source: make() }) as CaseSource)));
+        self
+    }
+
+    /// Names the property (reports, database, CI seed).
+    pub fn named(mut self, name: impl Into<String>) -> Self {
+        self.config.name = name.into();
+        self
+    }
+
+    /// Sets (or, with `None`, removes) the explanation step that runs
+    /// after shrinking.
+    pub fn explainer(mut self, explainer: impl Into<Option<Arc<dyn Explainer>>>) -> Self {
+        self.explainer = explainer.into();
+        self
+    }
+
+    /// The settings as they stand (before environment variables).
+    pub fn settings(&self) -> &Config {
+        &self.config
+    }
+
+    /// Runs `body` on generated inputs and returns the report.
+    pub fn run<V: Verdict>(self, body: impl Fn(G::Value) -> V + Send + Sync + 'static) -> RunReport {
+        // The body draws nothing more: an input is known once generated,
+        // so shrinking may skip inputs it already tried.
+        self.run_body(move |_, v| body(v), false)
+    }
+
+    /// Like [`run`](Self::run), but the body also gets the test case, to
+    /// draw more values as it goes.
+    pub fn run_with_case<V: Verdict>(
+        self,
+        body: impl Fn(&mut TestCase, G::Value) -> V + Send + Sync + 'static,
+    ) -> RunReport {
+        self.run_body(body, true)
+    }
+
+    fn run_body<V: Verdict>(
+        self,
+        body: impl Fn(&mut TestCase, G::Value) -> V + Send + Sync + 'static,
+        draws_more: bool,
+    ) -> RunReport {
+        let started = Instant::now();
+        let config = match self.config.clone().apply_env() {
+            Ok(c) => c,
+            Err(e) => return super::run::error_report(&self.config.name, e.to_string()),
+        };
+        let generator = self.generator.clone();
+        let render = self.render.clone();
+        let test: SharedTest = Arc::new(move |tc: &mut TestCase| {
+            let value = generator.generate(tc);
+            if let Some(why) = tc.invalid() {
+                // A spliced value that was not smaller (see `CaseControl::splice`).
+                return Outcome::Invalid(why.clone());
+            }
+            tc.mark_generated();
+            isolate::child::generated(tc);
+            if !draws_more && !tc.check_unseen() {
+                // Already tried (see `CaseControl::with_seen`).
+                return Outcome::Invalid(crate::test_case::Invalid::Duplicate);
+            }
+            if tc.is_final() {
+                // Showing the input runs the user's `Debug`: if it panics,
+                // say so, and let the property's own failure be the verdict.
+                for (name, term) in shown_safely(&*render, &value) {
+                    tc.show(&name, || term);
+                }
+            }
+            body(tc, value).into_outcome()
+        });
+        let (generator, render) = (self.generator.clone(), self.render.clone());
+        let describe: Describe = Arc::new(move |tc: &mut TestCase| {
+            let value = generator.generate(tc);
+            render(&value)
+        });
+        let generator = self.generator.clone();
+        let draw: Draw = Arc::new(move |tc: &mut TestCase| {
+            generator.generate(tc);
+        });
+        if isolate::child::serves(&config.name) {
+            // This process was started to run cases for an isolated run.
+            return isolate::child::serve(test, &config.name);
+        }
+        let subject =
+            Subject { test, describe, draw, input_type: std::any::type_name::<G::Value>(), explainer: self.explainer };
+        let mut report = Run { config, subject, source: self.source, started }.report();
+        if let RunVerdict::Failed(c) | RunVerdict::Flaky(c) = &mut report.verdict {
+            let generator = self.generator.clone();
+            c.rebuild = Some(Rebuild::new(move |choices| {
+                let mut tc = TestCase::replay(choices.0.clone(), crate::test_case::Tail::Simplest);
+                let value = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    crate::test_case::catch_invalid(&mut tc, |tc| generator.generate(tc))
+                }));
+                Some(Box::new(value.ok()?.ok()?) as Box<dyn std::any::Any>)
+            }));
+        }
+        report
+    }
+
+    /// Runs the property and panics with the report if it does not pass
+    /// (the form `#[test]` functions use), at the caller's location. Prints
+    /// statistics when it passes (visible with `--nocapture`).
+    #[track_caller]
+    pub fn check<V: Verdict>(self, body: impl Fn(G::Value) -> V + Send + Sync + 'static) {
+        super::finish(self.run(body));
+    }
+
+    /// [`check`](Self::check) with the test case passed to the body.
+    #[track_caller]
+    pub fn check_with_case<V: Verdict>(self, body: impl Fn(&mut TestCase, G::Value) -> V + Send + Sync + 'static) {
+        super::finish(self.run_with_case(body));
+    }
+}
+
+/// The named inputs `render` shows for `value`, or a plain statement that
+/// showing them panicked (a `Debug` or `Display` of the user's).
+fn shown_safely<T>(render: &(dyn Fn(&T) -> Vec<(String, Term)> + Send + Sync), value: &T) -> Vec<(String, Term)> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| render(value))) {
+        Ok(terms) => terms,
+        Err(payload) => {
+            let why = payload
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default();
+            vec![("input".to_string(), Term::Atom(format!("<cannot be shown: its Debug panicked: {why}>")))]
+        }
+    }
+}
