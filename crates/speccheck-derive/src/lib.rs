@@ -10,14 +10,45 @@
 //! * `#[property]` — turns a function with typed arguments into a `#[test]`.
 
 mod attrs;
+#[cfg(feature = "spec")]
 mod contract;
 mod derive;
+#[cfg(feature = "interface")]
 mod interface;
+#[cfg(feature = "spec")]
 mod predicate;
 mod property;
+#[cfg(feature = "spec")]
+mod spec;
+#[cfg(feature = "spec")]
 mod targetable;
 
 use proc_macro::TokenStream;
+
+/// The error for a spec attribute or macro used without the feature that
+/// parses specs: names what to turn on, at the user's tokens.
+#[cfg_attr(feature = "spec", allow(dead_code))]
+pub(crate) fn needs_spec(at: impl quote::ToTokens, what: &str) -> syn::Error {
+    syn::Error::new_spanned(
+        at,
+        format!(
+            "{what} needs speccheck's spec language: turn on the `target` feature (refinements, strategies, \
+             measures, predicates, `Targetable`) or the `contracts` feature (`#[contract]`) of `speccheck`"
+        ),
+    )
+}
+
+/// `$body` with the `spec` feature, else the error [`needs_spec`] gives at
+/// `$at`.
+macro_rules! with_spec {
+    ($at:expr, $what:expr, $body:expr) => {{
+        #[cfg(feature = "spec")]
+        let out = $body;
+        #[cfg(not(feature = "spec"))]
+        let out = Err::<proc_macro2::TokenStream, _>(needs_spec($at, $what));
+        out
+    }};
+}
 
 /// Derives `Arbitrary` and `TreeView`.
 ///
@@ -42,7 +73,9 @@ pub fn derive_arbitrary(input: TokenStream) -> TokenStream {
 #[proc_macro_derive(Targetable, attributes(refine, speccheck))]
 pub fn derive_targetable(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);
-    targetable::expand(input).unwrap_or_else(syn::Error::into_compile_error).into()
+    with_spec!(&input.ident, "`#[derive(Targetable)]`", targetable::expand(input))
+        .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
 }
 
 /// Marks a function as a *measure*: specs may call it and the solver
@@ -51,8 +84,12 @@ pub fn derive_targetable(input: TokenStream) -> TokenStream {
 /// write `!a || b` for an implication there). `#[measure(path::to::speccheck)]`
 /// names the crate if renamed.
 #[proc_macro_attribute]
+#[cfg_attr(not(feature = "spec"), allow(unused_variables))]
 pub fn measure(args: TokenStream, item: TokenStream) -> TokenStream {
-    targetable::measure(args.into(), item.into()).unwrap_or_else(syn::Error::into_compile_error).into()
+    let item = proc_macro2::TokenStream::from(item);
+    with_spec!(&item, "`#[measure]`", targetable::measure(args.into(), item))
+        .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
 }
 
 /// Marks a Rust function returning `bool` as a *predicate*: specs
@@ -63,9 +100,12 @@ pub fn measure(args: TokenStream, item: TokenStream) -> TokenStream {
 /// (or what `&T`, `&[T]` and `&str` borrow) must be `Targetable`.
 /// `#[predicate(path::to::speccheck)]` names the crate if renamed.
 #[proc_macro_attribute]
+#[cfg_attr(not(feature = "spec"), allow(unused_variables))]
 pub fn predicate(args: TokenStream, item: TokenStream) -> TokenStream {
     let item = syn::parse_macro_input!(item as syn::ItemFn);
-    predicate::expand(args.into(), item).unwrap_or_else(syn::Error::into_compile_error).into()
+    with_spec!(&item.sig, "`#[predicate]`", predicate::expand(args.into(), item))
+        .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
 }
 
 /// Turns `fn name(args…) -> impl Verdict` into a `#[test]` that checks it
@@ -98,9 +138,12 @@ pub fn property(args: TokenStream, item: TokenStream) -> TokenStream {
 /// `depth = 6`, `cases = …`), and `should_panic = "text"` marks a known
 /// failure.
 #[proc_macro_attribute]
+#[cfg_attr(not(feature = "spec"), allow(unused_variables))]
 pub fn contract(args: TokenStream, item: TokenStream) -> TokenStream {
     let item = syn::parse_macro_input!(item as syn::ItemFn);
-    contract::expand(args.into(), item).unwrap_or_else(syn::Error::into_compile_error).into()
+    with_spec!(&item.sig, "`#[contract]`", contract::expand(args.into(), item))
+        .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
 }
 
 /// Contracts on methods: put `#[contracts]` on an inherent impl block and
@@ -111,9 +154,12 @@ pub fn contract(args: TokenStream, item: TokenStream) -> TokenStream {
 /// tests, `<type>_<method>_contract` and the others, are emitted after the
 /// block; they generate the receiver like any other argument.
 #[proc_macro_attribute]
+#[cfg_attr(not(feature = "spec"), allow(unused_variables))]
 pub fn contracts(args: TokenStream, item: TokenStream) -> TokenStream {
     let item = syn::parse_macro_input!(item as syn::ItemImpl);
-    contract::expand_impl(args.into(), item).unwrap_or_else(syn::Error::into_compile_error).into()
+    with_spec!(&item.self_ty, "`#[contracts]`", contract::expand_impl(args.into(), item))
+        .unwrap_or_else(syn::Error::into_compile_error)
+        .into()
 }
 
 /// Describes an API for interface fuzzing (speccheck-interface, after
@@ -135,5 +181,12 @@ pub fn contracts(args: TokenStream, item: TokenStream) -> TokenStream {
 /// mode, `#[nondeterministic(validator)]`.
 #[proc_macro]
 pub fn interface(input: TokenStream) -> TokenStream {
-    interface::expand(input.into()).unwrap_or_else(syn::Error::into_compile_error).into()
+    #[cfg(feature = "interface")]
+    let out = interface::expand(input.into());
+    #[cfg(not(feature = "interface"))]
+    let out = Err::<proc_macro2::TokenStream, _>(syn::Error::new_spanned(
+        proc_macro2::TokenStream::from(input),
+        "`interface!` needs the `interface` feature of `speccheck`",
+    ));
+    out.unwrap_or_else(syn::Error::into_compile_error).into()
 }

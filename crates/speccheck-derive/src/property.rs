@@ -23,6 +23,14 @@ struct Arg {
 
 /// Reads `|x| spec`, the refinement of a generated function
 /// (`speccheck::target::Fun`): `None` if the tokens are not a closure.
+#[cfg(not(feature = "spec"))]
+fn fun_refinement(tokens: &TokenStream, _ident: &syn::Ident) -> syn::Result<Option<(String, String)>> {
+    Err(crate::needs_spec(tokens, "`#[refine]`"))
+}
+
+/// Reads `|x| spec`, the refinement of a generated function
+/// (`speccheck::target::Fun`): `None` if the tokens are not a closure.
+#[cfg(feature = "spec")]
 fn fun_refinement(tokens: &TokenStream, ident: &syn::Ident) -> syn::Result<Option<(String, String)>> {
     use proc_macro2::TokenTree;
     let trees: Vec<TokenTree> = tokens.clone().into_iter().collect();
@@ -39,7 +47,7 @@ fn fun_refinement(tokens: &TokenStream, ident: &syn::Ident) -> syn::Result<Optio
         ));
     };
     let body: TokenStream = trees[3..].iter().cloned().collect();
-    let spec = crate::attrs::spec_tokens(&body)?;
+    let spec = crate::spec::spec_tokens(&body)?;
     for v in spec.expr.free_vars() {
         if *param != v && v != "result" {
             return Err(syn::Error::new_spanned(
@@ -69,11 +77,19 @@ fn strategy_name(v: &Expr) -> syn::Result<String> {
     }
 }
 
+/// Reads `#[refine(spec)]` on argument `ident`: without the spec
+/// language, an error saying how to turn it on.
+#[cfg(not(feature = "spec"))]
+fn refinement(attr: &Attribute, _ident: &str, _earlier: &[String]) -> syn::Result<(String, String)> {
+    Err(crate::needs_spec(attr, "`#[refine]`"))
+}
+
 /// Reads `#[refine(spec)]` on argument `ident`, checking that the spec is
 /// in the language and mentions only this argument and earlier ones.
+#[cfg(feature = "spec")]
 fn refinement(attr: &Attribute, ident: &str, earlier: &[String]) -> syn::Result<(String, String)> {
     let tokens = attr.meta.require_list()?.tokens.clone();
-    let spec = crate::attrs::spec_tokens(&tokens)?;
+    let spec = crate::spec::spec_tokens(&tokens)?;
     for v in spec.expr.free_vars() {
         if ident != v && !earlier.contains(&v) {
             return Err(syn::Error::new_spanned(
@@ -129,6 +145,9 @@ pub fn expand(args: TokenStream, mut item: ItemFn) -> syn::Result<TokenStream> {
         let field = s.name.to_string();
         config.push(match field.as_str() {
             "strategy" => {
+                if cfg!(not(feature = "spec")) {
+                    return Err(crate::needs_spec(v, "`strategy =`"));
+                }
                 strategy = Some(strategy_name(v)?);
                 continue;
             }

@@ -13,7 +13,7 @@ use crate::derive::mentions;
 fn refinement(field: &syn::Field) -> syn::Result<Option<String>> {
     let Some(attr) = field.attrs.iter().find(|a| a.path().is_ident("refine")) else { return Ok(None) };
     // Stored desugared: the run-time reader needs no token spacing.
-    Ok(Some(crate::attrs::spec_tokens(&attr.meta.require_list()?.tokens)?.source))
+    Ok(Some(crate::spec::spec_tokens(&attr.meta.require_list()?.tokens)?.source))
 }
 
 pub fn expand(input: DeriveInput) -> syn::Result<TokenStream> {
@@ -123,7 +123,7 @@ pub fn measure(args: TokenStream, item: TokenStream) -> syn::Result<TokenStream>
     let krate: syn::Path = if args.is_empty() { parse_quote!(::speccheck) } else { syn::parse2(args)? };
     let spec = quote!(#krate::__private::spec);
     let parsed: syn::ItemFn = syn::parse2(item)?;
-    speccheck_spec::Measure::from_item(&parsed).map_err(crate::attrs::spec_error)?;
+    speccheck_spec::Measure::from_item(&parsed).map_err(crate::spec::spec_error)?;
     let name = parsed.sig.ident.to_string();
     let source = quote!(#parsed).to_string();
     Ok(quote! {

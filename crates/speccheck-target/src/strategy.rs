@@ -181,6 +181,8 @@ enum Msg {
     Input(Vec<Value>),
     Warning(String),
     Complete,
+    /// Only the SMT strategy stops short (a solver timeout).
+    #[cfg_attr(not(feature = "z3"), allow(dead_code))]
     Stopped(String),
     Error(String),
 }

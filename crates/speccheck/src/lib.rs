@@ -54,7 +54,9 @@ pub use speccheck_interface as interface;
 #[cfg(feature = "reduce")]
 pub use speccheck_reduce as reduce;
 /// The specification language shared by refinement specs and contracts:
-/// Rust-syntax specs, measures, sets, bounded quantifiers.
+/// Rust-syntax specs, measures, sets, bounded quantifiers (cargo feature
+/// `target`).
+#[cfg(feature = "target")]
 pub use speccheck_spec as spec;
 /// Type targeted testing (Target): refinement specs solved by SMT, with
 /// exhaustive, lazy and random baselines (cargo feature `target`; the SMT
@@ -63,6 +65,7 @@ pub use speccheck_spec as spec;
 pub use speccheck_target as target;
 
 #[doc(hidden)]
+#[cfg(feature = "interface")]
 pub use speccheck_derive::interface as __interface;
 
 /// Describes an API for interface fuzzing; see [`speccheck_interface`] and
@@ -96,7 +99,9 @@ where
 
 /// Contracts (LPtest / Ciao): the run-time side of `#[contract]` — the
 /// step counter a `cost(...)` part bounds ([`tick`](contracts::tick)),
-/// the switch that turns checks on and off, static classification.
+/// the switch that turns checks on and off, static classification (cargo
+/// feature `contracts`).
+#[cfg(feature = "contracts")]
 pub use speccheck_contract as contracts;
 
 #[doc(hidden)]
@@ -107,10 +112,12 @@ pub mod __private {
     use std::path::PathBuf;
     use std::sync::Arc;
 
+    #[cfg(feature = "contracts")]
     pub use speccheck_contract as contract;
     pub use speccheck_core as core;
     use speccheck_core::runner::Explainer;
     use speccheck_core::{ExplainMode, Term, TreeView};
+    #[cfg(feature = "target")]
     pub use speccheck_spec as spec;
     #[cfg(feature = "target")]
     pub use speccheck_target as target;

@@ -218,7 +218,7 @@ fn read<'a>(
     }
     sorts.push(("steps".into(), Sort::Int));
     for c in parts.requires.iter().chain(&parts.ensures).chain(&parts.cost) {
-        speccheck_spec::check_sorts(c.tokens.clone(), &sorts).map_err(crate::attrs::spec_error)?;
+        speccheck_spec::check_sorts(c.tokens.clone(), &sorts).map_err(crate::spec::spec_error)?;
     }
     // Each conjunct of a `requires` clause refines the last argument it
     // mentions, so a generated argument is filtered as soon as it is made

@@ -18,7 +18,7 @@ pub struct Clause {
 }
 
 fn clause(tokens: TokenStream) -> syn::Result<Clause> {
-    let spec = crate::attrs::spec_tokens(&tokens)?;
+    let spec = crate::spec::spec_tokens(&tokens)?;
     Ok(Clause {
         written: spec.written,
         source: spec.source,
