@@ -1,4 +1,5 @@
-//! The README's first example, kept compiling and passing.
+//! README.md's first example, as a user copies it (tests/readme_samples.rs
+//! checks the README shows exactly this).
 
 use speccheck::prelude::*;
 
