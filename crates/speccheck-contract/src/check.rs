@@ -129,7 +129,7 @@ pub struct Contract {
     params: Vec<String>,
     /// What the static classifier may read of the body, or why it could
     /// not read the summary.
-    body: Option<Result<crate::callees::Body, String>>,
+    body: Option<Result<crate::body::Body, String>>,
     /// Whether the function returns an integer or a `bool` (a caller's
     /// classification computes with the result only then).
     scalar_result: bool,
@@ -255,7 +255,7 @@ impl Contract {
     /// and tail as spec text, call sites' paths as written in `module`;
     /// see [`crate::callees`]).
     pub fn body(mut self, module: &str, lets: &[(&str, &str)], tail: Option<&str>, callees: &[&str]) -> Self {
-        self.body = Some(crate::callees::Body::parse(module, lets, tail, callees));
+        self.body = Some(crate::body::Body::parse(module, lets, tail, callees));
         self
     }
 
@@ -267,7 +267,7 @@ impl Contract {
     }
 
     /// The body's summary, if one was given (or why it could not be read).
-    pub fn body_summary(&self) -> Option<&Result<crate::callees::Body, String>> {
+    pub fn body_summary(&self) -> Option<&Result<crate::body::Body, String>> {
         self.body.as_ref()
     }
 

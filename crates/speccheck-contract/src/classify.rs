@@ -136,7 +136,8 @@ mod solver {
     use z3::{SatResult, Solver};
 
     use super::{Classification, Status};
-    use crate::callees::{Body, CALL, OPAQUE, registered};
+    use crate::body::{Body, CALL, OPAQUE};
+    use crate::callees::registered;
     use crate::check::{Contract, PartKind};
 
     /// An integer or boolean term.

@@ -17,6 +17,7 @@
 
 #![warn(missing_docs)]
 
+pub mod body;
 pub mod callees;
 pub mod check;
 pub mod classify;

@@ -4,8 +4,6 @@
 //! in [`ExplainMode::Generalize`] — generalizes it and looks for further
 //! failure classes, and reports each step as a section of the report.
 
-use std::time::Instant;
-
 use speccheck_core::human::duration as human;
 use speccheck_core::runner::{CaseResult, ExplainContext, Explainer, Explanation, Section};
 use speccheck_core::{ExplainMode, Term};
@@ -14,8 +12,8 @@ use crate::config::ReduceConfig;
 use crate::display::{self, Hole};
 use crate::generalize::{Generalization, generalize};
 use crate::multi::{self, Class, Search};
-use crate::oracle::{Oracle, Origin, Verdict, smaller};
-use crate::reduce::{Reduction, Stop, confirmed, reduce};
+use crate::oracle::{Oracle, Origin};
+use crate::reduce::{Reduction, Stop, confirmed, reduce_and_shrink};
 use crate::view::View;
 
 /// The SmartCheck explanation step (reduction, generalization, multi-bug
@@ -73,74 +71,6 @@ impl Explainer for SmartCheck {
         }
         let reduced = (best.choices != failing.choices).then(|| best.choices.clone());
         Explanation { reduced, sections }
-    }
-}
-
-/// Reduces `start` (failing with `origin`), alternating SmartCheck's
-/// reduction with the choice-sequence shrinker until neither improves it
-/// (or `config.rounds` rounds ran); `shrunk` says the shrinker already ran
-/// on `start`. The result is the smallest failing case seen, in
-/// SmartCheck's order (constructors, then choices).
-pub fn reduce_and_shrink(
-    oracle: &mut Oracle<'_, '_>,
-    start: CaseResult,
-    origin: &Origin,
-    config: &ReduceConfig,
-    shrunk: bool,
-) -> Reduction {
-    let started = Instant::now();
-    let tests = oracle.tests();
-    // The start's size: the first reduction measures it when it starts
-    // from the start itself (no View built twice for it).
-    let mut from = (!shrunk).then(|| crate::view::inputs_size(&start.spans));
-    // Copied only if the start must be kept (a flaky reduction returns it).
-    let mut kept = None;
-    let mut best = start;
-    // A case straight from generation is shrunk first (the runner's own
-    // counterexample already is: `shrunk`).
-    if !shrunk {
-        let s = oracle.shrink(best.clone());
-        if oracle.judge(&s, origin) == Verdict::Same && smaller(&s, &best) {
-            kept = Some(std::mem::replace(&mut best, s));
-        }
-    }
-    let shrunk_first = kept.is_some();
-    let mut improvements = 0;
-    let mut stop = Stop::Fixpoint;
-    for round in 0..config.rounds.max(1) {
-        let before = best.clone();
-        let red = reduce(oracle, best, origin, config);
-        let from = *from.get_or_insert(red.from);
-        if red.stop == Stop::Flaky {
-            let case = kept.unwrap_or(before);
-            return Reduction { case, from, to: from, stop: Stop::Flaky, ..red };
-        }
-        kept.get_or_insert(before);
-        stop = red.stop;
-        best = red.case;
-        if red.improvements == 0 {
-            if round > 0 && stop == Stop::NothingToReduce {
-                stop = Stop::Fixpoint;
-            }
-            break;
-        }
-        improvements += red.improvements;
-        let s = oracle.shrink(best.clone());
-        if oracle.judge(&s, origin) == Verdict::Same && smaller(&s, &best) {
-            best = s;
-        } else {
-            break;
-        }
-    }
-    let from = from.expect("at least one round");
-    Reduction {
-        to: if improvements == 0 && !shrunk_first { from } else { crate::view::inputs_size(&best.spans) },
-        case: best,
-        from,
-        improvements,
-        tests: oracle.tests() - tests,
-        elapsed: started.elapsed(),
-        stop,
     }
 }
 

@@ -27,7 +27,7 @@
 //! | the runner's explanation step | [`mod@explainer`] ([`SmartCheck`]) |
 //!
 //! The step runs after the choice-sequence shrinker and alternates with
-//! it ([`explainer::reduce_and_shrink`]), so its result is never worse
+//! it ([`reduce::reduce_and_shrink`]), so its result is never worse
 //! than either alone. The runner's [`ExplainMode`](speccheck_core::ExplainMode)
 //! selects the phases: off, reduce only, or reduce and generalize (with the
 //! search for further failure classes).
@@ -41,6 +41,7 @@ pub mod generalize;
 pub mod hypotheses;
 pub mod multi;
 pub mod oracle;
+pub mod origin;
 pub mod reduce;
 pub mod shapes;
 pub mod view;
@@ -50,7 +51,8 @@ use std::sync::Arc;
 pub use config::{Format, ReduceConfig};
 pub use explainer::SmartCheck;
 pub use generalize::{Exists, Forall, Generalization};
-pub use oracle::{Oracle, Origin};
+pub use oracle::Oracle;
+pub use origin::Origin;
 pub use reduce::{Reduction, Stop};
 pub use shapes::{Kernel, Shape};
 pub use view::{Position, View};

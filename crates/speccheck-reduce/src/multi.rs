@@ -120,7 +120,7 @@ pub fn search(oracle: &mut Oracle<'_, '_>, known: &[Class], config: &ReduceConfi
         // reduction cannot wander into a known class.
         let found_size = crate::view::inputs_size(&r.spans);
         oracle.avoid(shapes);
-        let reduced = crate::explainer::reduce_and_shrink(oracle, r, &origin, config, false);
+        let reduced = crate::reduce::reduce_and_shrink(oracle, r, &origin, config, false);
         if reduced.stop == Stop::Flaky {
             out.flaky += 1;
             oracle.avoid(Vec::new());

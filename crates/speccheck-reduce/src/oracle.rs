@@ -7,35 +7,13 @@ use speccheck_core::test_case::CaseControl as _;
 use std::cmp::Ordering;
 use std::time::Instant;
 
-use speccheck_core::runner::{CaseResult, ExplainContext, FailureInfo, FailureKind};
+use speccheck_core::runner::{CaseResult, ExplainContext};
 use speccheck_core::{Choice, Fresh, Outcome, Seen, Tail, TestCase, shortlex};
 
 use crate::config::ReduceConfig;
 use crate::shapes::Shape;
 
-/// What identifies "the same failure": its kind and where it happened.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Origin {
-    /// Panic, returned failure or timeout.
-    pub kind: FailureKind,
-    /// `file:line:col` of a panic.
-    pub location: Option<String>,
-}
-
-impl Origin {
-    /// The origin of a failure.
-    pub fn of(info: &FailureInfo) -> Self {
-        Origin { kind: info.kind, location: info.location.clone() }
-    }
-
-    /// The origin of a case's failure, if it failed.
-    pub fn of_case(case: &CaseResult) -> Option<Self> {
-        match &case.outcome {
-            Outcome::Fail(f) => Some(Origin::of(f)),
-            _ => None,
-        }
-    }
-}
+pub use crate::origin::Origin;
 
 /// How a candidate went, relative to the failure being explained.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

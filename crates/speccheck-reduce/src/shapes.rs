@@ -16,7 +16,7 @@
 use speccheck_core::SpanTree;
 use speccheck_core::runner::CaseResult;
 
-use crate::oracle::Origin;
+use crate::origin::Origin;
 use crate::view::{Position, View};
 
 /// The shape of one failure class: its reduced counterexample, the

@@ -8,9 +8,9 @@ mod models;
 use common::Harness;
 use models::{Exp, Expr, div_sub_terms, eval};
 use speccheck::prelude::*;
-use speccheck::reduce::explainer::reduce_and_shrink;
 use speccheck::reduce::generalize::generalize;
 use speccheck::reduce::oracle::{Oracle, Origin, Verdict, verdict};
+use speccheck::reduce::reduce::reduce_and_shrink;
 use speccheck::reduce::{Kernel, ReduceConfig, Shape, SmartCheck, View};
 use speccheck::test_case::CaseControl as _;
 use speccheck::{

@@ -10,9 +10,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use common::Harness;
 use models::{Exp, div_sub_terms, eval, size};
 use speccheck::prelude::*;
-use speccheck::reduce::explainer::reduce_and_shrink;
 use speccheck::reduce::oracle::{Oracle, Origin, Verdict, verdict};
 use speccheck::reduce::reduce::reduce;
+use speccheck::reduce::reduce::reduce_and_shrink;
 use speccheck::reduce::{ReduceConfig, SmartCheck, Stop, View};
 use speccheck::{Config, ExplainMode, Property, decode_value};
 

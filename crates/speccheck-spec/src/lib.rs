@@ -30,6 +30,7 @@ pub mod parse;
 pub mod prelude;
 pub mod refined;
 pub mod sorts;
+pub mod targetable;
 pub mod ty;
 pub mod value;
 
@@ -40,7 +41,8 @@ pub use native::NativePredicate;
 pub use parse::{Located, ParseError, binary_op, implies_to_rust, parse_str, parse_tokens};
 pub use refined::{Violation, admits, violation};
 pub use sorts::{Sort, check_sorts};
-pub use ty::{CtorDef, DataDef, DataRef, FieldDef, Targetable, Ty};
+pub use targetable::Targetable;
+pub use ty::{CtorDef, DataDef, DataRef, FieldDef, Ty};
 pub use value::Value;
 
 #[doc(hidden)]

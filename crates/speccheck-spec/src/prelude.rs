@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 
-pub use crate::ty::Targetable;
+pub use crate::targetable::Targetable;
 
 /// A finite set (what `keys`-like measures return).
 pub type Set<T> = BTreeSet<T>;

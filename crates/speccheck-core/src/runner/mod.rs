@@ -1,7 +1,7 @@
 //! The runner: turns a generator and a property into a verdict.
 //!
 //! [`Property`] is the entry point (the `#[property]` attribute expands to
-//! it). A [`Run`](run::Run) sets up what surrounds the engine (the
+//! it). A `Run` (run.rs) sets up what surrounds the engine (the
 //! write-ahead journal, the thread that watches for hangs); the engine
 //! composes the phases of a run (`engine.rs`, one module per phase under
 //! `phase/`), running cases through an executor (in place, threads, or a

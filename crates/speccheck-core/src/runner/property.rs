@@ -76,7 +76,7 @@ where
     }
 
     /// Takes the inputs from `source` instead of generating them (an SMT
-    /// solver's models, a pruning enumerator; see [`source`]). Each input
+    /// solver's models, a pruning enumerator; see [`super::source`]). Each input
     /// is encoded into the generator's choices, so it shrinks, replays and
     /// persists like a generated one; the generator must be able to
     /// [`encode`](Generator::encode) it.
