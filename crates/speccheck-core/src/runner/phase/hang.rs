@@ -16,6 +16,7 @@ use crate::runner::config::Config;
 use crate::runner::engine::Engine;
 use crate::runner::isolate;
 use crate::runner::report::{Counterexample, RunReport, RunVerdict};
+use crate::term::Term;
 use crate::test_case::catch_invalid;
 use crate::watch::{Hang, Phase, Watch};
 
@@ -54,17 +55,7 @@ impl Engine {
                 (ChoiceSequence::default(), Vec::new(), 0, Vec::new())
             }
         };
-        let stand_in = CaseResult {
-            outcome: Outcome::Fail(failure.clone()),
-            choices,
-            spans: Default::default(),
-            labels: Vec::new(),
-            misaligned: 0,
-            prefix_unused: false,
-            shown: inputs,
-            notes,
-            backtrace: None,
-        };
+        let stand_in = stand_in(&failure, choices, inputs, notes);
         let mut warnings = Vec::new();
         let saved_to = self.persist(&stand_in, &failure, &mut warnings);
         let cx = Counterexample { saved_to, ..self.counterexample(&stand_in, failure, found_after) };
@@ -80,21 +71,8 @@ impl Engine {
             "shrinking stopped early: a smaller candidate input ran for more than {} (the property can also hang)",
             human::duration(timeout)
         );
-        let cx = Counterexample {
-            failure: info,
-            choices,
-            inputs,
-            notes: vec![note],
-            backtrace: None,
-            found_after: 0,
-            original_choices: 0,
-            shrink: None,
-            explanation: Vec::new(),
-            saved_to: None,
-            source: None,
-            tag: Some(self.tag),
-            rebuild: None,
-        };
+        let case = stand_in(&info, choices, inputs, vec![note]);
+        let cx = Counterexample { original_choices: 0, ..self.counterexample(&case, info, 0) };
         Some(self.report(RunVerdict::Failed(Box::new(cx)), self.new_stats(), Vec::new(), started))
     }
 
@@ -137,5 +115,26 @@ impl Engine {
             }
             _ => report,
         }
+    }
+}
+
+/// The case a hang's report shows: it never finished, so all there is of
+/// it is its input and the failure.
+fn stand_in(
+    failure: &FailureInfo,
+    choices: ChoiceSequence,
+    shown: Vec<(String, Term)>,
+    notes: Vec<String>,
+) -> CaseResult {
+    CaseResult {
+        outcome: Outcome::Fail(failure.clone()),
+        choices,
+        spans: Default::default(),
+        labels: Vec::new(),
+        misaligned: 0,
+        prefix_unused: false,
+        shown,
+        notes,
+        backtrace: None,
     }
 }
