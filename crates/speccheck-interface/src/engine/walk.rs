@@ -36,10 +36,8 @@
 use rand::Rng;
 
 use super::*;
+use crate::config::MIN_WALK;
 use crate::pos::Dyn;
-
-/// The shortest walk.
-const MIN_WALK: u64 = 64;
 
 /// How a call on the walk's instance lets the walk go on.
 #[derive(Clone, Debug)]
