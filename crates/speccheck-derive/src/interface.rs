@@ -512,7 +512,7 @@ fn generic_args(seg: &syn::PathSegment) -> Vec<Type> {
 
 /// The positive-type descriptor of `ty`.
 fn pos_of(ty: &Type, rt: &TokenStream) -> syn::Result<TokenStream> {
-    let pos = quote!(#rt::pos);
+    let pos = quote!(#rt::describe::pos);
     match ty {
         Type::Paren(p) => pos_of(&p.elem, rt),
         Type::Group(g) => pos_of(&g.elem, rt),
@@ -750,7 +750,7 @@ fn expand_data(d: &DataItem, rt: &TokenStream) -> syn::Result<TokenStream> {
         let p = &d.path;
         quote!(#p).to_string().replace(" :: ", "::").replace(":: ", "::")
     };
-    let pos = quote!(#rt::pos);
+    let pos = quote!(#rt::describe::pos);
     let variants: Vec<(Option<Ident>, &syn::Fields)> = match &d.kind {
         DataKind::Enum(vs) => vs.iter().map(|(i, f)| (Some(i.clone()), f)).collect(),
         DataKind::Struct(f) => vec![(None, f)],
@@ -1097,7 +1097,7 @@ fn expand_compare_fn(
                     ::std::result::Result::Ok(__c) => {
                         let __ok: bool = (#validator)(#(#rargs,)* &__c);
                         #rtx::validate(__c, __ok, #rname)
-                            .map(|__v| ::std::boxed::Box::new(__v) as #rt::pos::Dyn)
+                            .map(|__v| ::std::boxed::Box::new(__v) as #rt::describe::Dyn)
                             .map_err(#rt::CallError::Mismatch)
                     }
                 }
@@ -1116,7 +1116,7 @@ fn expand_compare_fn(
     Ok(quote! {
         __b.function(#head.call(move |__a: &mut #rt::Args<'_>| {
             #(#reads)*
-            let __res: ::std::result::Result<#rt::pos::Dyn, #rt::CallError> = { #compare };
+            let __res: ::std::result::Result<#rt::describe::Dyn, #rt::CallError> = { #compare };
             if __res.is_ok() {
                 #(#puts)*
             }

@@ -30,14 +30,14 @@ use speccheck_core::runner::{FailureInfo, FailureKind};
 use speccheck_core::test_case::CaseControl as _;
 use speccheck_core::{Term, TestCase};
 
-use crate::args::Args;
 use crate::config::{Config, DEPTH_CALLS, DISTINCT_COUNTED, REUSE_FACTOR, REUSE_FLOOR};
+use crate::describe::Args;
+use crate::describe::Dyn;
+use crate::describe::{Api, CallError, LawVerdict, Mode, Shape};
 use crate::panics::{Caught, capture};
 use crate::pool::{Container, Insert};
-use crate::pos::Dyn;
 use crate::provenance::{ArgProv, CallNode, Literal, Origin, Step};
 use crate::report::{FnStats, LawStats, Stats, StopReason, TypeStats};
-use crate::signature::{Api, CallError, LawVerdict, Mode, Shape};
 use crate::space::{Inst, Product, Snapshot, Tree, Walk};
 
 mod walk;

@@ -37,7 +37,7 @@ use rand::Rng;
 
 use super::*;
 use crate::config::MIN_WALK;
-use crate::pos::Dyn;
+use crate::describe::Dyn;
 
 /// How a call on the walk's instance lets the walk go on.
 #[derive(Clone, Debug)]

@@ -15,7 +15,7 @@ pub trait PoolItem {
 
 impl PoolItem for u64 {
     fn key(&self) -> u64 {
-        crate::signature::hash_one(self)
+        crate::describe::hash_one(self)
     }
     fn same(&self, other: &Self) -> bool {
         self == other
