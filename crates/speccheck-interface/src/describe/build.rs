@@ -12,7 +12,7 @@ use std::hash::Hash;
 use std::sync::Arc;
 
 use super::api::{Api, FnSpec, LawSpec};
-use super::function::Function;
+use super::function::{Function, Param};
 use super::law::Law;
 use super::pooled::{Kind, TypeDesc, ValueOps};
 use super::pos::{AtomRef, DefaultGround, Pos, PosNode};
@@ -265,27 +265,26 @@ struct Resolver<'a> {
 impl Resolver<'_> {
     /// A function with its shapes resolved (its name must be new).
     fn function(&self, f: Function, names: &mut HashSet<String>) -> Result<FnSpec, DescribeError> {
-        if !names.insert(f.name.clone()) {
-            return Err(DescribeError::Duplicate(f.name));
-        }
+        claim(names, &f.name)?;
         let call =
             f.call.clone().ok_or_else(|| DescribeError::Incomplete(format!("function `{}` has no body", f.name)))?;
-        let args =
-            f.params.iter().map(|p| self.shape(&p.pos, &f.name, &mut Vec::new())).collect::<Result<Vec<_>, _>>()?;
+        let args = self.params(&f.params, &f.name)?;
         let ret = self.shape(&f.ret, &f.name, &mut Vec::new())?;
         Ok(FnSpec { f, call, args, ret })
     }
 
     /// A law with its shapes resolved (its name must be new).
     fn law(&self, l: Law, names: &mut HashSet<String>) -> Result<LawSpec, DescribeError> {
-        if !names.insert(l.name.clone()) {
-            return Err(DescribeError::Duplicate(l.name));
-        }
+        claim(names, &l.name)?;
         let check =
             l.check.clone().ok_or_else(|| DescribeError::Incomplete(format!("law `{}` has no check", l.name)))?;
-        let args =
-            l.params.iter().map(|p| self.shape(&p.pos, &l.name, &mut Vec::new())).collect::<Result<Vec<_>, _>>()?;
+        let args = self.params(&l.params, &l.name)?;
         Ok(LawSpec { law: l, check, args })
+    }
+
+    /// The shapes of the parameters of the function or law `used_by`.
+    fn params(&self, params: &[Param], used_by: &str) -> Result<Vec<Shape>, DescribeError> {
+        params.iter().map(|p| self.shape(&p.pos, used_by, &mut Vec::new())).collect()
     }
 
     fn shape(&self, p: &Pos, used_by: &str, stack: &mut Vec<TypeId>) -> Result<Shape, DescribeError> {
@@ -315,6 +314,11 @@ impl Resolver<'_> {
             PosNode::List(l) => Ok(Shape::List(l.clone(), Arc::new(self.shape(&l.elem, used_by, stack)?))),
         }
     }
+}
+
+/// Takes `name` for a function or law: no two may share one.
+fn claim(names: &mut HashSet<String>, name: &str) -> Result<(), DescribeError> {
+    if names.insert(name.to_string()) { Ok(()) } else { Err(DescribeError::Duplicate(name.to_string())) }
 }
 
 /// The fixpoint of "which pools can ever hold an instance": ground pools
