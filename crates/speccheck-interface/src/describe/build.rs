@@ -451,7 +451,8 @@ impl std::error::Error for DescribeError {}
 mod tests {
     use super::*;
 
-    use crate::describe::{CallStyle, Mode, pos};
+    use crate::describe::function::{CallStyle, Mode};
+    use crate::describe::pos;
 
     #[derive(Clone, Debug, PartialEq, Eq, Hash)]
     struct Stack(Vec<i32>);
