@@ -1,4 +1,5 @@
-//! Settings of an interface-fuzzing run.
+//! Settings of an interface-fuzzing run ([`Config`]), and the engine's
+//! fixed tuning constants, which the engine follows and reports quote.
 
 use std::time::Duration;
 
@@ -152,3 +153,26 @@ impl Config {
         Ok((self, seed))
     }
 }
+
+// ----- the engine's tuning: fixed, not settings ------------------------------------
+
+/// A value of a ground type that a call returned is pooled (and so reused
+/// as an argument) only when its `Debug` form is at most this many times
+/// the longest drawn (and at least `REUSE_FLOOR` long): results fed back
+/// as arguments grow without bound otherwise (a text's contents inserted
+/// into it doubles it), and the calls on them slow down with their size.
+pub(crate) const REUSE_FACTOR: usize = 16;
+pub(crate) const REUSE_FLOOR: usize = 64;
+
+/// Most distinct ground values counted per type (the count is then a
+/// lower bound).
+pub(crate) const DISTINCT_COUNTED: usize = 1 << 22;
+
+/// Walk calls per call of the depth target before a search may stop. One
+/// lineage that deep may have churned (a push undone by a pop) rather than
+/// grown: several long walks, each with its own subset of functions, give
+/// the deep states a chance to be large as well as long.
+pub(crate) const DEPTH_CALLS: u64 = 8;
+
+/// The shortest walk (deep search, the engine's `walk` module).
+pub(crate) const MIN_WALK: u64 = 64;

@@ -48,12 +48,12 @@
 //!
 //! | paper | module |
 //! |---|---|
-//! | §2 signature descriptions; §3.1 negative (functions) and positive types (atoms, products, sums, bijections) | [`signature`], [`pos`] |
+//! | §2 signature descriptions; §3.1 negative (functions) and positive types (atoms, products, sums, bijections) | [`describe`], [`describe::pos`] |
 //! | §3.1 `destruct` (results feed the pools of their parts) and `produce` (arguments from the pools) | [`engine`] (`destruct`), [`space`] |
 //! | §3.2 sets of instances, sampling sets: fixed-size hash buckets, reservoir sampling, plain sets | [`pool`] |
 //! | §3.2 not holding products in memory: symbolic products iterated lazily | [`space`] |
 //! | §3.3 instance generation as a fixpoint of bounded pools | [`engine`] |
-//! | §4 laws `∀x̄. P(x̄) ⇒ T(x̄)`, aborted tests | [`signature::Law`], [`signature::LawVerdict`] |
+//! | §4 laws `∀x̄. P(x̄) ⇒ T(x̄)`, aborted tests | [`describe::Law`], [`describe::LawVerdict`] |
 //! | §2, §5 counterexamples as client programs, from provenance | [`provenance`], [`program`] |
 //! | (reduction of the program, with the core shrinker) | [`reduce`] |
 //! | Monolith: candidate vs reference, allowed panics, nondeterminism | [`reference`](mod@reference) |
@@ -76,29 +76,27 @@
 
 extern crate self as speccheck_interface;
 
-pub mod args;
 pub mod config;
+pub mod describe;
 pub mod engine;
 pub mod panics;
 pub mod pool;
-pub mod pos;
 pub mod program;
 pub mod provenance;
 pub mod reduce;
 pub mod reference;
 pub mod report;
 mod run;
-pub mod signature;
 pub mod space;
 
-pub use args::Args;
 pub use config::Config;
+pub use describe::{
+    Api, Args, Builder, CallError, CallStyle, DescribeError, Function, Law, LawVerdict, Mode, Param, Pos,
+};
 pub use pool::ContainerKind;
-pub use pos::Pos;
 pub use program::Program;
 pub use reference::Model;
 pub use report::{Counterexample, InterfaceReport, Stats, StopReason, Verdict};
-pub use signature::{Api, Builder, CallError, CallStyle, DescribeError, Function, Law, LawVerdict, Mode, Param};
 /// Generators for ground types (the core's), for descriptions written against this crate.
 pub use speccheck_core::gens;
 /// Describes an API: its abstract and ground types, data types, functions
@@ -107,6 +105,23 @@ pub use speccheck_core::gens;
 /// `Result<Api, DescribeError>`. See the crate documentation and
 /// `speccheck_derive::interface` for the syntax.
 pub use speccheck_derive::interface;
+
+// The description's former homes, kept so that paths written against
+// them still resolve: everything is in `describe` now.
+#[doc(hidden)]
+pub use describe::pos;
+#[doc(hidden)]
+pub mod args {
+    //! Moved to [`describe`](crate::describe).
+    pub use crate::describe::Args;
+}
+#[doc(hidden)]
+pub mod signature {
+    //! Moved to [`describe`](crate::describe).
+    pub use crate::describe::{
+        Api, Builder, CallError, CallFn, CallStyle, DescribeError, Function, Law, LawFn, LawVerdict, Mode, Param,
+    };
+}
 
 #[doc(hidden)]
 pub mod __rt {

@@ -18,9 +18,9 @@
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 
-use crate::pos::Variant;
+use crate::describe::pos::Variant;
+use crate::describe::{Api, CallStyle, Mode, Shape};
 use crate::provenance::{ArgProv, CallNode, Literal, Origin, Step};
-use crate::signature::{Api, CallStyle, Mode, Shape};
 
 /// A reference to a value an earlier statement produced.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -18,9 +18,9 @@
 
 use std::fmt::Debug;
 
+use crate::describe::CallError;
+use crate::describe::Dyn;
 use crate::panics::{Caught, capture};
-use crate::pos::Dyn;
-use crate::signature::CallError;
 
 /// An instance of an abstract type in reference mode: the same history
 /// applied to the candidate and to the reference.

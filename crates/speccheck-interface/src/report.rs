@@ -7,6 +7,7 @@ use std::time::Duration;
 use speccheck_core::human::duration as human;
 use speccheck_core::{FailureKind, RunReport};
 
+use crate::config::{DEPTH_CALLS, REUSE_FACTOR};
 use crate::pool::ContainerKind;
 
 /// Instances of one type.
@@ -164,7 +165,7 @@ impl Stats {
         // that long, and walk calls of `DEPTH_CALLS` times it): what it did
         // not build, it did not test.
         let cut_short = matches!(self.stop, StopReason::Calls | StopReason::Rounds | StopReason::Time);
-        let walk_target = self.depth_target.saturating_mul(crate::engine::DEPTH_CALLS);
+        let walk_target = self.depth_target.saturating_mul(DEPTH_CALLS);
         let short_of_depth = self.deepest < self.depth_target;
         let short_of_walks = self.walk_calls < walk_target;
         if self.depth_target > 0 && self.depth_target < u64::MAX && cut_short && (short_of_depth || short_of_walks) {
@@ -424,7 +425,7 @@ impl fmt::Display for InterfaceReport {
                     "    {:width$}  {} returned values not reused: more than {}× the longest drawn",
                     "",
                     thousands(t.oversized),
-                    crate::engine::REUSE_FACTOR,
+                    REUSE_FACTOR,
                 )?;
             }
         }

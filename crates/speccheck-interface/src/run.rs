@@ -9,11 +9,11 @@ use speccheck_core::runner::FailureInfo;
 use speccheck_core::{ChoiceSequence, FailureKind};
 
 use crate::config::Config;
+use crate::describe::Api;
 use crate::engine::{Engine, Finding, Found, InFlight, Output, Shared, hang};
 use crate::program::Program;
 use crate::reduce;
 use crate::report::{Counterexample, FnStats, InterfaceReport, LawStats, Stats, StopReason, TypeStats, Verdict};
-use crate::signature::Api;
 
 /// Stack size of the search thread (APIs over deep recursive values).
 const WORKER_STACK: usize = 64 << 20;

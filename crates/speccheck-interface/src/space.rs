@@ -20,8 +20,8 @@ use std::rc::Rc;
 use rand::Rng;
 use rand::rngs::SmallRng;
 
-use crate::pos::Dyn;
-use crate::signature::{Api, Shape};
+use crate::describe::Dyn;
+use crate::describe::{Api, Shape};
 
 /// An instance in a pool.
 pub(crate) struct Inst {

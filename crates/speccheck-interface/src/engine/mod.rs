@@ -30,14 +30,14 @@ use speccheck_core::test_case::CaseControl as _;
 use speccheck_core::watch::{Phase, Watch};
 use speccheck_core::{Term, TestCase};
 
-use crate::args::Args;
-use crate::config::Config;
+use crate::config::{Config, DEPTH_CALLS, DISTINCT_COUNTED, REUSE_FACTOR, REUSE_FLOOR};
+use crate::describe::Args;
+use crate::describe::Dyn;
+use crate::describe::{Api, CallError, LawVerdict, Mode, Shape};
 use crate::panics::{Caught, capture};
 use crate::pool::{Container, Insert};
-use crate::pos::Dyn;
 use crate::provenance::{ArgProv, CallNode, Literal, Origin, Step};
 use crate::report::{FnStats, LawStats, Stats, StopReason, TypeStats};
-use crate::signature::{Api, CallError, LawVerdict, Mode, Shape};
 use crate::space::{Inst, Product, Snapshot, Tree, Walk};
 
 mod walk;
@@ -232,24 +232,6 @@ pub(crate) struct Engine<'a> {
     /// Whether a walk is running (its results are not pooled).
     in_walk: bool,
 }
-
-/// A value of a ground type that a call returned is pooled (and so reused
-/// as an argument) only when its `Debug` form is at most this many times
-/// the longest drawn (and at least `REUSE_FLOOR` long): results fed back
-/// as arguments grow without bound otherwise (a text's contents inserted
-/// into it doubles it), and the calls on them slow down with their size.
-pub(crate) const REUSE_FACTOR: usize = 16;
-const REUSE_FLOOR: usize = 64;
-
-/// Most distinct ground values counted per type (the count is then a
-/// lower bound).
-const DISTINCT_COUNTED: usize = 1 << 22;
-
-/// Walk calls per call of the depth target before a search may stop. One
-/// lineage that deep may have churned (a push undone by a pop) rather than
-/// grown: several long walks, each with its own subset of functions, give
-/// the deep states a chance to be large as well as long.
-pub(crate) const DEPTH_CALLS: u64 = 8;
 
 impl<'a> Engine<'a> {
     pub(crate) fn new(api: &'a Api, cfg: &'a Config, shared: &'a Shared, seed: u64) -> Self {

@@ -36,10 +36,8 @@
 use rand::Rng;
 
 use super::*;
-use crate::pos::Dyn;
-
-/// The shortest walk.
-const MIN_WALK: u64 = 64;
+use crate::config::MIN_WALK;
+use crate::describe::Dyn;
 
 /// How a call on the walk's instance lets the walk go on.
 #[derive(Clone, Debug)]

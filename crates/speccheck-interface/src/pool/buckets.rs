@@ -4,7 +4,7 @@
 use rand::Rng;
 use rand::rngs::SmallRng;
 
-use super::{Container, Insert, PoolItem};
+use super::container::{Container, Insert, PoolItem};
 
 /// A hash set made of `buckets × bucket_size` slots: an item goes to the
 /// bucket its hash selects; when that bucket is full, one of its items,

@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 use rand::rngs::SmallRng;
 
-use super::{Container, Insert, PoolItem};
+use super::container::{Container, Insert, PoolItem};
 
 /// Accepts distinct items until it holds `bound` of them, then refuses
 /// newcomers: the instances built by the fewest calls fill it.

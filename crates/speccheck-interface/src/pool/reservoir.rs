@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use rand::Rng;
 use rand::rngs::SmallRng;
 
-use super::{Container, Insert, PoolItem};
+use super::container::{Container, Insert, PoolItem};
 
 /// Keeps a uniform sample of `bound` of the distinct items offered: the
 /// `i`-th new item replaces a random slot with probability `bound / i`.

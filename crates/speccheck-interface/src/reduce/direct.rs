@@ -23,13 +23,13 @@ use speccheck_core::runner::FailureInfo;
 use speccheck_core::test_case::catch_invalid;
 use speccheck_core::{Tail, TestCase};
 
-use crate::args::Args;
+use crate::describe::Args;
+use crate::describe::Dyn;
+use crate::describe::{Api, CallError, LawVerdict, Mode, Shape};
 use crate::engine::{call_panicked, law_failed, law_panicked, mismatch};
 use crate::panics::capture;
-use crate::pos::Dyn;
 use crate::program::{ArgExpr, Ending, Program, Stmt, VarRef, shape_at};
 use crate::provenance::{Literal, Step};
-use crate::signature::{Api, CallError, LawVerdict, Mode, Shape};
 
 /// How a program run ended.
 #[derive(Debug)]

@@ -46,14 +46,14 @@ use speccheck_core::{
     TestCase, Verbosity, shortlex,
 };
 
-use crate::args::Args;
 use crate::config::Config;
+use crate::describe::Args;
+use crate::describe::Dyn;
+use crate::describe::{Api, CallError, LawVerdict, Mode, Shape};
 use crate::engine::{call_panicked, law_failed, law_panicked, mismatch};
 use crate::panics::capture;
-use crate::pos::Dyn;
 use crate::program::{ArgExpr, Ending, Program, Stmt, VarRef};
 use crate::provenance::{Literal, Step};
-use crate::signature::{Api, CallError, LawVerdict, Mode, Shape};
 
 /// Programs longer than this go through [`direct::delete_chunks`] before
 /// the shrinker.

@@ -7,7 +7,7 @@
 
 use std::any::Any;
 
-use crate::pos::{Dyn, short};
+use super::value::{Dyn, short};
 
 enum Slot<'a> {
     Borrowed(&'a dyn Any),

@@ -1,7 +1,7 @@
 //! Positive types (ArtiCheck §3.1): what a function takes and returns.
 //!
 //! The paper splits type descriptors in two GADTs: *negative* ones for
-//! computations (functions, see [`crate::signature::Function`]) and
+//! computations (functions, see [`Function`](super::Function)) and
 //! *positive* ones for data: atoms (a type with a pool of instances),
 //! products, sums, and bijections that map a host-language type onto those.
 //! Rust has no GADTs, so a [`Pos`] carries type-erased operations instead,
@@ -28,8 +28,8 @@ use std::hash::Hash;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
-/// A value of any type, as the engine moves it around.
-pub type Dyn = Box<dyn Any>;
+use super::pooled::{TypeDesc, ValueOps};
+pub use super::value::{Dyn, short};
 
 /// A positive type: the shape of an argument or a result.
 #[derive(Clone)]
@@ -68,9 +68,9 @@ impl Pos {
     }
 }
 
-/// Registers a ground type the description did not declare (primitives
+/// Declares a ground type the description did not declare (primitives
 /// used without a `ground` line get their `Arbitrary` generator).
-pub(crate) type DefaultGround = Arc<dyn Fn(&mut crate::signature::Builder) + Send + Sync>;
+pub(crate) type DefaultGround = Arc<dyn Fn() -> TypeDesc + Send + Sync>;
 
 /// A reference to a pooled type, resolved against the declarations when
 /// the API is built.
@@ -188,11 +188,6 @@ fn unbox<T: 'static>(v: Dyn) -> T {
     *v.downcast::<T>().unwrap_or_else(|_| panic!("speccheck-interface: a value is not a {}", short::<T>()))
 }
 
-/// The short name of a type (`Vec<i32>`).
-pub fn short<T: ?Sized>() -> String {
-    speccheck_core::span::short_type_name(std::any::type_name::<T>()).to_string()
-}
-
 /// A type with a pool of instances, named `name` in reports. Whether it is
 /// abstract or ground is up to the declarations.
 pub fn atom<T: 'static>(name: impl Into<String>) -> Pos {
@@ -207,9 +202,8 @@ where
 {
     let name = name.into();
     let n = name.clone();
-    let default: DefaultGround = Arc::new(move |b: &mut crate::signature::Builder| {
-        b.ground::<T, _>(&n, speccheck_core::any::<T>());
-    });
+    let default: DefaultGround =
+        Arc::new(move || TypeDesc::new_ground(&n, speccheck_core::any::<T>(), ValueOps::of::<T>()));
     Pos(PosNode::Atom(AtomRef { type_id: TypeId::of::<T>(), name, default: Some(default) }))
 }
 
@@ -221,9 +215,8 @@ where
 {
     let name = name.into();
     let n = name.clone();
-    let default: DefaultGround = Arc::new(move |b: &mut crate::signature::Builder| {
-        b.ground_by_debug::<T, _>(&n, speccheck_core::any::<T>());
-    });
+    let default: DefaultGround =
+        Arc::new(move || TypeDesc::new_ground(&n, speccheck_core::any::<T>(), ValueOps::by_debug::<T>()));
     Pos(PosNode::Atom(AtomRef { type_id: TypeId::of::<T>(), name, default: Some(default) }))
 }
 
