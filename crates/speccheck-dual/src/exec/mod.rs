@@ -17,12 +17,12 @@
 //!   requests);
 //! * a connection reset or closed by the server → [`Verdict::ConnectionLost`],
 //!   unless the model allows the server to close connections
-//!   ([`Model::CLOSES`], HTTP/1.1): then the
-//!   validator takes note, the requests still waiting on it are no longer
-//!   owed a response, and the tester reconnects (the new connection gets a
-//!   new number in the trace and the model) — except when the server closes
-//!   a connection before answering any of its requests, which is a refusal
-//!   or a crash, not a keep-alive policy;
+//!   ([`Model::CLOSES`](crate::model::Model::CLOSES)): then the validator
+//!   takes note, the requests still waiting on it are no longer owed a
+//!   response, and the tester reconnects (the new connection gets a new
+//!   number in the trace and the model) — except when the server closes a
+//!   connection before answering any of its requests, which is a refusal or
+//!   a crash, not a keep-alive policy;
 //! * the validator cannot decide (too many branches, a branch out of fuel
 //!   before no branch was left) → [`Verdict::Inconclusive`]: counted and
 //!   reported, never a rejection.

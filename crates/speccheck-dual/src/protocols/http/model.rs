@@ -306,8 +306,10 @@ impl Model for HttpModel {
     /// (RFC 7230 §6.3, §6.6).
     const CLOSES: bool = true;
 
-    /// GET and HEAD change nothing (RFC 7231 §4.2.1); so does POST here (see
-    /// the module docs) and a method the server refuses.
+    /// The *safe* methods: GET and HEAD change nothing (RFC 7231 §4.2.1);
+    /// nor does POST here (see the module docs), nor a method the server
+    /// refuses. What a server that closed a connection may have done with
+    /// them makes no difference.
     fn is_safe(&self, req: &HttpReq) -> bool {
         !matches!(req.method, Method::Put | Method::Delete)
     }
