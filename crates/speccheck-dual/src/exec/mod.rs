@@ -4,10 +4,10 @@
 //! One *execution* starts a fresh system under test ([`Target`]), opens
 //! several client connections ([`Transport`]), and then alternates: poll
 //! every connection without blocking and validate each response as it
-//! arrives; draw the next [`Step`] of the script and send it. It ends when
-//! the script ends (then it drains: waits for the responses still due),
-//! when fuel (the script's length) or the wall-clock budget runs out, or at
-//! the first failure:
+//! arrives; draw the next [`Step`](crate::harness::script::Step) of the
+//! script and send it. It ends when the script ends (then it drains: waits
+//! for the responses still due), when fuel (the script's length) or the
+//! wall-clock budget runs out, or at the first failure:
 //!
 //! * a response no branch of the model explains → [`Verdict::Rejected`];
 //! * bytes that are not a message → [`Verdict::Malformed`], bytes shown;
