@@ -4,8 +4,8 @@
 
 use speccheck::Config;
 use speccheck::dual::exec::tcp::Tcp;
-use speccheck::dual::protocols::http::Http;
 use speccheck::dual::tester::{DualReport, Tester};
+use speccheck::http::Http;
 use speccheck::runner::report::RunVerdict;
 use speccheck_examples::http::{HttpBug, HttpServer};
 

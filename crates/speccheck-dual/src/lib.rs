@@ -12,7 +12,7 @@
 //! |---|---|
 //! | §2 validators, soundness and completeness; §3.2 symbolic validation | [`dual`], [`solver`] |
 //! | §3.1, §4.1–4.2.1 specification language (interaction trees) | [`model`] |
-//! | §4.2.1 symbolic expressions (ETag comparison, integer order) | [`sym`] |
+//! | §4.2.1 symbolic expressions (booleans, integers and their order, strings) | [`sym`] |
 //! | §4.2.2 dualization, §4.2.3 unification, §4.4.1 backtracking | [`dual`] |
 //! | §4.3 network model and composition (external nondeterminism) | [`network`], [`dual`] |
 //! | §4.4.2 executing the tester (fuel, non-blocking I/O) | [`exec`] |
@@ -64,5 +64,5 @@ pub use harness::jexp::{JExp, JFn, JPath};
 pub use harness::script::Step;
 pub use model::{Conn, Cx, Model, Symbolic};
 pub use protocol::{Answering, Decoded, Protocol, View, Wire};
-pub use sym::{EntityTag, Expr, Sort, SymJson, Value, Var};
+pub use sym::{Expr, Sort, SymJson, Value, Var};
 pub use tester::{DualReport, Tester};

@@ -7,14 +7,11 @@
 //! * [`kv`] — a key-value store whose server chooses version tags,
 //!   with conditional writes (`If-Match`-like): internal nondeterminism
 //!   over strings, trace-based heuristics reusing observed tags;
-//! * [`http`] — HTTP/1.1 (the thesis's case study): a document store with
-//!   entity tags and conditional requests, for real servers over TCP;
 //! * [`sync`] — file synchronizers (the thesis's second case study): file
 //!   operations on two replicas, a synchronizer run as a local command,
 //!   reconciliation with a choice of any subset of the propagations.
 
 pub mod cmp;
-pub mod http;
 pub mod kv;
 pub mod sync;
 

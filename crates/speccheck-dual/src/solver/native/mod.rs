@@ -8,8 +8,8 @@
 //!   (orders, disequalities, disjunctions).
 //!
 //! Every assertion normalizes the new constraint (negation pushed inward,
-//! known variables substituted, ground parts evaluated, entity-tag
-//! comparisons expanded into string equalities), absorbs bindings, and —
+//! known variables substituted, ground parts evaluated, if-then-else terms
+//! split into cases), absorbs bindings, and —
 //! when the residual is not empty — decides the residual by search:
 //! disjunctions are split case by case; the literals of one case are
 //! checked by union-find (strings, booleans: infinite resp. two-valued
@@ -247,12 +247,6 @@ fn collect_strings(e: &Expr, out: &mut BTreeSet<String>) {
     match e {
         Expr::Const(Value::Str(s)) => {
             out.insert(s.clone());
-        }
-        Expr::TagMatch { tag, against, .. } => {
-            out.insert(against.clone());
-            out.insert(crate::sym::opaque_tag(against).to_string());
-            out.insert(format!("W/{}", crate::sym::opaque_tag(against)));
-            collect_strings(tag, out);
         }
         Expr::Not(x) | Expr::Add(x, _) => collect_strings(x, out),
         Expr::And(xs) | Expr::Or(xs) => xs.iter().for_each(|x| collect_strings(x, out)),

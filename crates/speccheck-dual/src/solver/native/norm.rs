@@ -1,8 +1,7 @@
 //! Normalization: a constraint rewritten under the store's bindings into
 //! the form the search works on — negations pushed to the literals, known
 //! variables substituted, ground parts evaluated, if-then-else terms lifted
-//! into case splits, tag comparisons expanded, boolean equalities split,
-//! equalities oriented.
+//! into case splits, boolean equalities split, equalities oriented.
 
 use super::uf::Uf;
 use crate::sym::{Expr, Sort, Value, Var};
@@ -38,9 +37,6 @@ pub(super) fn resolve_term(e: &Expr, uf: &Uf, vars: &[Var]) -> Expr {
         Expr::Eq(a, b) => Expr::Eq(Box::new(resolve_term(a, uf, vars)), Box::new(resolve_term(b, uf, vars))),
         Expr::Lt(a, b) => Expr::Lt(Box::new(resolve_term(a, uf, vars)), Box::new(resolve_term(b, uf, vars))),
         Expr::Le(a, b) => Expr::Le(Box::new(resolve_term(a, uf, vars)), Box::new(resolve_term(b, uf, vars))),
-        Expr::TagMatch { tag, against, weak } => {
-            Expr::TagMatch { tag: Box::new(resolve_term(tag, uf, vars)), against: against.clone(), weak: *weak }
-        }
         Expr::Ite(c, a, b) => {
             let c = resolve_term(c, uf, vars);
             match c.eval_ground().and_then(|v| v.as_bool()) {
@@ -100,8 +96,8 @@ fn lit(b: bool, neg: bool) -> Expr {
 }
 
 /// Normal form of a boolean constraint: negations pushed to the literals,
-/// known variables substituted, ground parts evaluated, tag comparisons
-/// expanded, boolean equalities split. `neg` negates the result.
+/// known variables substituted, ground parts evaluated, boolean
+/// equalities split. `neg` negates the result.
 pub(super) fn norm(e: &Expr, neg: bool, uf: &Uf, vars: &[Var]) -> Expr {
     Norm { uf, vars }.formula(e, neg)
 }
@@ -126,7 +122,6 @@ impl Norm<'_> {
             Expr::Eq(a, b) => self.equality(a, b, neg),
             Expr::Lt(a, b) => self.order(a, b, true, neg),
             Expr::Le(a, b) => self.order(a, b, false, neg),
-            Expr::TagMatch { tag, against, weak } => self.tag_match(tag, against, *weak, neg),
         }
     }
 
@@ -245,33 +240,6 @@ impl Norm<'_> {
             (true, true) => Expr::Le(Box::new(tb), Box::new(ta)),
             (false, true) => Expr::Lt(Box::new(tb), Box::new(ta)),
         }
-    }
-
-    /// An entity-tag comparison, expanded into string equalities.
-    fn tag_match(&self, tag: &Expr, against: &str, weak: bool, neg: bool) -> Expr {
-        let t = self.term(tag);
-        let rebuild = |x: Expr, _: Expr| Expr::TagMatch { tag: Box::new(x), against: against.to_string(), weak };
-        if let Some(lifted) = lift_ite(&t, &Expr::bool(true), rebuild) {
-            return self.formula(&lifted, neg);
-        }
-        if let Expr::Const(v) = &t {
-            return match v.as_str() {
-                Some(s) => lit(crate::sym::etag_match(s, against, weak), neg),
-                None => lit(false, neg),
-            };
-        }
-        if sort_of(&t) != Some(Sort::Str) {
-            return lit(false, neg);
-        }
-        let expanded = if weak {
-            let o = crate::sym::opaque_tag(against);
-            Expr::Or(vec![t.equals(Expr::str(o)), t.equals(Expr::str(format!("W/{o}")))])
-        } else if against.starts_with("W/") {
-            Expr::bool(false)
-        } else {
-            t.equals(Expr::str(against.to_string()))
-        };
-        self.formula(&expanded, neg)
     }
 }
 

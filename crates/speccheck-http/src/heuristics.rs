@@ -10,10 +10,10 @@
 use rand::Rng;
 use rand::rngs::SmallRng;
 use serde_json::{Value as Json, json};
+use speccheck_dual::harness::jexp::{JExp, JFn, JPath};
+use speccheck_dual::protocol::View;
 
-use super::{Http, Method};
-use crate::harness::jexp::{JExp, JFn, JPath};
-use crate::protocol::View;
+use crate::{Http, Method};
 
 /// Functions references may apply (index + 1 in a reference).
 pub const FUNCS: [JFn; 2] = [

@@ -1,14 +1,29 @@
-//! HTTP/1.1 (thesis §1.2, §4–§6.1): a model of an origin server storing
-//! documents — GET, HEAD, PUT, DELETE with `If-Match` / `If-None-Match`
-//! (RFC 7230–7232 subset) — and everything the tester needs to speak it to
-//! a real server over TCP: the codec ([`codec`], responses framed by the
-//! request they answer), the intermediate representation ([`message`]),
-//! and generic HTTP heuristics.
+//! # speccheck-http
+//!
+//! HTTP/1.1 for testing by dualization (Yishuai Li, *Testing by
+//! Dualization*, the thesis's case study): a model of an origin server
+//! storing documents — GET, HEAD, PUT, DELETE, POST with `If-Match` /
+//! `If-None-Match` (an RFC 7230–7232 subset) — and everything
+//! [`speccheck_dual`]'s tester needs to speak it to a real server over TCP.
+//! The engine (validator, solver, network model, executor, shrinking) is
+//! speccheck-dual's; this crate is one [`Protocol`].
+//!
+//! | thesis | module |
+//! |---|---|
+//! | §1.2, §4.1 the HTTP/1.1 specification as an interaction tree | [`model`] |
+//! | §4.2.1 entity tags the server chooses, compared strongly or weakly | [`etag`] |
+//! | §5.3.1 bytes ↔ IR ↔ messages | [`codec`] (responses framed by the request they answer), [`message`] |
+//! | §5.2 generation heuristics (state- and trace-based) | `heuristics.rs` ([`Http`]'s `propose`) |
+//! | §6.1 testing Apache and nginx | [`Http`], [`Http::render`] |
+//!
+//! What the engine leaves to a protocol, HTTP answers here: a server may
+//! close a persistent connection at any time (`Model::CLOSES`, RFC 7230
+//! §6.3) and GET and HEAD are safe (`Model::is_safe`, RFC 7231 §4.2.1).
 //!
 //! ```no_run
 //! use speccheck_dual::exec::tcp::Tcp;
-//! use speccheck_dual::protocols::http::Http;
 //! use speccheck_dual::tester::Tester;
+//! use speccheck_http::Http;
 //!
 //! // nginx with WebDAV PUT/DELETE on 127.0.0.1:8080.
 //! let target = Tcp::connect("127.0.0.1:8080".parse().unwrap(), None);
@@ -19,8 +34,10 @@
 //! A real server keeps its state between executions, and the model
 //! assumes a server with no resources: by default each execution uses
 //! resource names of its own ([`Isolation::PerExecution`]).
+#![warn(missing_docs)]
 
 pub mod codec;
+pub mod etag;
 mod heuristics;
 pub mod message;
 pub mod model;
@@ -29,14 +46,14 @@ use std::sync::Arc;
 
 use rand::rngs::SmallRng;
 use serde_json::Value as Json;
+use speccheck_dual::exec::{Execution, Verdict};
+use speccheck_dual::harness::jexp::{JExp, JFn};
+use speccheck_dual::protocol::{Answering, Decoded, Protocol, View, Wire};
 
 pub use codec::Isolation;
+pub use etag::EntityTag;
 pub use message::{Condition, HttpReq, HttpResp, Method};
 pub use model::{HttpModel, HttpState, HttpSym};
-
-use crate::exec::{Execution, Verdict};
-use crate::harness::jexp::{JExp, JFn};
-use crate::protocol::{Answering, Decoded, Protocol, View, Wire};
 
 /// What requests are made of: resource names, bodies, and methods the
 /// model does not define (answered 405 or 501).

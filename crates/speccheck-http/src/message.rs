@@ -5,7 +5,7 @@ use std::fmt;
 
 use serde_json::{Map, Value as Json, json};
 
-use crate::sym::EntityTag;
+use crate::etag::EntityTag;
 
 /// A request method.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -2,8 +2,9 @@
 //! every byte), responses read with `httparse` and framed as RFC 7230 §3.3.3
 //! says — which needs the request each response answers.
 
-use super::message::{HttpReq, HttpResp, Method};
-use crate::protocol::Decoded;
+use speccheck_dual::protocol::Decoded;
+
+use crate::message::{HttpReq, HttpResp, Method};
 
 /// Longest response head accepted.
 const MAX_HEAD: usize = 16 * 1024;
@@ -214,7 +215,7 @@ mod tests {
             method: Method::Put,
             path: "a".into(),
             body: "xyz".into(),
-            if_match: Some(super::super::message::Condition::Tags(vec!["\"1\"".into(), "W/\"2\"".into()])),
+            if_match: Some(crate::message::Condition::Tags(vec!["\"1\"".into(), "W/\"2\"".into()])),
             if_none_match: None,
         };
         let bytes = String::from_utf8(encode(&req, "/sc-1-a", "127.0.0.1")).unwrap();

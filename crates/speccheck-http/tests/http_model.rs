@@ -5,8 +5,8 @@
 use std::sync::Arc;
 
 use speccheck_dual::dual::{Invalid, Limits, Observation, validate};
-use speccheck_dual::protocols::http::{Condition, HttpModel, HttpReq, HttpResp, Method};
 use speccheck_dual::solver::Native;
+use speccheck_http::{Condition, HttpModel, HttpReq, HttpResp, Method};
 
 type Obs = Observation<HttpReq, HttpResp>;
 

@@ -26,9 +26,11 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use super::message::{Condition, HttpReq, HttpResp, Method};
-use crate::model::{Cx, Model, Step, Symbolic};
-use crate::sym::{EntityTag, Expr, Syms};
+use speccheck_dual::model::{Cx, Model, Step, Symbolic};
+use speccheck_dual::sym::{Expr, Syms};
+
+use crate::etag::EntityTag;
+use crate::message::{Condition, HttpReq, HttpResp, Method};
 
 /// A stored representation.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
