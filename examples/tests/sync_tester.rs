@@ -7,10 +7,10 @@
 use std::time::Duration;
 
 use speccheck::Config;
-use speccheck::dual::protocols::sync::Sync;
-use speccheck::dual::protocols::sync::session::{Sandbox, Synchronizer};
 use speccheck::dual::tester::{DualReport, Tester};
 use speccheck::runner::report::RunVerdict;
+use speccheck::sync::Sync;
+use speccheck::sync::session::{Sandbox, Synchronizer};
 use speccheck_examples::sync::SyncBug;
 
 fn synchronizer(bug: Option<SyncBug>) -> Synchronizer {

@@ -13,10 +13,10 @@ use std::time::{Duration, Instant};
 use clap::Parser;
 use speccheck::runner::report::RunVerdict;
 use speccheck_bench::{Summary, Table, fmt_seconds as fmt_s, machine, median};
-use speccheck_dual::protocols::sync::Sync;
-use speccheck_dual::protocols::sync::session::Synchronizer;
 use speccheck_dual::tester::{DualReport, Tester};
 use speccheck_examples::sync::SyncBug;
+use speccheck_sync::Sync;
+use speccheck_sync::session::Synchronizer;
 
 #[derive(Parser)]
 struct Args {
@@ -214,7 +214,7 @@ fn main() {
          Shared machine: compare within this run only. Run as {}.\n\n",
         args.seeds,
         machine(),
-        if speccheck_dual::protocols::sync::session::permissions_enforced() {
+        if speccheck_sync::session::permissions_enforced() {
             "an ordinary user (permission bits enforced)"
         } else {
             "the superuser (permission bits not enforced on the tester's own operations)"

@@ -28,8 +28,8 @@
 //! This crate is the front door: it re-exports the engine
 //! ([`speccheck_core`]), the macros ([`macro@property`],
 //! [`derive@Arbitrary`], [`interface!`]), the techniques ([`reduce`],
-//! [`mod@interface`], [`dual`] with its protocols [`http`]) and installs
-//! the default explanation step.
+//! [`mod@interface`], [`dual`] with its protocols [`http`] and
+//! [`mod@sync`]) and installs the default explanation step.
 
 #![warn(missing_docs)]
 
@@ -61,6 +61,10 @@ pub use speccheck_reduce as reduce;
 /// The specification language shared by refinement specs and contracts:
 /// Rust-syntax specs, measures, sets, bounded quantifiers.
 pub use speccheck_spec as spec;
+/// File synchronizers for the dualization tester: a model of two replicas
+/// and reconciliation, a sandboxed local session (cargo feature `dual`).
+#[cfg(feature = "dual")]
+pub use speccheck_sync as sync;
 /// Type targeted testing (Target): refinement specs solved by SMT, with
 /// exhaustive, lazy and random baselines (cargo feature `target`; the SMT
 /// strategy needs feature `smt` and the system's libz3).

@@ -7,13 +7,9 @@
 //! * [`kv`] — a key-value store whose server chooses version tags,
 //!   with conditional writes (`If-Match`-like): internal nondeterminism
 //!   over strings, trace-based heuristics reusing observed tags;
-//! * [`sync`] — file synchronizers (the thesis's second case study): file
-//!   operations on two replicas, a synchronizer run as a local command,
-//!   reconciliation with a choice of any subset of the propagations.
 
 pub mod cmp;
 pub mod kv;
-pub mod sync;
 
 use crate::protocol::Decoded;
 

@@ -24,10 +24,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use super::model::{self, error};
-use super::{Replica, SyncReq, SyncResp, Synced, request_from_ir, response_to_ir, tree};
-use crate::exec::SetupError;
-use crate::exec::local::{CallError, Local, Session};
+use speccheck_dual::exec::SetupError;
+use speccheck_dual::exec::local::{CallError, Local, Session};
+
+use crate::model::{self, error};
+use crate::{Replica, SyncReq, SyncResp, Synced, request_from_ir, response_to_ir, tree};
 
 /// How to run a synchronizer.
 #[derive(Clone, Debug)]

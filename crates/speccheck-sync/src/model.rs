@@ -13,10 +13,11 @@
 
 use std::collections::BTreeMap;
 
-use super::tree::{self, ABSENT, Node, Tree};
-use super::{Content, Replica, SyncReq, SyncResp};
-use crate::model::{Cx, Model, Step, Symbolic};
-use crate::sym::{Expr, Syms, Value};
+use speccheck_dual::model::{Cx, Model, Step, Symbolic};
+use speccheck_dual::sym::{Expr, Syms, Value};
+
+use crate::tree::{self, ABSENT, Node, Tree};
+use crate::{Content, Replica, SyncReq, SyncResp};
 
 /// Why a file-system operation failed (errno, by name).
 pub mod error {
@@ -138,7 +139,7 @@ impl Symbolic for SyncSym {
             SyncSym::Contents(k) => SyncResp::Contents(k.clone()),
             SyncSym::Names(n) => SyncResp::Names(n.clone()),
             SyncSym::Failed(e) => SyncResp::Failed(e.to_string()),
-            SyncSym::Synced { code, a, b } => SyncResp::Synced(super::Synced {
+            SyncSym::Synced { code, a, b } => SyncResp::Synced(crate::Synced {
                 code: code.eval_ground()?.as_int()?,
                 a: tree(a)?,
                 b: tree(b)?,

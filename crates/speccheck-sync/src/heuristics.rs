@@ -7,11 +7,11 @@
 use rand::Rng;
 use rand::rngs::SmallRng;
 use serde_json::json;
+use speccheck_dual::harness::jexp::JExp;
+use speccheck_dual::protocol::View;
 
-use super::tree::{self, Node};
-use super::{Content, Sync};
-use crate::harness::jexp::JExp;
-use crate::protocol::View;
+use crate::tree::{self, Node};
+use crate::{Content, Sync};
 
 /// Names of new files and directories (a small set, so paths meet).
 const NAMES: [&str; 3] = ["x", "y", "z"];

@@ -1,19 +1,32 @@
-//! File synchronizers (thesis §6.2): the tester owns two replicas, changes
-//! them through the file system, runs the synchronizer as a foreground
-//! command, and checks both replicas and its exit code against a model of
-//! reconciliation ([`model`]).
+//! # speccheck-sync
+//!
+//! File synchronizers for testing by dualization (Yishuai Li, *Testing by
+//! Dualization*, §6.2, the thesis's second case study): the tester owns two
+//! replicas, changes them through the file system, runs the synchronizer
+//! as a foreground command, and checks both replicas and its exit code
+//! against a model of reconciliation. The engine (validator, solver,
+//! executor, shrinking) is [`speccheck_dual`]'s; this crate is one
+//! [`Protocol`] and the local system it drives.
+//!
+//! | thesis | module |
+//! |---|---|
+//! | §6.2.1 the file system and the synchronizer's QA model, `reconcile(a, b, g)` | [`model`] |
+//! | §6.2.1 replicas as trees of files and directories | [`tree`] |
+//! | §6.2 the synchronizer run in the foreground, replicas observed | [`session`] |
+//! | §5.2 generation heuristics | `heuristics.rs` ([`Sync`]'s `propose`) |
+//! | §6.2.2 testing Unison | [`session::Synchronizer`] with Unison's command |
 //!
 //! Requests are file-system operations on one replica (read, write,
 //! mkdir, list, recursive remove, chmod), a synchronization, and a delay
 //! (file-system timestamps have a granularity: a synchronizer that trusts
 //! them — Unison's fast check — may miss a change made within it). The
 //! system under test runs locally ([`session`], through
-//! [`crate::exec::local`]): each execution gets fresh replicas and a fresh
-//! archive in a temporary directory, removed afterwards.
+//! [`speccheck_dual::exec::local`]): each execution gets fresh replicas and
+//! a fresh archive in a temporary directory, removed afterwards.
 //!
 //! ```no_run
-//! use speccheck_dual::protocols::sync::{Sync, session::Synchronizer};
 //! use speccheck_dual::tester::Tester;
+//! use speccheck_sync::{Sync, session::Synchronizer};
 //!
 //! let unison = Synchronizer::new("unison {a} {b} -batch -confirmbigdel=false -silent");
 //! let report = Tester::new(Sync::detect(), unison.target().unwrap())
@@ -21,6 +34,7 @@
 //!     .run();
 //! println!("{report}");
 //! ```
+#![warn(missing_docs)]
 
 mod heuristics;
 pub mod model;
@@ -32,12 +46,11 @@ use std::sync::Arc;
 
 use rand::rngs::SmallRng;
 use serde_json::{Value as Json, json};
+use speccheck_dual::harness::jexp::JExp;
+use speccheck_dual::protocol::{Answering, Decoded, Protocol, View, Wire};
 
 pub use model::{SyncModel, SyncState, SyncSym};
 pub use tree::Tree;
-
-use crate::harness::jexp::JExp;
-use crate::protocol::{Answering, Decoded, Protocol, View, Wire};
 
 /// Which replica an operation works on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

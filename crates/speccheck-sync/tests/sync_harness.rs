@@ -5,8 +5,8 @@ use speccheck::Config;
 use speccheck::runner::report::RunVerdict;
 use speccheck_dual::Tester;
 use speccheck_dual::exec::local::Local;
-use speccheck_dual::protocols::sync::Sync;
-use speccheck_dual::protocols::sync::session::Synchronizer;
+use speccheck_sync::Sync;
+use speccheck_sync::session::Synchronizer;
 
 fn config(name: &str, cases: u32) -> Config {
     Config { cases, database: None, seed: Some(0x5c), ..Config::named(name) }
@@ -48,7 +48,7 @@ fn a_missing_command_is_a_setup_error_naming_it() {
 #[test]
 fn a_failure_of_the_tester_itself_is_an_error_not_a_verdict() {
     use speccheck_dual::exec::local::{CallError, Session};
-    use speccheck_dual::protocols::sync::session::{Sandbox, permissions_enforced};
+    use speccheck_sync::session::{Sandbox, permissions_enforced};
 
     struct FailsOnThird(Sandbox, usize);
     impl Session for FailsOnThird {
@@ -86,8 +86,8 @@ mod model {
     use std::sync::Arc;
 
     use speccheck_dual::dual::{Limits, Observation, validate};
-    use speccheck_dual::protocols::sync::{Content, Replica, SyncModel, SyncReq, SyncResp, Synced, Tree};
     use speccheck_dual::solver::Native;
+    use speccheck_sync::{Content, Replica, SyncModel, SyncReq, SyncResp, Synced, Tree};
 
     fn tree(entries: &[(&str, &str)]) -> Option<Tree> {
         Some(entries.iter().map(|(p, c)| (p.to_string(), c.to_string())).collect())
