@@ -14,7 +14,7 @@ use clap::Parser;
 use speccheck::runner::report::RunVerdict;
 use speccheck_bench::{Summary, Table, fmt_seconds as fmt_s, machine, median};
 use speccheck_dual::tester::{DualReport, Tester};
-use speccheck_examples::sync::SyncBug;
+use speccheck_fixtures::sync::SyncBug;
 use speccheck_sync::Sync;
 use speccheck_sync::session::Synchronizer;
 
@@ -205,7 +205,7 @@ fn soundness(args: &Args, out: &mut String) {
 fn main() {
     let argv: Vec<String> = std::env::args().collect();
     if argv.get(1).map(String::as_str) == Some("sync-reference") {
-        std::process::exit(speccheck_examples::sync::main_with_args(&argv[2..]));
+        std::process::exit(speccheck_fixtures::sync::main_with_args(&argv[2..]));
     }
     let args = Args::parse();
     let mut out = String::from("# File-synchronizer tester: mutants, soundness, Unison, throughput\n\n");

@@ -16,7 +16,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 use speccheck::runner::report::RunVerdict;
 use speccheck_dual::tester::Tester;
-use speccheck_examples::sync::SyncBug;
+use speccheck_fixtures::sync::SyncBug;
 use speccheck_sync::Sync;
 use speccheck_sync::session::Synchronizer;
 
@@ -165,7 +165,8 @@ fn command(args: &Args) -> anyhow::Result<(String, String)> {
 }
 
 /// `speccheck sync-reference [--bug NAME] A B STATE`: the bundled
-/// synchronizer itself (what `speccheck sync` runs by default).
+/// synchronizer itself (what `speccheck sync` runs by default, as a
+/// process started from this executable: see `main.rs`).
 pub fn reference(args: &[String]) -> i32 {
-    speccheck_examples::sync::main_with_args(args)
+    speccheck_fixtures::sync::main_with_args(args)
 }

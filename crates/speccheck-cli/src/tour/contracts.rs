@@ -6,7 +6,7 @@
 use speccheck::contracts::switch::forced;
 use speccheck::contracts::{Contract, classify};
 use speccheck::{Config, Property, RunReport, gens};
-use speccheck_examples::contracts::{divide, qsort, qsort_fixed};
+use speccheck_fixtures::contracts::{divide, qsort, qsort_fixed};
 
 use super::{Expect, Finding, Stop, check};
 

@@ -8,7 +8,7 @@ use std::fmt;
 
 use speccheck::{Config, RunVerdict};
 use speccheck_dual::tester::{DualReport, Tester};
-use speccheck_examples::sync::SyncBug;
+use speccheck_fixtures::sync::SyncBug;
 use speccheck_sync::Sync;
 use speccheck_sync::session::Synchronizer;
 

@@ -4,7 +4,7 @@
 
 use speccheck::prelude::*;
 use speccheck::{Config, ExplainMode, Property};
-use speccheck_examples::smartcheck::{div0, parser, stackset};
+use speccheck_fixtures::smartcheck::{div0, parser, stackset};
 
 fn config(name: &str, seed: u64, explain: ExplainMode) -> Config {
     Config { seed: Some(seed), database: None, explain, ..Config::named(name) }

@@ -11,7 +11,7 @@ use speccheck::dual::tester::{DualReport, Tester};
 use speccheck::runner::report::RunVerdict;
 use speccheck::sync::Sync;
 use speccheck::sync::session::{Sandbox, Synchronizer};
-use speccheck_examples::sync::SyncBug;
+use speccheck_fixtures::sync::SyncBug;
 
 fn synchronizer(bug: Option<SyncBug>) -> Synchronizer {
     let flag = bug.map(|b| format!(" --bug {}", b.name())).unwrap_or_default();

@@ -12,16 +12,15 @@
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
-use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
 use serde_json::{Value as Json, json};
-
-use super::first_line;
-use crate::exec::inproc::{LineServer, Lines, Service};
-use crate::harness::jexp::{JExp, JFn, JPath};
-use crate::model::{Conn, Cx, Model, Step};
-use crate::protocol::{Answering, Decoded, Protocol, View, Wire};
-use crate::sym::{Expr, Value};
+use speccheck::dual::exec::inproc::{LineServer, Lines, Service};
+use speccheck::dual::harness::jexp::{JExp, JFn, JPath};
+use speccheck::dual::lines::first_line;
+use speccheck::dual::model::{Conn, Cx, Model, Step};
+use speccheck::dual::protocol::{Answering, Decoded, Protocol, View, Wire};
+use speccheck::dual::rand::rngs::SmallRng;
+use speccheck::dual::rand::{Rng, SeedableRng};
+use speccheck::dual::sym::{Expr, Value};
 
 /// CMP-SET: deterministic.
 #[derive(Clone, Copy, Debug, Default)]

@@ -11,16 +11,15 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
-use rand::rngs::SmallRng;
-use rand::{Rng, RngCore};
 use serde_json::{Value as Json, json};
-
-use super::first_line;
-use crate::exec::inproc::{LineServer, Lines, Service};
-use crate::harness::jexp::{JExp, JFn, JPath};
-use crate::model::{Conn, Cx, Model, Step, Symbolic};
-use crate::protocol::{Answering, Decoded, Protocol, View, Wire};
-use crate::sym::{Expr, Syms};
+use speccheck::dual::exec::inproc::{LineServer, Lines, Service};
+use speccheck::dual::harness::jexp::{JExp, JFn, JPath};
+use speccheck::dual::lines::first_line;
+use speccheck::dual::model::{Conn, Cx, Model, Step, Symbolic};
+use speccheck::dual::protocol::{Answering, Decoded, Protocol, View, Wire};
+use speccheck::dual::rand::rngs::SmallRng;
+use speccheck::dual::rand::{Rng, RngCore};
+use speccheck::dual::sym::{Expr, Syms};
 
 /// A request.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -342,7 +341,7 @@ pub struct KvServer {
 impl KvServer {
     /// A server; `seed` picks where its tag counter starts.
     pub fn service(bug: Option<KvBug>, seed: u64) -> Box<dyn Service> {
-        let mut rng = <SmallRng as rand::SeedableRng>::seed_from_u64(seed);
+        let mut rng = <SmallRng as speccheck::dual::rand::SeedableRng>::seed_from_u64(seed);
         Box::new(Lines::new(KvServer {
             data: HashMap::new(),
             stale: HashMap::new(),

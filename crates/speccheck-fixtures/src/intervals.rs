@@ -11,7 +11,7 @@
 //! its report says. The passing laws are tested on every valid input up to
 //! depth 3.
 //!
-//! Run: `cargo test -p speccheck-examples --lib intervals`; the cost of
+//! Run: `cargo test -p speccheck-fixtures --lib intervals`; the cost of
 //! finding each bug, by strategy: `cargo run --release -p speccheck-bench
 //! --bin contracts_study`.
 

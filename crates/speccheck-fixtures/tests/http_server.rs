@@ -4,7 +4,7 @@
 
 use speccheck::dual::exec::inproc::Service;
 use speccheck::dual::model::Conn;
-use speccheck_examples::http::{HttpBug, HttpServer};
+use speccheck_fixtures::http::{HttpBug, HttpServer};
 
 /// A response as the tests read it.
 #[derive(Debug)]

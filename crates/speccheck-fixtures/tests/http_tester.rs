@@ -7,7 +7,7 @@ use speccheck::dual::exec::tcp::Tcp;
 use speccheck::dual::tester::{DualReport, Tester};
 use speccheck::http::Http;
 use speccheck::runner::report::RunVerdict;
-use speccheck_examples::http::{HttpBug, HttpServer};
+use speccheck_fixtures::http::{HttpBug, HttpServer};
 
 fn run(bug: Option<HttpBug>, seed: u64, executions: u32, shrink: bool) -> DualReport {
     let target = Tcp::spawn("bundled", move |s| HttpServer::service(bug, s));

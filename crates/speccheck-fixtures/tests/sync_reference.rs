@@ -12,7 +12,7 @@ use std::os::unix::fs::PermissionsExt as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use speccheck_examples::sync::{SyncBug, main_with_args, synchronize};
+use speccheck_fixtures::sync::{SyncBug, main_with_args, synchronize};
 
 /// Tells scratch directories of one process apart.
 static NEXT: AtomicUsize = AtomicUsize::new(0);

@@ -1,15 +1,6 @@
-//! Small example protocols, each with its model, wire format, heuristics,
-//! a correct in-process server and servers with planted bugs:
-//!
-//! * [`cmp`] — the thesis's integer machines CMP-SET (deterministic) and
-//!   CMP-RST (the server may reset its number to anything: internal
-//!   nondeterminism over integers, §2.2.1);
-//! * [`kv`] — a key-value store whose server chooses version tags,
-//!   with conditional writes (`If-Match`-like): internal nondeterminism
-//!   over strings, trace-based heuristics reusing observed tags;
-
-pub mod cmp;
-pub mod kv;
+//! Line-framed messages, for the codec of a protocol whose messages are
+//! `\n`-terminated lines (the server side of such a protocol, in process,
+//! is [`crate::exec::inproc::Lines`]).
 
 use crate::protocol::Decoded;
 
