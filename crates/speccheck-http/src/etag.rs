@@ -129,9 +129,9 @@ mod tests {
 
     use super::*;
 
-    fn var(id: u32, sort: Sort) -> Var {
-        Var { id, sort, hint: "v" }
-    }
+    /// The unknowns of a tag the server has not revealed yet.
+    const WEAK: Var = Var { id: 0, sort: Sort::Bool, hint: "weak" };
+    const OPAQUE: Var = Var { id: 1, sort: Sort::Str, hint: "etag" };
 
     #[test]
     fn etag_comparison_follows_rfc_7232() {
@@ -164,7 +164,7 @@ mod tests {
         }
         assert!(EntityTag::parse("abc").is_none() && EntityTag::parse("\"a\"b\"").is_none());
         // Two unknown tags: the comparison is a constraint on both.
-        let u = EntityTag::new(Expr::Var(var(0, Sort::Bool)), Expr::Var(var(1, Sort::Str)));
+        let u = EntityTag::new(Expr::Var(WEAK), Expr::Var(OPAQUE));
         let lookup = |v: Var| match v.id {
             0 => Some(Value::Bool(false)),
             _ => Some(Value::Str("\"1\"".into())),
@@ -188,7 +188,7 @@ mod tests {
                 assert_eq!(g(weak_match(&Expr::str(a), b)), etag_match(a, b, true), "{a} {b}");
             }
         }
-        let t = var(1, Sort::Str);
+        let t = OPAQUE;
         let lookup = |_: Var| Some(Value::Str("W/\"a\"".into()));
         assert_eq!(weak_match(&Expr::Var(t), "\"a\"").eval(&lookup), Some(Value::Bool(true)));
     }
