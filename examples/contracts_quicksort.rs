@@ -10,9 +10,10 @@
 //!   whose reduced counterexample is two equal elements;
 //! * a static classification of each part (`qsort_contract_static`).
 //!
-//! The functions and their contracts are in `examples/src/contracts.rs`.
+//! The functions and their contracts are in
+//! `crates/speccheck-fixtures/src/contracts.rs`.
 //! Run: `cargo run -p speccheck-examples --example contracts_quicksort`;
-//! the contracts' tests: `cargo test -p speccheck-examples --lib contracts`.
+//! the contracts' tests: `cargo test -p speccheck-fixtures --lib contracts`.
 
 use speccheck_examples::contracts::{divide, qsort, qsort_fixed};
 

@@ -3,8 +3,8 @@
 //! Run with `cargo run -p speccheck-examples --example dual_custom_protocol`.
 
 use speccheck::dual::exec::inproc::{InProcess, Lines};
+use speccheck::dual::lines::line_message;
 use speccheck::dual::model::{Cx, Model, Step};
-use speccheck::dual::protocols::line_message;
 use speccheck::dual::rand::{Rng, rngs::SmallRng};
 use speccheck::dual::serde_json::{self, Value as Json, json};
 use speccheck::dual::{Answering, Decoded, Expr, JExp, JPath, Protocol, SymJson, Tester, View, Wire};

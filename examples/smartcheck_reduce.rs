@@ -4,7 +4,7 @@
 //! `cargo run -p speccheck-examples --example smartcheck_reduce`.
 //!
 //! The programs under test are the paper's, in
-//! `examples/src/smartcheck/` (plain Rust types with
+//! `crates/speccheck-fixtures/src/smartcheck/` (plain Rust types with
 //! `#[derive(Arbitrary)]`). With `#[property]` (or `speccheck::check`) none
 //! of the wiring below is needed: SmartCheck is the default explanation
 //! step. Here the properties are built by hand to show the settings

@@ -17,8 +17,8 @@ use std::process::Command;
 
 use speccheck::Config;
 use speccheck::dual::exec::tcp::Tcp;
-use speccheck::dual::protocols::http::{Http, Method, Vocabulary};
 use speccheck::dual::tester::{DualReport, Tester};
+use speccheck::http::{Http, Method, Vocabulary};
 use speccheck::runner::report::RunVerdict;
 
 /// A server started by `servers/<script> start`, stopped when dropped.

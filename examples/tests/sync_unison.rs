@@ -3,9 +3,9 @@
 //! Not skipped when Unison is missing: that fails, naming the install.
 
 use speccheck::Config;
-use speccheck::dual::protocols::sync::Sync;
-use speccheck::dual::protocols::sync::session::Synchronizer;
 use speccheck::dual::tester::Tester;
+use speccheck::sync::Sync;
+use speccheck::sync::session::Synchronizer;
 
 #[test]
 fn unison_passes_under_the_model() {

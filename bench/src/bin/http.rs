@@ -16,9 +16,9 @@ use speccheck::runner::report::RunVerdict;
 use speccheck_bench::{Summary, Table, fmt_seconds as fmt_s, machine, median};
 use speccheck_dual::exec::Target;
 use speccheck_dual::exec::tcp::Tcp;
-use speccheck_dual::protocols::http::{Http, Method, Vocabulary};
 use speccheck_dual::tester::{DualReport, Tester};
-use speccheck_examples::http::{HttpBug, HttpServer};
+use speccheck_fixtures::http::{HttpBug, HttpServer};
+use speccheck_http::{Http, Method, Vocabulary};
 
 #[derive(Parser)]
 struct Args {

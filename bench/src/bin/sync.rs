@@ -13,10 +13,10 @@ use std::time::{Duration, Instant};
 use clap::Parser;
 use speccheck::runner::report::RunVerdict;
 use speccheck_bench::{Summary, Table, fmt_seconds as fmt_s, machine, median};
-use speccheck_dual::protocols::sync::Sync;
-use speccheck_dual::protocols::sync::session::Synchronizer;
 use speccheck_dual::tester::{DualReport, Tester};
-use speccheck_examples::sync::SyncBug;
+use speccheck_fixtures::sync::SyncBug;
+use speccheck_sync::Sync;
+use speccheck_sync::session::Synchronizer;
 
 #[derive(Parser)]
 struct Args {
@@ -205,7 +205,7 @@ fn soundness(args: &Args, out: &mut String) {
 fn main() {
     let argv: Vec<String> = std::env::args().collect();
     if argv.get(1).map(String::as_str) == Some("sync-reference") {
-        std::process::exit(speccheck_examples::sync::main_with_args(&argv[2..]));
+        std::process::exit(speccheck_fixtures::sync::main_with_args(&argv[2..]));
     }
     let args = Args::parse();
     let mut out = String::from("# File-synchronizer tester: mutants, soundness, Unison, throughput\n\n");
@@ -214,7 +214,7 @@ fn main() {
          Shared machine: compare within this run only. Run as {}.\n\n",
         args.seeds,
         machine(),
-        if speccheck_dual::protocols::sync::session::permissions_enforced() {
+        if speccheck_sync::session::permissions_enforced() {
             "an ordinary user (permission bits enforced)"
         } else {
             "the superuser (permission bits not enforced on the tester's own operations)"

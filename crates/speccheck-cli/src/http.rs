@@ -16,9 +16,9 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 use speccheck::runner::report::RunVerdict;
 use speccheck_dual::exec::tcp::Tcp;
-use speccheck_dual::protocols::http::{Http, Isolation, Method, Vocabulary};
 use speccheck_dual::tester::{DualReport, Tester};
-use speccheck_examples::http::{HttpBug, HttpServer};
+use speccheck_fixtures::http::{HttpBug, HttpServer};
+use speccheck_http::{Http, Isolation, Method, Vocabulary};
 
 /// Options of `speccheck http`.
 #[derive(clap::Args, Debug)]

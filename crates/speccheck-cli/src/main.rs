@@ -5,7 +5,16 @@
 //! <stop>…` runs some of them. `speccheck http` tests an HTTP/1.1 server
 //! against the model (the bundled reference server by default);
 //! `speccheck sync` tests a file synchronizer (the bundled reference
-//! synchronizer by default, Unison with `--unison`).
+//! synchronizer by default, Unison with `--unison`). The bundled systems
+//! come from `speccheck-fixtures`.
+//!
+//! One subcommand is hidden, `speccheck sync-reference`: the bundled
+//! reference synchronizer as a program. The tester runs a synchronizer as a
+//! command on real directories, with a time limit and stopping its whole
+//! process group on a hang, so the bundled one must be a program of its
+//! own; `speccheck sync` runs its own executable with this subcommand, the
+//! one program sure to be there (a second binary would not be built by
+//! `cargo run -p speccheck-cli`). It is not for users, hence hidden.
 
 mod http;
 mod report;
@@ -44,7 +53,8 @@ enum Command {
     /// Exit status: 0 passed, 1 rejected, 2 no verdict (setup error).
     Sync(Box<sync::Args>),
     /// The bundled reference synchronizer itself: `[--bug NAME] A B STATE`
-    /// (what `speccheck sync` runs by default).
+    /// (what `speccheck sync` and the tour run, as a process: see the
+    /// module docs).
     #[command(hide = true)]
     SyncReference {
         /// Its arguments.

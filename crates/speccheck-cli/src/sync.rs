@@ -15,10 +15,10 @@ use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 use speccheck::runner::report::RunVerdict;
-use speccheck_dual::protocols::sync::Sync;
-use speccheck_dual::protocols::sync::session::Synchronizer;
 use speccheck_dual::tester::Tester;
-use speccheck_examples::sync::SyncBug;
+use speccheck_fixtures::sync::SyncBug;
+use speccheck_sync::Sync;
+use speccheck_sync::session::Synchronizer;
 
 /// How `--unison` runs Unison: batch mode, no question about deleting a
 /// whole replica, quiet.
@@ -118,7 +118,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     let shown: Vec<String> = codes.iter().map(|(c, n)| format!("exit {c}: {n}")).collect();
     println!("  synchronizations: {}", if shown.is_empty() { "none".to_string() } else { shown.join(", ") });
     let finished: u64 = codes.iter().filter(|(c, _)| matches!(c, 0 | 1)).map(|(_, n)| n).sum();
-    if !speccheck_dual::protocols::sync::session::permissions_enforced() {
+    if !speccheck_sync::session::permissions_enforced() {
         // Said, so a pass is not read as covering read-only directories.
         println!("  note: running as the superuser: permission bits did not bind the tester's own operations");
     }
@@ -165,7 +165,8 @@ fn command(args: &Args) -> anyhow::Result<(String, String)> {
 }
 
 /// `speccheck sync-reference [--bug NAME] A B STATE`: the bundled
-/// synchronizer itself (what `speccheck sync` runs by default).
+/// synchronizer itself (what `speccheck sync` runs by default, as a
+/// process started from this executable: see `main.rs`).
 pub fn reference(args: &[String]) -> i32 {
-    speccheck_examples::sync::main_with_args(args)
+    speccheck_fixtures::sync::main_with_args(args)
 }

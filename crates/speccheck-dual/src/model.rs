@@ -116,15 +116,18 @@ pub trait Model: Send + Sync + 'static {
     type Resp: Symbolic;
 
     /// Whether the server may close a client connection between
-    /// responses, at any time (HTTP/1.1 servers may: RFC 7230 §6.3, §6.6).
-    /// When false, a closed connection fails the execution.
+    /// responses, at any time (a protocol says so: HTTP/1.1's persistent
+    /// connections, for one). When false, a closed connection fails the
+    /// execution; when true, the tester reconnects and the validator
+    /// forgets what the server no longer owes ([`is_safe`](Self::is_safe)).
     const CLOSES: bool = false;
 
     /// Whether handling `req` changes nothing in the server's state (a
-    /// *safe* request, RFC 7231 §4.2.1). When the server closes a
-    /// connection, its unanswered safe requests are forgotten: whether the
-    /// server handled them before closing makes no difference to anything
-    /// observed later. Unsafe ones stay: the server may have acted on them.
+    /// *safe* request). When the server closes a connection, its
+    /// unanswered safe requests are forgotten: whether the server handled
+    /// them before closing makes no difference to anything observed later.
+    /// Unsafe ones stay: the server may have acted on them. Only asked when
+    /// [`CLOSES`](Self::CLOSES) is true; by default no request is safe.
     fn is_safe(&self, req: &Self::Req) -> bool {
         let _ = req;
         false

@@ -1,12 +1,13 @@
 //! Symbolic values (thesis §3.2, §4.2.1): sorts, constants, variables and
-//! the expressions a model computes with when it cannot know a value — an
-//! ETag the server chose, a number it reset to.
+//! the expressions a model computes with when it cannot know a value — a
+//! tag the server chose, a number it reset to.
 //!
 //! The language is deliberately small so that the purpose-built solver in
 //! [`crate::solver`] decides it exactly: booleans, 64-bit integers with
-//! order and constant offsets, strings with equality, and HTTP entity-tag
-//! comparison against a concrete tag (RFC 7232 §2.3.2), which reduces to
-//! string equalities.
+//! order and constant offsets, strings with equality, and if-then-else
+//! terms. A protocol's own values are built from these: an HTTP entity tag
+//! is a boolean (weak?) and a string (speccheck-http's `EntityTag`), so
+//! its comparisons are boolean and string equalities.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -169,17 +170,6 @@ pub enum Expr {
     Le(Box<Expr>, Box<Expr>),
     /// An integer plus a constant.
     Add(Box<Expr>, i64),
-    /// HTTP entity-tag comparison of a (symbolic) tag against a concrete one
-    /// (RFC 7232 §2.3.2): *strong* needs both tags strong and identical,
-    /// *weak* needs the opaque tags (without `W/`) identical.
-    TagMatch {
-        /// The tag the server holds (a string, `"x"` or `W/"x"`).
-        tag: Box<Expr>,
-        /// The tag from the request.
-        against: String,
-        /// Weak comparison (otherwise strong).
-        weak: bool,
-    },
     /// If-then-else: `then` where the condition holds, `otherwise` where it
     /// does not (both the same sort). A model that lets the system choose,
     /// independently, for each of *n* items (which of the dirty paths a
@@ -250,16 +240,6 @@ impl Expr {
         Expr::Add(Box::new(self.clone()), k)
     }
 
-    /// Strong entity-tag comparison with the concrete tag `against`.
-    pub fn strong_match(&self, against: impl Into<String>) -> Expr {
-        Expr::TagMatch { tag: Box::new(self.clone()), against: against.into(), weak: false }
-    }
-
-    /// Weak entity-tag comparison with the concrete tag `against`.
-    pub fn weak_match(&self, against: impl Into<String>) -> Expr {
-        Expr::TagMatch { tag: Box::new(self.clone()), against: against.into(), weak: true }
-    }
-
     /// `if cond { then } else { otherwise }` as a term (see [`Expr::Ite`]);
     /// a constant condition picks its side at once.
     pub fn ite(cond: impl Into<Expr>, then: impl Into<Expr>, otherwise: impl Into<Expr>) -> Expr {
@@ -290,7 +270,6 @@ impl Expr {
                 }
             }
             Expr::Not(e) | Expr::Add(e, _) => e.vars(out),
-            Expr::TagMatch { tag, .. } => tag.vars(out),
             Expr::Ite(c, a, b) => {
                 c.vars(out);
                 a.vars(out);
@@ -343,10 +322,6 @@ impl Expr {
             Expr::Add(e, k) => {
                 let v = int_value(e, lookup)? + i128::from(*k);
                 Value::Int(i64::try_from(v).ok()?)
-            }
-            Expr::TagMatch { tag, against, weak } => {
-                let t = tag.eval(lookup)?;
-                Value::Bool(etag_match(t.as_str()?, against, *weak))
             }
             Expr::Ite(c, a, b) => {
                 if c.eval(lookup)?.as_bool()? {
@@ -407,7 +382,6 @@ impl Expr {
             Expr::Const(_) => {}
             Expr::Var(v) => f(v),
             Expr::Not(e) | Expr::Add(e, _) => e.visit_vars_mut(f),
-            Expr::TagMatch { tag, .. } => tag.visit_vars_mut(f),
             Expr::Ite(c, a, b) => {
                 c.visit_vars_mut(f);
                 a.visit_vars_mut(f);
@@ -419,88 +393,6 @@ impl Expr {
                 b.visit_vars_mut(f);
             }
         }
-    }
-}
-
-/// An HTTP entity tag whose parts may be unknown (RFC 7232 §2.3): whether
-/// it is weak (a boolean) and its opaque part (a string, quotes included).
-/// A server chooses its tags, so a model names a new one with fresh
-/// variables; comparisons between two tags — either or both unknown —
-/// reduce to boolean and string equalities the solver decides exactly.
-///
-/// ```
-/// # use speccheck_dual::sym::{EntityTag, Expr};
-/// let seen = EntityTag::parse("W/\"7\"").unwrap();
-/// assert_eq!(seen.weak_eq(&EntityTag::parse("\"7\"").unwrap()).eval_ground(), Some(true.into()));
-/// assert_eq!(seen.strong_eq(&seen).eval_ground(), Some(false.into()), "weak tags never match strongly");
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct EntityTag {
-    /// Whether the tag is weak (`W/` prefix), a boolean expression.
-    pub weak: Expr,
-    /// The opaque tag with its quotes (`"xyz"`), a string expression.
-    pub opaque: Expr,
-}
-
-impl EntityTag {
-    /// A tag from its parts.
-    pub fn new(weak: impl Into<Expr>, opaque: impl Into<Expr>) -> Self {
-        EntityTag { weak: weak.into(), opaque: opaque.into() }
-    }
-
-    /// A concrete tag as written in a header (`"x"`, `W/"x"`); `None`
-    /// when it is not an entity tag (RFC 7232 §2.3: a quoted string of
-    /// visible characters other than `"`, optionally prefixed by `W/`).
-    pub fn parse(s: &str) -> Option<Self> {
-        let (weak, opaque) = match s.strip_prefix("W/") {
-            Some(rest) => (true, rest),
-            None => (false, s),
-        };
-        let inner = opaque.strip_prefix('"')?.strip_suffix('"')?;
-        let ok = inner.bytes().all(|b| b == 0x21 || (0x23..=0x7e).contains(&b) || b >= 0x80);
-        ok.then(|| EntityTag::new(weak, opaque.to_string()))
-    }
-
-    /// Strong comparison (RFC 7232 §2.3.2): both strong, same opaque tag.
-    pub fn strong_eq(&self, other: &EntityTag) -> Expr {
-        Expr::and([!self.weak.clone(), !other.weak.clone(), self.opaque.equals(&other.opaque)])
-    }
-
-    /// Weak comparison (RFC 7232 §2.3.2): same opaque tag.
-    pub fn weak_eq(&self, other: &EntityTag) -> Expr {
-        self.opaque.equals(&other.opaque)
-    }
-
-    /// The constraint that this tag is the one written `observed` in a
-    /// header (false when `observed` is not an entity tag).
-    pub fn is(&self, observed: &str) -> Expr {
-        match EntityTag::parse(observed) {
-            Some(t) => Expr::and([self.weak.equals(t.weak), self.opaque.equals(t.opaque)]),
-            None => Expr::bool(false),
-        }
-    }
-
-    /// Whether some tag of `list` matches this one (strongly, or weakly
-    /// with `weak`): a disjunction, false for an empty list.
-    pub fn any_of(&self, list: &[EntityTag], weak: bool) -> Expr {
-        Expr::or(list.iter().map(|t| if weak { self.weak_eq(t) } else { self.strong_eq(t) }))
-    }
-}
-
-impl fmt::Display for EntityTag {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match (&self.weak, &self.opaque) {
-            (Expr::Const(Value::Bool(true)), Expr::Const(Value::Str(o))) => write!(f, "W/{o}"),
-            (Expr::Const(Value::Bool(false)), Expr::Const(Value::Str(o))) => f.write_str(o),
-            (w, o) => write!(f, "etag(weak: {w}, opaque: {o})"),
-        }
-    }
-}
-
-impl Syms for EntityTag {
-    fn visit_exprs(&mut self, f: &mut dyn FnMut(&mut Expr)) {
-        f(&mut self.weak);
-        f(&mut self.opaque);
     }
 }
 
@@ -628,16 +520,6 @@ fn eval_eq(a: &Expr, b: &Expr, lookup: &dyn Fn(Var) -> Option<Value>) -> Option<
     (x.sort() == y.sort()).then_some(x == y)
 }
 
-/// Entity-tag comparison on concrete tags (RFC 7232 §2.3.2).
-pub fn etag_match(a: &str, b: &str, weak: bool) -> bool {
-    if weak { opaque_tag(a) == opaque_tag(b) } else { !a.starts_with("W/") && !b.starts_with("W/") && a == b }
-}
-
-/// The opaque part of an entity tag (without the weakness indicator).
-pub fn opaque_tag(t: &str) -> &str {
-    t.strip_prefix("W/").unwrap_or(t)
-}
-
 impl From<Var> for Expr {
     fn from(v: Var) -> Self {
         Expr::Var(v)
@@ -699,9 +581,6 @@ impl fmt::Display for Expr {
             Expr::Le(a, b) => write!(f, "{a} <= {b}"),
             Expr::Add(e, k) if *k < 0 => write!(f, "({e} - {})", i128::from(*k).abs()),
             Expr::Add(e, k) => write!(f, "({e} + {k})"),
-            Expr::TagMatch { tag, against, weak } => {
-                write!(f, "{}({tag}, {against:?})", if *weak { "weak_match" } else { "strong_match" })
-            }
             Expr::Ite(c, a, b) => write!(f, "(if {c} then {a} else {b})"),
         }
     }
@@ -823,49 +702,6 @@ mod tests {
     }
 
     #[test]
-    fn etag_comparison_follows_rfc_7232() {
-        // The table of RFC 7232 §2.3.2.
-        assert!(!etag_match("W/\"1\"", "W/\"1\"", false));
-        assert!(etag_match("W/\"1\"", "W/\"1\"", true));
-        assert!(!etag_match("W/\"1\"", "W/\"2\"", false));
-        assert!(!etag_match("W/\"1\"", "W/\"2\"", true));
-        assert!(!etag_match("W/\"1\"", "\"1\"", false));
-        assert!(etag_match("W/\"1\"", "\"1\"", true));
-        assert!(etag_match("\"1\"", "\"1\"", false));
-        assert!(etag_match("\"1\"", "\"1\"", true));
-    }
-
-    #[test]
-    fn entity_tags_compare_as_rfc_7232_says_whatever_is_unknown() {
-        // The table of RFC 7232 §2.3.2, through symbolic tags.
-        let t = |s: &str| EntityTag::parse(s).unwrap();
-        let g = |e: Expr| e.eval_ground().and_then(|v| v.as_bool()).unwrap();
-        for (a, b, strong, weak) in [
-            ("W/\"1\"", "W/\"1\"", false, true),
-            ("W/\"1\"", "W/\"2\"", false, false),
-            ("W/\"1\"", "\"1\"", false, true),
-            ("\"1\"", "\"1\"", true, true),
-        ] {
-            assert_eq!(g(t(a).strong_eq(&t(b))), strong, "{a} {b}");
-            assert_eq!(g(t(a).weak_eq(&t(b))), weak, "{a} {b}");
-            assert_eq!(etag_match(a, b, false), strong);
-            assert_eq!(etag_match(a, b, true), weak);
-        }
-        assert!(EntityTag::parse("abc").is_none() && EntityTag::parse("\"a\"b\"").is_none());
-        // Two unknown tags: the comparison is a constraint on both.
-        let u = EntityTag::new(Expr::Var(var(0, Sort::Bool)), Expr::Var(var(1, Sort::Str)));
-        let lookup = |v: Var| match v.id {
-            0 => Some(Value::Bool(false)),
-            _ => Some(Value::Str("\"1\"".into())),
-        };
-        assert_eq!(u.strong_eq(&t("\"1\"")).eval(&lookup), Some(Value::Bool(true)));
-        assert_eq!(u.any_of(&[t("\"2\""), t("W/\"1\"")], false).eval(&lookup), Some(Value::Bool(false)));
-        assert_eq!(u.any_of(&[t("\"2\""), t("W/\"1\"")], true).eval(&lookup), Some(Value::Bool(true)));
-        assert_eq!(u.is("\"1\"").eval(&lookup), Some(Value::Bool(true)));
-        assert_eq!(u.is("garbage"), Expr::bool(false));
-    }
-
-    #[test]
     fn constants_decide_what_they_can() {
         let x = Expr::Var(var(0, Sort::Bool));
         assert_eq!(Expr::and([Expr::bool(false), x.clone()]).truth(), Some(false));
@@ -878,7 +714,7 @@ mod tests {
     fn evaluation_under_an_assignment() {
         let x = var(0, Sort::Int);
         let t = var(1, Sort::Str);
-        let e = Expr::and([Expr::Var(x).plus(1).le(Expr::int(5)), Expr::Var(t).weak_match("\"a\"")]);
+        let e = Expr::and([Expr::Var(x).plus(1).le(Expr::int(5)), Expr::Var(t).equals("W/\"a\"")]);
         let lookup = |v: Var| match v.id {
             0 => Some(Value::Int(4)),
             _ => Some(Value::Str("W/\"a\"".into())),

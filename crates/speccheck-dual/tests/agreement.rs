@@ -18,10 +18,10 @@ use speccheck::{Config, Property, TestCase};
 use speccheck_dual::brute::{Brute, BruteLimits, Domain, explains};
 use speccheck_dual::dual::{Invalid, Limits, Observation, validate};
 use speccheck_dual::model::{Answer, Conn, Cx, Event, Model, Step, Symbolic, Thread};
-use speccheck_dual::protocols::cmp::{CmpRst, CmpSet};
-use speccheck_dual::protocols::kv::{KvModel, KvReq, KvResp};
 use speccheck_dual::solver::Native;
 use speccheck_dual::sym::{Expr, Sort, Value};
+use speccheck_fixtures::cmp::{CmpRst, CmpSet};
+use speccheck_fixtures::kv::{KvModel, KvReq, KvResp};
 
 type Obs<M> = <<M as Model>::Resp as Symbolic>::Concrete;
 type Trace<M> = Vec<Observation<<M as Model>::Req, Obs<M>>>;

@@ -11,12 +11,12 @@ use speccheck_dual::dual::{Invalid, Limits, Observation, validate};
 use speccheck_dual::exec::inproc::{InProcess, Service};
 use speccheck_dual::exec::tcp::Tcp;
 use speccheck_dual::model::{Conn, Cx, Model, Step};
-use speccheck_dual::protocols::cmp::{Cmp, CmpBug, CmpServer};
-use speccheck_dual::protocols::kv::{Kv, KvBug, KvServer};
 use speccheck_dual::solver::Native;
 use speccheck_dual::sym::Expr;
 use speccheck_dual::tester::{DualReport, Tester};
 use speccheck_dual::{Protocol, Target};
+use speccheck_fixtures::cmp::{Cmp, CmpBug, CmpServer};
+use speccheck_fixtures::kv::{Kv, KvBug, KvServer};
 
 fn config(name: &str, cases: u32) -> Config {
     Config { cases, seed: Some(0x7e57), database: None, ..Config::named(name) }

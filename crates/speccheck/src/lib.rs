@@ -28,7 +28,8 @@
 //! This crate is the front door: it re-exports the engine
 //! ([`speccheck_core`]), the macros ([`macro@property`],
 //! [`derive@Arbitrary`], [`interface!`]), the techniques ([`reduce`],
-//! [`mod@interface`], [`dual`]) and installs the default explanation step.
+//! [`mod@interface`], [`dual`] with its protocols [`http`] and
+//! [`mod@sync`]) and installs the default explanation step.
 
 #![warn(missing_docs)]
 
@@ -44,6 +45,10 @@ pub use speccheck_derive::{Arbitrary, Targetable, contract, contracts, measure, 
 /// (cargo feature `dual`).
 #[cfg(feature = "dual")]
 pub use speccheck_dual as dual;
+/// HTTP/1.1 for the dualization tester: a model of an origin server, its
+/// codec and heuristics (cargo feature `dual`).
+#[cfg(feature = "dual")]
+pub use speccheck_http as http;
 /// Interface fuzzing (ArtiCheck, Monolith): black-box testing of an API
 /// by combining its own functions. Describe the API with [`interface!`]
 /// (cargo feature `interface`).
@@ -58,6 +63,10 @@ pub use speccheck_reduce as reduce;
 /// `target`).
 #[cfg(feature = "target")]
 pub use speccheck_spec as spec;
+/// File synchronizers for the dualization tester: a model of two replicas
+/// and reconciliation, a sandboxed local session (cargo feature `dual`).
+#[cfg(feature = "dual")]
+pub use speccheck_sync as sync;
 /// Type targeted testing (Target): refinement specs solved by SMT, with
 /// exhaustive, lazy and random baselines (cargo feature `target`; the SMT
 /// strategy needs feature `smt` and the system's libz3).

@@ -6,7 +6,7 @@
 use speccheck::contracts::switch::forced;
 use speccheck::contracts::{Contract, classify};
 use speccheck::{Config, Property, RunReport, gens};
-use speccheck_examples::contracts::{divide, qsort, qsort_fixed};
+use speccheck_fixtures::contracts::{divide, qsort, qsort_fixed};
 
 use super::{Expect, Finding, Stop, check};
 
@@ -44,7 +44,7 @@ fn violation(f: impl FnOnce() + std::panic::UnwindSafe) -> String {
 fn run(seed: u64) -> anyhow::Result<Vec<Finding>> {
     println!(
         "`qsort` carries `ensures(sorted)`, `ensures(permutation of xs)`, `no_panic`, `deterministic` and a cost \
-         bound over the steps it ticks (examples/src/contracts.rs). Every call is checked in tests and debug builds:\n"
+         bound over the steps it ticks (crates/speccheck-fixtures/src/contracts.rs). Every call is checked in tests and debug builds:\n"
     );
     println!(
         "qsort(vec![2, 1, 2]):\n{}\n",

@@ -4,9 +4,9 @@
 
 use speccheck::Config;
 use speccheck_dual::exec::inproc::InProcess;
-use speccheck_dual::protocols::cmp::{Cmp, CmpBug, CmpServer};
-use speccheck_dual::protocols::kv::{Kv, KvBug, KvServer};
 use speccheck_dual::tester::Tester;
+use speccheck_fixtures::cmp::{Cmp, CmpBug, CmpServer};
+use speccheck_fixtures::kv::{Kv, KvBug, KvServer};
 
 use super::{Expect, Finding, Stop, check};
 

@@ -7,9 +7,9 @@ use std::fmt;
 
 use speccheck::{Config, RunVerdict};
 use speccheck_dual::exec::tcp::Tcp;
-use speccheck_dual::protocols::http::Http;
 use speccheck_dual::tester::{DualReport, Tester};
-use speccheck_examples::http::{HttpBug, HttpServer};
+use speccheck_fixtures::http::{HttpBug, HttpServer};
+use speccheck_http::Http;
 
 use super::{Ended, Expect, Finding, Stop, TourReport, check};
 

@@ -2,7 +2,7 @@
 //! tester only calls each library's own API, builds values bottom-up,
 //! checks the laws, and reports a failing law as a minimal client program.
 
-use speccheck_examples::interface::catalogue;
+use speccheck_fixtures::interface::catalogue;
 
 use super::{Expect, Finding, Stop, check};
 

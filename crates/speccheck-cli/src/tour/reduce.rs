@@ -9,7 +9,7 @@ use speccheck::prelude::*;
 use speccheck::reduce::{ReduceConfig, SmartCheck};
 use speccheck::runner::Explainer;
 use speccheck::{Config, ExplainMode, Property, RunReport};
-use speccheck_examples::smartcheck::{div0, parser, stackset};
+use speccheck_fixtures::smartcheck::{div0, parser, stackset};
 
 use super::{Expect, Finding, Stop, check_that};
 

@@ -7,10 +7,10 @@
 use std::fmt;
 
 use speccheck::{Config, RunVerdict};
-use speccheck_dual::protocols::sync::Sync;
-use speccheck_dual::protocols::sync::session::Synchronizer;
 use speccheck_dual::tester::{DualReport, Tester};
-use speccheck_examples::sync::SyncBug;
+use speccheck_fixtures::sync::SyncBug;
+use speccheck_sync::Sync;
+use speccheck_sync::session::Synchronizer;
 
 use super::{Ended, Expect, Finding, Stop, TourReport, check};
 

@@ -13,7 +13,7 @@
 //!   for the language of [`crate::sym`]: union-find with constants for
 //!   equalities, difference logic (Bellman–Ford over `i64` bounds) for
 //!   integer order and offsets, and case splitting for disjunctions,
-//!   integer disequalities and entity-tag comparisons. Most observations
+//!   integer disequalities and if-then-else terms. Most observations
 //!   bind a variable to a constant, which it handles without search.
 //! * `Z3` (feature `z3`) — the same interface over the z3 SMT solver,
 //!   used to cross-check `Native` and to measure the choice (see

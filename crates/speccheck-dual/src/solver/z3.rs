@@ -114,17 +114,6 @@ impl Tr {
                 }
                 _ => Bool::from_bool(false),
             },
-            Expr::TagMatch { tag, against, weak } => {
-                let o = crate::sym::opaque_tag(against);
-                let expanded = if *weak {
-                    Expr::or([tag.equals(Expr::str(o)), tag.equals(Expr::str(format!("W/{o}")))])
-                } else if against.starts_with("W/") {
-                    Expr::bool(false)
-                } else {
-                    tag.equals(Expr::str(against.clone()))
-                };
-                self.formula(&expanded)
-            }
             Expr::Ite(..) => match self.term(e) {
                 Some(T::B(b)) => b,
                 _ => Bool::from_bool(false),

@@ -1,0 +1,53 @@
+//! The settings of one execution: connections, fuel, time budgets, the
+//! generation's pace, the validator's bounds.
+
+use std::time::Duration;
+
+use crate::dual::Limits;
+
+/// Settings of one execution.
+#[derive(Clone, Copy, Debug)]
+pub struct Settings {
+    /// Concurrent client connections.
+    pub conns: usize,
+    /// Fuel: the most steps a script may have.
+    pub fuel: usize,
+    /// Wall-clock budget of one execution; when it runs out the script
+    /// stops and the execution drains.
+    pub budget: Duration,
+    /// Liveness window: requests pending with no response for this long
+    /// fail the execution.
+    pub liveness: Duration,
+    /// Longest a `Wait` step waits.
+    pub wait: Duration,
+    /// Probability that a generated step is a `Wait`.
+    pub p_wait: f64,
+    /// Most requests the heuristics keep in flight: beyond it they wait
+    /// for responses (each pending request multiplies the orders in which
+    /// the server may have handled them, which the validator explores).
+    pub max_in_flight: usize,
+    /// Bounds on the validator.
+    pub limits: Limits,
+    /// Executions of a known failing script before it counts as not
+    /// reproducing (the confirmation of a failure found adaptively, and
+    /// the final run of the shrunk one): the interleaving of concurrent
+    /// connections is the system's, so a failure that needs one may take
+    /// more than one try. Reported with the attempt it took.
+    pub attempts: usize,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            conns: 2,
+            fuel: 40,
+            budget: Duration::from_secs(5),
+            liveness: Duration::from_millis(500),
+            wait: Duration::from_millis(20),
+            p_wait: 0.15,
+            max_in_flight: 4,
+            limits: Limits::default(),
+            attempts: 8,
+        }
+    }
+}

@@ -1,0 +1,108 @@
+//! How an execution ended: accepted, or which kind of failure, or no
+//! verdict (see the [module docs](super) for when each is given).
+
+use std::fmt;
+use std::time::Duration;
+
+use super::TransportError;
+use crate::dual::{Invalid, Rejection};
+use crate::model::{Conn, ModelError};
+use crate::protocol::show_bytes;
+
+/// How an execution ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Every observation was explained.
+    Accepted {
+        /// The wall-clock budget cut the script short.
+        budget_hit: bool,
+    },
+    /// A response no behaviour of the model explains.
+    Rejected(Rejection),
+    /// Bytes that are not a message of the protocol.
+    Malformed {
+        /// The connection.
+        conn: Conn,
+        /// The bytes.
+        bytes: Vec<u8>,
+        /// What the decoder said.
+        reason: String,
+    },
+    /// Requests pending and no response for the liveness window.
+    Liveness {
+        /// Requests without a response.
+        pending: usize,
+        /// How long the tester waited.
+        waited: Duration,
+        /// What the transport knows of the cause.
+        cause: Option<String>,
+    },
+    /// The server reset or closed a connection (and the model does not
+    /// allow it, or reconnecting failed).
+    ConnectionLost(TransportError),
+    /// The model is broken.
+    Model(ModelError),
+    /// The validator could not decide (too many branches, or no branch
+    /// left after some were abandoned for lack of fuel): no verdict.
+    Inconclusive(Invalid),
+}
+
+impl From<Invalid> for Verdict {
+    fn from(e: Invalid) -> Self {
+        match e {
+            Invalid::Rejected(r) => Verdict::Rejected(r),
+            Invalid::Model(e) => Verdict::Model(e),
+            inconclusive => Verdict::Inconclusive(inconclusive),
+        }
+    }
+}
+
+impl Verdict {
+    /// True for a failure of the system under test (or of its model).
+    pub fn is_failure(&self) -> bool {
+        !matches!(self, Verdict::Accepted { .. } | Verdict::Inconclusive(_))
+    }
+
+    /// A short name for the kind of failure (also what identifies "the
+    /// same failure" while shrinking).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Verdict::Accepted { .. } => "accepted",
+            Verdict::Rejected(_) => "rejected",
+            Verdict::Malformed { .. } => "malformed message",
+            Verdict::Liveness { .. } => "liveness",
+            Verdict::ConnectionLost(_) => "connection lost",
+            Verdict::Model(_) => "model error",
+            Verdict::Inconclusive(_) => "inconclusive",
+        }
+    }
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Verdict::Accepted { budget_hit } => {
+                write!(f, "accepted{}", if *budget_hit { " (wall-clock budget reached)" } else { "" })
+            }
+            Verdict::Rejected(r) => write!(f, "REJECTED: {r}"),
+            Verdict::Malformed { conn, bytes, reason } => {
+                write!(f, "MALFORMED response on connection {conn}: {reason}\n  bytes: {}", show_bytes(bytes))
+            }
+            Verdict::Liveness { pending, waited, cause } => {
+                write!(
+                    f,
+                    "LIVENESS: no response within {} while {pending} request{} pending",
+                    speccheck_core::human::duration(*waited),
+                    if *pending == 1 { " was" } else { "s were" }
+                )?;
+                match cause {
+                    Some(c) => write!(f, " ({c})"),
+                    None => Ok(()),
+                }
+            }
+            Verdict::ConnectionLost(e) => write!(f, "CONNECTION LOST: {e}"),
+            Verdict::Model(e) => write!(f, "MODEL ERROR: {e}"),
+            Verdict::Inconclusive(e) => write!(f, "INCONCLUSIVE: {e}"),
+        }
+    }
+}
