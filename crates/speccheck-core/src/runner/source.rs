@@ -61,14 +61,14 @@ pub(crate) enum Sourced {
 }
 
 /// Wraps a typed source so that it yields the generator's choices.
-pub(crate) struct Encoded<G: crate::Generator, S> {
+pub(crate) struct Encoded<G: crate::gens::Generator, S> {
     pub(crate) generator: std::sync::Arc<G>,
     pub(crate) source: S,
 }
 
 impl<G, S> InputSource<ChoiceSequence> for Encoded<G, S>
 where
-    G: crate::Generator + Send + Sync,
+    G: crate::gens::Generator + Send + Sync,
     S: InputSource<G::Value>,
 {
     fn describe(&self) -> String {
@@ -78,7 +78,7 @@ where
     fn next_input(&mut self) -> SourceStep<ChoiceSequence> {
         match self.source.next_input() {
             SourceStep::Input(v) => {
-                let mut enc = crate::Encoder::new();
+                let mut enc = crate::encode::Encoder::new();
                 match self.generator.encode(&v, &mut enc) {
                     Ok(()) => SourceStep::Input(enc.finish()),
                     Err(e) => SourceStep::Error(format!(
