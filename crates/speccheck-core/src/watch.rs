@@ -25,6 +25,9 @@ pub enum Phase {
     Shrink = 2,
     /// Explaining.
     Explain = 3,
+    /// Running an input known before it runs (every input up to a depth,
+    /// or an input source's): its choices are recorded for the report.
+    Enumerate = 4,
 }
 
 impl Phase {
@@ -33,7 +36,8 @@ impl Phase {
             0 => Phase::Replay,
             1 => Phase::Generate,
             2 => Phase::Shrink,
-            _ => Phase::Explain,
+            3 => Phase::Explain,
+            _ => Phase::Enumerate,
         }
     }
 }
@@ -104,11 +108,17 @@ impl Watch {
 
     /// Worker `w` starts replaying known choices (recorded for the report).
     pub fn begin_replay(&self, w: usize, phase: Phase, choices: &[Choice]) {
+        self.begin_known(w, phase, 0, choices);
+    }
+
+    /// Worker `w` starts case `case`, whose input is known as `choices`
+    /// (recorded for the report).
+    pub fn begin_known(&self, w: usize, phase: Phase, case: u64, choices: &[Choice]) {
         if !self.enabled {
             return;
         }
         *self.replaying.lock().unwrap_or_else(|e| e.into_inner()) = Some(choices.to_vec());
-        self.begin(w, phase, 0);
+        self.begin(w, phase, case);
     }
 
     /// Worker `w` finished its case.

@@ -392,3 +392,56 @@ fn a_shrink_budget_spent_before_any_step_is_not_called_a_minimum() {
     assert!(summary.contains("not shrunk (step budget reached)"), "{summary}");
     assert!(!summary.contains("nothing smaller"), "{summary}");
 }
+
+#[test]
+fn a_time_budget_too_long_to_reach_is_no_deadline() {
+    // `Duration::MAX` as "no budget" cannot be added to a clock reading.
+    for threads in [1, 2] {
+        let config = Config { time_budget: Some(Duration::MAX), cases: 50, threads, ..quiet("endless budget") };
+        let r = Property::new(any::<u8>()).config(config).run(|_: u8| true);
+        assert!(matches!(r.verdict, RunVerdict::Passed), "{r}");
+        assert_eq!(r.stats.passed, 50, "{r}");
+    }
+}
+
+/// Counts 10, 20, 30, … as inputs (an input source).
+struct Tens(u8);
+
+impl speccheck_core::InputSource<u8> for Tens {
+    fn describe(&self) -> String {
+        "tens".into()
+    }
+    fn next_input(&mut self) -> speccheck_core::SourceStep<u8> {
+        self.0 += 10;
+        if self.0 > 100 {
+            return speccheck_core::SourceStep::Complete { what: "tens".into(), depth: None };
+        }
+        speccheck_core::SourceStep::Input(self.0)
+    }
+}
+
+#[test]
+fn a_hang_on_an_enumerated_or_sourced_input_is_reported_with_that_input() {
+    let hangs_on = |target: u8| {
+        move |x: u8| {
+            if x == target {
+                std::thread::sleep(Duration::from_secs(3600));
+            }
+        }
+    };
+    let config = |name: &str| Config { timeout: Some(Duration::from_millis(200)), ..quiet(name) };
+    // Every input up to a depth: the hang is on the walk's input, not on a
+    // random one of the same number.
+    let exhaustive = Config { exhaustive: Some(2), ..config("hang while enumerating") };
+    let r = Property::new(gens::ints(0..=9u8)).config(exhaustive).run(hangs_on(3));
+    let c = failed(&r);
+    assert_eq!(c.failure.kind, FailureKind::Timeout, "{r}");
+    assert_eq!(c.inputs[0].1.to_line(), "3", "{r}");
+    assert_eq!(c.found_after, 4, "inputs 0 to 3 ran: {r}");
+    // An input source's inputs.
+    let r = Property::new(any::<u8>()).config(config("hang on a sourced input")).inputs_from(Tens(0)).run(hangs_on(40));
+    let c = failed(&r);
+    assert_eq!(c.failure.kind, FailureKind::Timeout, "{r}");
+    assert_eq!(c.inputs[0].1.to_line(), "40", "{r}");
+    assert_eq!(c.found_after, 4, "{r}");
+}

@@ -251,7 +251,8 @@ macro_rules! assume {
 }
 
 /// Keeps the frames of a backtrace that belong to the code under test:
-/// from the first frame past the panic machinery up to speccheck's runner.
+/// from the first frame past the panic machinery up to speccheck's own
+/// (the runner's test function, or the case runner).
 pub(crate) fn trim_backtrace(full: &str) -> String {
     let mut frames: Vec<Vec<&str>> = Vec::new();
     for line in full.lines() {

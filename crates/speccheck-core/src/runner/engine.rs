@@ -41,6 +41,8 @@ pub(crate) struct Engine {
     pub(crate) failing: Failing,
     /// Where cases run.
     pub(crate) executor: Box<dyn Executor>,
+    /// True when they run in a child process.
+    isolated: bool,
     /// How generated cases are made.
     pub(crate) cases: Cases,
     /// Inputs from outside the generator (see [`super::source`]), taken
@@ -80,6 +82,7 @@ impl Engine {
         source: Option<Sourced>,
     ) -> Engine {
         let failing = Failing::default();
+        let isolated = child.is_some();
         let cases = Cases::new(subject.test.clone(), watch.clone(), seed, &config);
         let executor: Box<dyn Executor> = match child {
             Some(child) => {
@@ -97,6 +100,7 @@ impl Engine {
             watch,
             failing,
             executor,
+            isolated,
             cases,
             source: Mutex::new(source),
             preceding: AtomicU64::new(0),
@@ -234,7 +238,7 @@ impl Engine {
 
     /// True when cases run in a child process.
     pub(crate) fn isolated(&self) -> bool {
-        self.config.isolate
+        self.isolated
     }
 
     /// Runs one case, watched as a case of `phase`.

@@ -120,7 +120,7 @@ impl Run {
             // Nothing to watch for: run on this thread, with no hand-offs.
             return guarded(&engine, || engine.run());
         }
-        watched(engine, started)
+        run_watched(engine, started)
     }
 }
 
@@ -133,7 +133,7 @@ struct Crashed {
 
 /// Runs the engine on a pooled worker thread, the final replay on a thread
 /// of the caller's, and watches both from this thread for hangs.
-fn watched(engine: Arc<Engine>, started: Instant) -> RunReport {
+fn run_watched(engine: Arc<Engine>, started: Instant) -> RunReport {
     // Until this function returns (the final replay included), idle
     // workers stay awake for the next run.
     let _in_progress = pool::RunInProgress::begin();

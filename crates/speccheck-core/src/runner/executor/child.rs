@@ -21,6 +21,9 @@ use crate::test_case::{CaseControl as _, Invalid, Tail, TestCase, catch_invalid}
 /// The first batch of generated cases, and the largest.
 const FIRST_BATCH: u64 = 8;
 const MAX_BATCH: u64 = 1024;
+/// Cases a batch holds beyond the passes the run still needs (some will be
+/// rejected).
+const SLACK: u64 = 8;
 
 /// Runs every case in a child process.
 pub(crate) struct Child {
@@ -129,8 +132,13 @@ impl Executor for Child {
         (r.outcome, r.labels)
     }
 
+    fn run_plain(&self, tc: TestCase) -> (Outcome, Vec<String>) {
+        let r = self.execute(&tc);
+        (r.outcome, r.labels)
+    }
+
     fn run_generated(&self, from: u64, n: u64, tally: &mut Tally, _deadline: Option<Instant>) -> Result<Batch, String> {
-        let n = n.min(tally.missing().max(1) + FIRST_BATCH);
+        let n = n.min(tally.missing().max(1) + SLACK);
         let request = wire::Batch {
             seed: self.cases.seed,
             start: from,
@@ -155,11 +163,11 @@ impl Executor for Child {
                 (passes(at), Some(info))
             }
         };
+        // Every case the child ran counts, as far as the batch went (the
+        // pass count and the rejection limit are checked between batches): a
+        // crash or hang at its end is reported whatever the count says.
         let mut i = from;
         for (outcome, labels) in outcomes {
-            if tally.is_full() {
-                return Ok(Batch::Ran(i - from));
-            }
             if let Some(failure) = tally.count(outcome, labels) {
                 return Ok(Batch::Failed(i, failure));
             }

@@ -37,6 +37,10 @@ impl Executor for InPlace {
         (outcome, labels)
     }
 
+    fn run_plain(&self, mut tc: TestCase) -> (Outcome, Vec<String>) {
+        self.run_in(&mut tc)
+    }
+
     fn run_generated(&self, from: u64, n: u64, tally: &mut Tally, _deadline: Option<Instant>) -> Result<Batch, String> {
         let mut scratch = self.scratch.lock().unwrap_or_else(|e| e.into_inner());
         let tc = scratch.get_or_insert_with(|| self.cases.scratch());

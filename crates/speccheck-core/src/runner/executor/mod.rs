@@ -42,10 +42,15 @@ pub(crate) trait Executor: Send + Sync {
     /// (its choices, an enumeration's widths): the outcome and labels only.
     fn run_in(&self, tc: &mut TestCase) -> (Outcome, Vec<String>);
 
+    /// Runs one case for its outcome and labels only; nothing of it is
+    /// read back (the simplest input: a failure is run again, recorded).
+    fn run_plain(&self, tc: TestCase) -> (Outcome, Vec<String>);
+
     /// Runs generated cases `from..from + n` and counts each into `tally` in
     /// index order, whatever order they ran in; stops at the first failure,
-    /// when the tally is full, or past `deadline`. `Err` when the cases
-    /// cannot be run at all any more.
+    /// or when the tally is full. An executor that runs cases concurrently
+    /// also stops taking new ones past `deadline`; the caller checks it
+    /// between batches. `Err` when the cases cannot be run at all any more.
     fn run_generated(&self, from: u64, n: u64, tally: &mut Tally, deadline: Option<Instant>) -> Result<Batch, String>;
 
     /// How many generated cases the batch after one of `last` holds (the
@@ -57,7 +62,7 @@ pub(crate) trait Executor: Send + Sync {
 pub(crate) enum Batch {
     /// It counted this many cases, none failing.
     Ran(u64),
-    /// Case `index` failed (it is counted; the cases after it were not).
+    /// Case `index` failed; the cases after it were not counted.
     Failed(u64, FailureInfo),
 }
 

@@ -68,6 +68,10 @@ impl Executor for Threads {
         self.in_place.run_in(tc)
     }
 
+    fn run_plain(&self, tc: TestCase) -> (Outcome, Vec<String>) {
+        self.in_place.run_plain(tc)
+    }
+
     fn run_generated(&self, from: u64, n: u64, tally: &mut Tally, deadline: Option<Instant>) -> Result<Batch, String> {
         let next = AtomicU64::new(from);
         let done = AtomicBool::new(false);
@@ -80,6 +84,11 @@ impl Executor for Threads {
                     let mut tc = self.cases.scratch();
                     while !done.load(Ordering::Acquire) && !watch.is_abandoned() {
                         if deadline.is_some_and(|d| Instant::now() > d) {
+                            // Time is up: nothing more is counted, whichever
+                            // thread's case was still running.
+                            let mut f = frontier.lock().unwrap_or_else(|e| e.into_inner());
+                            let counted = f.next - from;
+                            f.end.get_or_insert(Batch::Ran(counted));
                             done.store(true, Ordering::Release);
                             return;
                         }

@@ -7,9 +7,9 @@
 
 use std::time::Instant;
 
-use super::generate::abandoned;
-use super::{Origin, Searched};
+use super::{Origin, Searched, abandoned};
 use crate::case::{CaseResult, Outcome};
+use crate::choice::{Choice, ChoiceKind};
 use crate::enumerate::{enumerating_case, estimate_count, next_prefix, take_widths};
 use crate::human;
 use crate::runner::engine::Engine;
@@ -48,8 +48,12 @@ impl Engine {
                 }
                 return Searched::over(RunVerdict::Incomplete { reason: stop });
             }
+            // Its input is the prefix followed by simplest choices: a hang
+            // is reported with it (rebuilt from the values, see `hang.rs`).
+            let known: Vec<Choice> =
+                p.iter().map(|&value| Choice { value, max: u64::MAX, kind: ChoiceKind::Index }).collect();
+            self.watch.begin_known(0, Phase::Enumerate, tried + 1, &known);
             let mut tc = enumerating_case(p, depth);
-            self.watch.begin(0, Phase::Generate, tried);
             let (outcome, labels) = self.executor.run_in(&mut tc);
             self.watch.end(0);
             tried += 1;

@@ -12,7 +12,7 @@ use crate::test_case::CaseControl as _;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
-use super::{Origin, Searched};
+use super::{Origin, Searched, abandoned};
 use crate::case::{FailureInfo, Outcome};
 use crate::runner::engine::Engine;
 use crate::runner::executor::{Batch, SIMPLEST_CASE};
@@ -28,7 +28,8 @@ impl Engine {
         }
         let cases = u64::from(self.config.cases);
         let max_rejects = cases * u64::from(self.config.max_discard_ratio.max(1));
-        let deadline = self.config.time_budget.map(|b| started + b);
+        // A budget too long to add to a time is no deadline.
+        let deadline = self.config.time_budget.and_then(|b| started.checked_add(b));
         let mut tally = Tally::new(stats, cases, max_rejects);
         let (mut next, mut batch) = (0u64, self.executor.next_batch(0));
         loop {
@@ -73,9 +74,9 @@ impl Engine {
         }
         // Run as a random case is (nothing recorded), then again recorded
         // if it failed (`confirm`).
-        let mut tc = self.cases.generated(SIMPLEST_CASE).record_choices(false);
+        let tc = self.cases.generated(SIMPLEST_CASE).record_choices(false);
         self.watch.begin(0, Phase::Generate, SIMPLEST_CASE);
-        let (outcome, labels) = self.executor.run_in(&mut tc);
+        let (outcome, labels) = self.executor.run_plain(tc);
         self.watch.end(0);
         match outcome {
             // No simplest value: nothing was tested.
@@ -120,9 +121,4 @@ impl Engine {
     pub(crate) fn input_number(&self, index: u64) -> u64 {
         if index == SIMPLEST_CASE { 1 } else { index + 1 + self.preceding.load(Ordering::Relaxed) }
     }
-}
-
-/// The run was abandoned (a case hung): the watching thread reports it.
-pub(crate) fn abandoned() -> Searched {
-    Searched::over(RunVerdict::Error("abandoned".into()))
 }

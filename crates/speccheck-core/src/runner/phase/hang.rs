@@ -17,7 +17,7 @@ use crate::runner::engine::Engine;
 use crate::runner::isolate;
 use crate::runner::report::{Counterexample, RunReport, RunVerdict};
 use crate::term::Term;
-use crate::test_case::catch_invalid;
+use crate::test_case::{Tail, TestCase, catch_invalid};
 use crate::watch::{Hang, Phase, Watch};
 
 impl Engine {
@@ -31,16 +31,17 @@ impl Engine {
         let failure = FailureInfo { kind: FailureKind::Timeout, message, location: None, in_generator: false };
         let (choices, inputs, found_after, notes) = match hang.phase {
             Phase::Generate => {
-                let mut tc = self.cases.generated(hang.case).with_final(true);
-                let describe = self.subject.describe.clone();
-                let inputs = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    catch_invalid(&mut tc, |tc| describe(tc))
-                }))
-                .ok()
-                .and_then(Result::ok)
-                .unwrap_or_default();
-                let (choices, _) = tc.finish();
+                let (choices, inputs) = self.rebuilt(self.cases.generated(hang.case));
                 (choices, inputs, self.input_number(hang.case), Vec::new())
+            }
+            Phase::Enumerate => {
+                // The input was known before it ran: the values of its
+                // choices (an enumeration's prefix, then the simplest
+                // choices); replayed here for its inputs and its choices.
+                let known = hang.choices.unwrap_or_default();
+                let tc = TestCase::replay(known, Tail::Simplest).with_max_depth(self.config.max_depth);
+                let (choices, inputs) = self.rebuilt(tc);
+                (choices, inputs, hang.case, Vec::new())
             }
             Phase::Replay => {
                 let choices = ChoiceSequence(hang.choices.unwrap_or_default());
@@ -60,6 +61,19 @@ impl Engine {
         let saved_to = self.persist(&stand_in, &failure, &mut warnings);
         let cx = Counterexample { saved_to, ..self.counterexample(&stand_in, failure, found_after) };
         self.report(RunVerdict::Failed(Box::new(cx)), self.new_stats(), warnings, started)
+    }
+
+    /// The input `tc` makes, drawn here without running the property (its
+    /// choices, and its inputs as the report shows them).
+    fn rebuilt(&self, tc: TestCase) -> (ChoiceSequence, Vec<(String, Term)>) {
+        let mut tc = tc.with_final(true);
+        let describe = self.subject.describe.clone();
+        let inputs =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| catch_invalid(&mut tc, |tc| describe(tc))))
+                .ok()
+                .and_then(Result::ok)
+                .unwrap_or_default();
+        (tc.finish().0, inputs)
     }
 
     /// A candidate hung while shrinking or explaining: the report is the

@@ -103,3 +103,8 @@ pub(crate) struct LastStep {
     pub(crate) sections: Vec<Section>,
     pub(crate) source: Option<String>,
 }
+
+/// The run was abandoned (a case hung): the watching thread reports it.
+pub(crate) fn abandoned() -> Searched {
+    Searched::over(RunVerdict::Error("abandoned".into()))
+}

@@ -13,7 +13,6 @@ use crate::runner::report::{RunStats, RunVerdict};
 use crate::runner::tally::describe_invalid;
 use crate::test_case::CaseControl as _;
 use crate::test_case::Tail;
-use crate::watch::Phase;
 
 impl Engine {
     /// Runs the known inputs: a failure among them is the run's.
@@ -79,7 +78,7 @@ impl Engine {
     /// Runs the input the run was told to start from: the run is that
     /// input's (a pass only if it ran whole and passed).
     fn replay_start(&self, start: &ChoiceSequence, stats: &mut RunStats) -> Searched {
-        let r = self.watched(Phase::Replay, self.replay_case(start, Tail::Simplest));
+        let r = self.watched_replay(start, self.replay_case(start, Tail::Simplest));
         let unreplayed = match &r.outcome {
             Outcome::Invalid(why) => Some(format!("it could not be rebuilt ({})", describe_invalid(why))),
             Outcome::Discard { reason } => Some(format!("it was rejected by `{reason}`")),

@@ -12,8 +12,7 @@
 
 use std::time::Instant;
 
-use super::generate::abandoned;
-use super::{Origin, Searched};
+use super::{Origin, Searched, abandoned};
 use crate::human;
 use crate::runner::engine::Engine;
 use crate::runner::report::{ExhaustiveStats, RunStats, RunVerdict};
@@ -65,7 +64,9 @@ impl Engine {
             }
             match source.next_input() {
                 SourceStep::Input(choices) => {
-                    let r = self.watched(Phase::Generate, self.replay_case(&choices, Tail::Stop));
+                    self.watch.begin_known(0, Phase::Enumerate, tried + 1, &choices.0);
+                    let r = self.executor.run(self.replay_case(&choices, Tail::Stop));
+                    self.watch.end(0);
                     tried += 1;
                     if r.misaligned > 0 || r.prefix_unused {
                         return Searched::over(RunVerdict::Error(format!(
