@@ -32,6 +32,8 @@ pub mod enumerate;
 pub mod gens;
 pub mod human;
 pub mod journal;
+pub mod observe;
+pub mod rerun;
 pub mod runner;
 pub mod seed;
 pub mod shrink;
@@ -42,7 +44,9 @@ pub mod tree;
 pub mod watch;
 
 pub use arbitrary::{Arbitrary, decode_value, encode_value};
-pub use case::{FailureInfo, FailureKind, Outcome, TestResult, Verdict, assume, collect, cover, label, note, reject};
+pub use case::{
+    FailureInfo, FailureKind, Outcome, TestResult, Verdict, assume, collect, cover, label, note, reject, target,
+};
 pub use choice::{Choice, ChoiceKind, ChoiceSequence, ReplayTag, shortlex, shortlex_le};
 pub use draw::char::CharClass;
 pub use draw::float::FloatSpec;

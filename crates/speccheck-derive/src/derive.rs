@@ -53,7 +53,73 @@ pub(crate) fn mentions(ty: &Type, name: &Ident) -> bool {
     walk(quote!(#ty), name)
 }
 
+/// Whether every value of `ty` holds a value of the type `name` being
+/// derived: the type itself (or `Self`), behind a pointer (`Box`, `Rc`,
+/// `Arc`), in a tuple or in a non-empty array. A container that may be
+/// empty (`Option`, `Vec`, a map) is a way out of the recursion.
+fn always_holds(ty: &Type, name: &Ident) -> bool {
+    match ty {
+        Type::Path(p) if p.qself.is_none() => {
+            let Some(last) = p.path.segments.last() else { return false };
+            if p.path.segments.len() == 1 && (last.ident == *name || last.ident == "Self") {
+                return true;
+            }
+            let pointer = matches!(last.ident.to_string().as_str(), "Box" | "Rc" | "Arc");
+            match &last.arguments {
+                syn::PathArguments::AngleBracketed(args) if pointer => args.args.iter().any(|a| match a {
+                    syn::GenericArgument::Type(t) => always_holds(t, name),
+                    _ => false,
+                }),
+                _ => false,
+            }
+        }
+        Type::Tuple(t) => t.elems.iter().any(|e| always_holds(e, name)),
+        Type::Array(a) => {
+            let empty =
+                matches!(&a.len, syn::Expr::Lit(l) if matches!(&l.lit, syn::Lit::Int(n) if n.base10_digits() == "0"));
+            !empty && always_holds(&a.elem, name)
+        }
+        Type::Paren(p) => always_holds(&p.elem, name),
+        Type::Group(g) => always_holds(&g.elem, name),
+        _ => false,
+    }
+}
+
+/// A type none of whose constructors can end the recursion has no finite
+/// value: generating one could never stop, so it is refused here rather
+/// than discovered as a run that rejects every input.
+fn check_base_case(input: &DeriveInput) -> syn::Result<()> {
+    let name = &input.ident;
+    let advice = format!(
+        "make the recursion optional (`Option<Box<{name}>>`, a `Vec<{name}>`) or add a variant that holds no `{name}`"
+    );
+    match &input.data {
+        Data::Struct(s) => match s.fields.iter().find(|f| always_holds(&f.ty, name)) {
+            Some(f) => Err(syn::Error::new_spanned(
+                &f.ty,
+                format!("`{name}` has no finite value: every `{name}` holds another `{name}` here; {advice}"),
+            )),
+            None => Ok(()),
+        },
+        Data::Enum(e) if !e.variants.is_empty() => {
+            if e.variants.iter().all(|v| v.fields.iter().any(|f| always_holds(&f.ty, name))) {
+                Err(syn::Error::new_spanned(
+                    name,
+                    format!(
+                        "`{name}` has no finite value: every variant holds another `{name}`, so there is no base \
+                         case to stop at; {advice}"
+                    ),
+                ))
+            } else {
+                Ok(())
+            }
+        }
+        _ => Ok(()),
+    }
+}
+
 pub fn expand(input: DeriveInput) -> syn::Result<TokenStream> {
+    check_base_case(&input)?;
     let tattrs = attrs::type_attrs(&input.attrs)?;
     let krate: syn::Path = tattrs.krate.clone().unwrap_or_else(|| parse_quote!(::speccheck));
     let core = quote!(#krate::__private::core);

@@ -8,6 +8,10 @@ use syn::{Attribute, Expr, FnArg, ItemFn, Pat, Token, Type, parse_quote};
 
 use crate::attrs::PropertyArg;
 
+/// The most generated arguments a property takes (the largest tuple the
+/// core's generator is implemented for).
+const MAX_ARGS: usize = 12;
+
 struct Arg {
     /// The name specs and reports use (the identifier, or what a
     /// `#[__speccheck_name("self")]` from `#[contract]` says).
@@ -168,6 +172,10 @@ pub fn expand(args: TokenStream, mut item: ItemFn) -> syn::Result<TokenStream> {
             "time_budget_ms" => quote!(__c.time_budget = Some(::std::time::Duration::from_millis(#v));),
             "shrink_time_ms" => quote!(__c.shrink_time = ::std::time::Duration::from_millis(#v);),
             "explain" => quote!(__c.explain = ::speccheck::__private::explain_mode(#v);),
+            "phases" => {
+                check_phases(v)?;
+                quote!(__c.set_phases(#v).expect("checked by #[property]");)
+            }
             "config" => quote!(*__c = { let mut __n: ::speccheck::Config = #v; __n.name = ::core::mem::take(&mut __c.name); __n.database = __c.database.take(); __n };),
             other => {
                 return Err(syn::Error::new_spanned(
@@ -175,7 +183,7 @@ pub fn expand(args: TokenStream, mut item: ItemFn) -> syn::Result<TokenStream> {
                     format!(
                         "unknown property setting `{other}` (expected cases, seed, max_size, max_depth, timeout_ms, \
                          time_budget_ms, shrink, shrink_steps, shrink_time_ms, threads, max_discard_ratio, explain, exhaustive, size_ramp, \
-                         max_enumerated, allow_partial, isolate, strategy, depth or config)"
+                         max_enumerated, allow_partial, isolate, phases, strategy, depth or config)"
                     ),
                 ));
             }
@@ -189,6 +197,7 @@ pub fn expand(args: TokenStream, mut item: ItemFn) -> syn::Result<TokenStream> {
     // Split attributes: a runtime `…::test` drives an async body; the rest
     // stay on the generated test.
     let mut outer_attrs = Vec::new();
+    let mut examples = Vec::new();
     let mut runtime = None;
     for attr in std::mem::take(&mut item.attrs) {
         if is_async && let Some(rt) = runtime_attribute(&attr) {
@@ -196,6 +205,10 @@ pub fn expand(args: TokenStream, mut item: ItemFn) -> syn::Result<TokenStream> {
             continue;
         }
         if attr.path().is_ident("test") {
+            continue;
+        }
+        if attr.path().is_ident("example") {
+            examples.push(attr);
             continue;
         }
         outer_attrs.push(attr);
@@ -284,6 +297,18 @@ pub fn expand(args: TokenStream, mut item: ItemFn) -> syn::Result<TokenStream> {
         gen_args.push(Arg { name, ty: (*pt.ty).clone(), from, refine, fun });
     }
 
+    // Inputs are drawn as one tuple, and tuples implement the generator
+    // (and the spec's traits) up to twelve elements, as std's traits do.
+    if let Some(extra) = gen_args.get(MAX_ARGS) {
+        return Err(syn::Error::new_spanned(
+            &extra.ty,
+            format!(
+                "a property takes at most {MAX_ARGS} generated arguments (this one has {}): group some in a tuple \
+                 or a struct that derives `Arbitrary`",
+                gen_args.len()
+            ),
+        ));
+    }
     let gens = gen_args.iter().map(|a| {
         let ty = &a.ty;
         let name = a.name.clone();
@@ -372,6 +397,7 @@ pub fn expand(args: TokenStream, mut item: ItemFn) -> syn::Result<TokenStream> {
             fun_attach.push(quote_spanned!(ty.span()=> let #local: #ty = #local.refined(&#spec);));
         }
     }
+    let examples = examples.iter().map(|a| example(a, &gen_args)).collect::<syn::Result<Vec<_>>>()?;
     let check = if tc_position.is_some() {
         quote!(__p.check_with_case(move |__tc: &mut ::speccheck::TestCase, (#(#locals,)*)| { #(#fun_attach)* #admit #body_ident(#(#call_args),*) }))
     } else {
@@ -385,12 +411,24 @@ pub fn expand(args: TokenStream, mut item: ItemFn) -> syn::Result<TokenStream> {
     let inputs_fn = format_ident!("__speccheck_inputs_{}", name);
     let arg_types = gen_args.iter().map(|a| &a.ty);
     let cfgs = outer_attrs.iter().filter(|a| a.path().is_ident("cfg") || a.path().is_ident("cfg_attr"));
+    let cfgs: Vec<_> = cfgs.collect();
+    let arg_types: Vec<_> = arg_types.collect();
+    // The explicit examples, built outside the test function so that their
+    // types are checked in every build, not only under `cargo test`.
+    let examples_fn = format_ident!("__speccheck_examples_{}", name);
     let inputs_item = quote! {
         #(#cfgs)*
         #[doc(hidden)]
         #[allow(dead_code, non_snake_case)]
         fn #inputs_fn() -> impl ::speccheck::Generator<Value = (#(#arg_types,)*)> + 'static {
             ::speccheck::gens::arguments((#(#gens,)*))
+        }
+
+        #(#cfgs)*
+        #[doc(hidden)]
+        #[allow(dead_code, non_snake_case, clippy::unnecessary_cast)]
+        fn #examples_fn() -> ::std::vec::Vec<(#(#arg_types,)*)> {
+            ::std::vec![#(#examples),*]
         }
     };
 
@@ -432,7 +470,84 @@ pub fn expand(args: TokenStream, mut item: ItemFn) -> syn::Result<TokenStream> {
                 })
                 .explainer(::speccheck::__private::default_explainer());
             #apply
+            let __p = #examples_fn().into_iter().fold(__p, |__p, __e| __p.example(__e));
             #check;
         }
     })
+}
+
+/// `#[example(v1, v2, …)]` or `#[example(a = v1, b = v2, …)]`: one value
+/// per generated argument, as the tuple the property's generator makes.
+/// Each value is checked against its argument's type where it is written.
+fn example(attr: &Attribute, args: &[Arg]) -> syn::Result<TokenStream> {
+    let values: Punctuated<Expr, Token![,]> = attr.parse_args_with(Punctuated::parse_terminated)?;
+    let named = values.iter().all(|e| matches!(e, Expr::Assign(_))) && !values.is_empty();
+    let exprs: Vec<Expr> = if named {
+        let mut by_name: Vec<Option<Expr>> = vec![None; args.len()];
+        for v in &values {
+            let Expr::Assign(a) = v else { unreachable!("checked above") };
+            let name = match &*a.left {
+                Expr::Path(p) => p.path.get_ident().map(ToString::to_string),
+                _ => None,
+            };
+            let Some(i) = name.as_ref().and_then(|n| args.iter().position(|g| &g.name == n)) else {
+                let known: Vec<&str> = args.iter().map(|g| g.name.as_str()).collect();
+                return Err(syn::Error::new_spanned(
+                    &a.left,
+                    format!("not a generated argument of this property (they are: {})", known.join(", ")),
+                ));
+            };
+            if by_name[i].replace((*a.right).clone()).is_some() {
+                return Err(syn::Error::new_spanned(&a.left, "this argument is given twice"));
+            }
+        }
+        let missing: Vec<&str> =
+            args.iter().zip(&by_name).filter(|(_, v)| v.is_none()).map(|(g, _)| g.name.as_str()).collect();
+        if !missing.is_empty() {
+            return Err(syn::Error::new_spanned(
+                attr,
+                format!("an example gives every generated argument a value: missing {}", missing.join(", ")),
+            ));
+        }
+        by_name.into_iter().flatten().collect()
+    } else {
+        if values.iter().any(|e| matches!(e, Expr::Assign(_))) {
+            return Err(syn::Error::new_spanned(attr, "an example is all positional (`1, 2`) or all named (`a = 1`)"));
+        }
+        if values.len() != args.len() {
+            return Err(syn::Error::new_spanned(
+                attr,
+                format!(
+                    "an example gives one value per generated argument: {} expected ({}), {} given",
+                    args.len(),
+                    args.iter().map(|g| g.name.as_str()).collect::<Vec<_>>().join(", "),
+                    values.len()
+                ),
+            ));
+        }
+        values.into_iter().collect()
+    };
+    let locals: Vec<_> = (0..args.len()).map(|i| format_ident!("__e{}", i)).collect();
+    let lets = exprs.iter().zip(args).zip(&locals).map(|((e, a), l)| {
+        let ty = &a.ty;
+        quote_spanned!(e.span()=> let #l: #ty = #e;)
+    });
+    Ok(quote!({ #(#lets)* (#(#locals,)*) }))
+}
+
+/// `phases = "explicit,generate,…"`: every name a phase of a run.
+fn check_phases(v: &Expr) -> syn::Result<()> {
+    const PHASES: [&str; 6] = ["explicit", "reuse", "generate", "target", "shrink", "explain"];
+    let Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(list), .. }) = v else {
+        return Err(syn::Error::new_spanned(v, "`phases` takes a string: a comma-separated list of phases"));
+    };
+    for name in list.value().split(',').map(str::trim).filter(|n| !n.is_empty()) {
+        if !PHASES.iter().any(|p| p.eq_ignore_ascii_case(name)) {
+            return Err(syn::Error::new_spanned(
+                v,
+                format!("`{name}` is not a phase (the phases are: {})", PHASES.join(", ")),
+            ));
+        }
+    }
+    Ok(())
 }

@@ -91,7 +91,8 @@ pub mod space;
 
 pub use config::Config;
 pub use describe::{
-    Api, Args, Builder, CallError, CallStyle, DescribeError, Function, Law, LawVerdict, Mode, Param, Pos,
+    AbstractType, Api, Args, Builder, CallError, CallStyle, DescribeError, Function, GroundType, Law, LawVerdict, Mode,
+    Param, Pos,
 };
 pub use pool::ContainerKind;
 pub use program::Program;

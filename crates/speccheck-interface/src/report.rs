@@ -246,6 +246,9 @@ pub struct Counterexample {
     /// The file holding the replay, when it is too long for a variable
     /// (`SPECCHECK_REPLAY=@FILE` replays it).
     pub replay_file: Option<std::path::PathBuf>,
+    /// The `cargo test` command that reruns the test (the replay line
+    /// sets `SPECCHECK_REPLAY` for it).
+    pub rerun_command: Option<String>,
     /// The file holding the whole program, when it is longer than a
     /// screen (the report then shows its start and end).
     pub program_file: Option<std::path::PathBuf>,
@@ -470,9 +473,10 @@ impl fmt::Display for InterfaceReport {
             s.seed
         )?;
         if let Verdict::Failed(c) = &self.verdict {
+            let command = c.rerun_command.as_deref().map(|cmd| format!(" {cmd}")).unwrap_or_default();
             match (&c.replay_file, &c.replay) {
-                (Some(path), _) => writeln!(f, "  replay: SPECCHECK_REPLAY=@{}", path.display())?,
-                (None, Some(r)) => writeln!(f, "  replay: SPECCHECK_REPLAY={r}")?,
+                (Some(path), _) => writeln!(f, "  replay: SPECCHECK_REPLAY=@{}{command}", path.display())?,
+                (None, Some(r)) => writeln!(f, "  replay: SPECCHECK_REPLAY={r}{command}")?,
                 (None, None) => {}
             }
         }

@@ -54,6 +54,7 @@ impl Api {
         let (mut cx, reduction) = counterexample(&api, &cfg, seed, &name, finding);
         stats.reduce_time = reduce_started.elapsed();
         save_long_parts(&mut cx, &cfg, &name, seed);
+        cx.rerun_command = self.rerun_command();
         InterfaceReport { name: report_name, verdict: Verdict::Failed(Box::new(cx)), stats, reduction }
     }
 }
@@ -268,6 +269,7 @@ fn counterexample(
         reduction_note: None,
         replay: None,
         replay_file: None,
+        rerun_command: None,
         program_file: None,
         frame_in_crate: None,
     };
@@ -413,6 +415,7 @@ fn replay_only(api: &Arc<Api>, cfg: &Config, seed: u64, name: &str, replay: Stri
                 reduction_note: Some("replayed from SPECCHECK_REPLAY".to_string()),
                 replay: red.replay,
                 replay_file: None,
+                rerun_command: api.rerun_command(),
                 program_file: None,
                 frame_in_crate: None,
             }))

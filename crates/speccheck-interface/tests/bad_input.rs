@@ -121,6 +121,12 @@ fn a_function_that_panics_is_a_counterexample_program_unless_allowed() {
     assert!(cx.location.as_deref().unwrap().contains("bad_input.rs"), "{r}");
     assert_eq!(cx.calls, 5, "new, three pushes, peek\n{r}");
     assert!(cx.program.lines().last().unwrap().contains(".peek(); // panics: peek breaks on three elements"), "{r}");
+    // The replay line carries the command that reruns this test, as a
+    // property's does.
+    let expected = "cargo test -p speccheck-interface --test bad_input -- \
+                    a_function_that_panics_is_a_counterexample_program_unless_allowed --exact";
+    assert_eq!(cx.rerun_command.as_deref(), Some(expected), "{r}");
+    assert!(r.to_string().lines().any(|l| l.contains("replay: SPECCHECK_REPLAY=") && l.ends_with(expected)), "{r}");
 
     let allowed = interface! {
         abstract Stack;

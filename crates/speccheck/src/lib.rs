@@ -37,7 +37,7 @@ pub use speccheck_core::{
     Arbitrary, BoxedGenerator, CharClass, Choice, ChoiceKind, ChoiceSequence, Config, EncodeError, Encoder,
     ExplainMode, FailureInfo, FailureKind, Fields, FloatSpec, Fresh, Generator, Invalid, Outcome, Profile, Property,
     RunReport, RunVerdict, Span, SpanKind, SpanTree, Tail, Term, TestCase, TestResult, TreeView, TypeInfo, Verbosity,
-    Verdict, any, assume, collect, cover, decode_value, encode_value, label, note, reject,
+    Verdict, any, assume, collect, cover, decode_value, encode_value, label, note, reject, target,
 };
 pub use speccheck_core::{case, database, enumerate::enumerate, gens, runner, shrink, term, test_case};
 pub use speccheck_derive::{Arbitrary, Targetable, contract, contracts, measure, predicate, property};
@@ -91,7 +91,7 @@ macro_rules! interface {
 /// What most test files need.
 pub mod prelude {
     pub use crate::gens::{self, Generator};
-    pub use crate::{Arbitrary, TestCase, TestResult, TreeView, any, assume, collect, label, property};
+    pub use crate::{Arbitrary, TestCase, TestResult, TreeView, any, assume, collect, label, property, target};
 }
 
 /// Checks `body` on values of `generator` with the default settings and
@@ -178,41 +178,7 @@ pub mod __private {
         speccheck_core::database::FailureDatabase::default_dir(std::path::Path::new(manifest_dir))
     }
 
-    /// The path libtest names a test by: its module path inside the crate.
-    pub fn test_path(module: &str, name: &str) -> String {
-        match module.split_once("::") {
-            Some((_, rest)) => format!("{rest}::{name}"),
-            None => name.to_string(),
-        }
-    }
-
-    /// The `cargo test` command that reruns one property; `target` is the
-    /// test target's flag (`--lib`, `--test contracts`), when known.
-    pub fn rerun_command(package: &str, target: Option<&str>, module: &str, name: &str) -> String {
-        let target = target.map(|t| format!(" {t}")).unwrap_or_default();
-        format!("cargo test -p {package}{target} -- {} --exact", test_path(module, name))
-    }
-
-    /// The flag that names the test target a property was compiled in,
-    /// from what cargo told the compiler: `crate_name` (`CARGO_CRATE_NAME`),
-    /// `bin` (`CARGO_BIN_NAME`), `integration` (`CARGO_TARGET_TMPDIR` is
-    /// set: an integration test), and where the running test binary is (an
-    /// example's lives in `examples/`). `None` when it cannot be told: the
-    /// command then runs every target's test of that name.
-    pub fn test_target(crate_name: Option<&str>, bin: Option<&str>, integration: bool) -> Option<String> {
-        if let Some(b) = bin {
-            return Some(format!("--bin {b}"));
-        }
-        let crate_name = crate_name?;
-        let exe = std::env::current_exe().ok()?;
-        if exe.parent().and_then(|d| d.file_name()).is_some_and(|n| n == "examples") {
-            return Some(format!("--example {crate_name}"));
-        }
-        if integration {
-            return Some(format!("--test {crate_name}"));
-        }
-        Some("--lib".into())
-    }
+    pub use speccheck_core::rerun::{rerun_command, test_path, test_target};
 
     /// Parses `explain = "..."`.
     pub fn explain_mode(s: &str) -> ExplainMode {

@@ -150,3 +150,33 @@ fn a_hang_is_shrunk_to_the_smallest_input_that_still_hangs() {
     assert!(text.contains("x = 1001"), "the hang was not shrunk:\n{text}");
     assert!(text.contains("shrunk in child"), "{text}");
 }
+
+#[property(timeout_ms = 250, explain = "reduce")]
+#[ignore = "hangs on purpose: run in a child process by the tests below"]
+fn hang_above_1000_slow_above_100(x: u32) {
+    if x > 1000 {
+        loop {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+    }
+    if x > 100 {
+        // Slow, well inside the timeout: not a hang.
+        std::thread::sleep(std::time::Duration::from_millis(120));
+    }
+}
+
+#[test]
+fn shrinking_a_hang_uses_the_users_timeout_so_a_slow_input_is_not_a_hang() {
+    let (ok, text) = run_child("hang_above_1000_slow_above_100", &[]);
+    assert!(!ok, "{text}");
+    assert!(text.contains("failed (timeout)"), "{text}");
+    // Every candidate kept while shrinking hung at the user's limit: the
+    // report is an input above 1000 (1001 unless the shrink budget ran
+    // out first), never one that is merely slow.
+    let x: u32 = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("x = "))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("no input in the report:\n{text}"));
+    assert!(x > 1000, "shrunk to an input that only runs slowly:\n{text}");
+}

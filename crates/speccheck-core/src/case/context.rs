@@ -216,6 +216,31 @@ pub(crate) fn coverage_warnings(labels: &mut std::collections::BTreeMap<String, 
     out
 }
 
+/// The label under which [`target`] records a score (the report never
+/// shows it as a label).
+const TARGET_MARK: &str = "\u{1}target\u{1}";
+
+/// Reports a score for this input to steer the search (targeted
+/// property-based testing, Hypothesis's `target()`; Löscher and Sagonas
+/// 2017): after part of the generation phase, the run hill-climbs from the
+/// input with the highest score under each `label`, changing one choice at
+/// a time and keeping what raises the score, so inputs the property finds
+/// "almost failing" are pushed further. The score must be a finite number
+/// (NaN or an infinity makes the run an error naming the label); the best
+/// score per label is in the run's statistics.
+pub fn target(score: f64, label: impl Into<String>) {
+    let label = label.into();
+    CASE.with(|c| c.borrow_mut().labels.push(format!("{TARGET_MARK}{label}{TARGET_MARK}{:x}", score.to_bits())));
+    DIRTY.with(|d| d.set(true));
+}
+
+/// A score [`target`] recorded, from its label: `(label, score)`.
+pub(crate) fn target_of(label: &str) -> Option<(&str, f64)> {
+    let rest = label.strip_prefix(TARGET_MARK)?;
+    let (name, bits) = rest.rsplit_once(TARGET_MARK)?;
+    Some((name, f64::from_bits(u64::from_str_radix(bits, 16).ok()?)))
+}
+
 /// Adds a note to the counterexample's report (Hypothesis's `note`): code
 /// that has no `&mut TestCase` at hand, such as a generated function
 /// answering a call, says what it did. `note` is only called on the final

@@ -15,7 +15,7 @@ mod outcome;
 mod result;
 mod run;
 
-pub use context::{assume, collect, cover, label, note, reject};
+pub use context::{assume, collect, cover, label, note, reject, target};
 pub use outcome::{FailureInfo, FailureKind, Outcome, TestResult, Verdict};
 pub use result::CaseResult;
 pub(crate) use run::run_passing;

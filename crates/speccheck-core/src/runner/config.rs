@@ -101,6 +101,27 @@ pub struct Config {
     /// way and hand them to the runner, e.g. interface fuzzing). Unlike
     /// `replay`, which shows its input as given.
     pub start_from: Option<crate::choice::ChoiceSequence>,
+    /// Explicit examples (`#[example(...)]`, [`Property::example`]), as
+    /// their generator's choices: run first, every run, before saved
+    /// failures and generation; a failing one is shrunk and reported like
+    /// any failure.
+    ///
+    /// [`Property::example`]: crate::runner::Property::example
+    pub examples: Vec<crate::choice::ChoiceSequence>,
+    /// Which phases run (Hypothesis's `phases`): see [`Phases`]. Shrinking
+    /// and explaining are `shrink` and `explain`; [`Config::set_phases`]
+    /// sets all six from one list.
+    pub phases: Phases,
+    /// Run one shard of the cases (`SPECCHECK_SHARD=i/n`, `i` from 1):
+    /// generated case `k` of the whole run belongs to shard `k % n + 1`
+    /// (the simplest input to shard 1), so the shards of a run, on as many
+    /// machines, together run exactly its cases, none twice. For sharding
+    /// across tests, see `cargo nextest --partition`.
+    pub shard: Option<(u32, u32)>,
+    /// Append an observation of every case and of the run, one JSON line
+    /// each in Hypothesis's schema, to this file (`SPECCHECK_OBSERVE`;
+    /// see [`crate::observe`]).
+    pub observe: Option<PathBuf>,
     /// Test every input up to this depth instead of random ones
     /// (SmallCheck-style exhaustive testing).
     pub exhaustive: Option<u32>,
@@ -188,6 +209,10 @@ impl Config {
             explain: ExplainMode::Generalize,
             replay: None,
             start_from: None,
+            examples: Vec::new(),
+            phases: Phases::default(),
+            shard: None,
+            observe: None,
             exhaustive: None,
             max_enumerated: 1_000_000,
             allow_partial: false,
@@ -337,6 +362,23 @@ impl Config {
         if let Some(v) = var("SPECCHECK_TIME_BUDGET_MS") {
             let ms: u64 = parse(&v, "SPECCHECK_TIME_BUDGET_MS", "milliseconds (0 disables)")?;
             self.time_budget = (ms > 0).then(|| Duration::from_millis(ms));
+        }
+        if let Some(v) = var("SPECCHECK_OBSERVE") {
+            self.observe = (!v.trim().is_empty()).then(|| PathBuf::from(v.trim()));
+        }
+        if let Some(v) = var("SPECCHECK_SHARD") {
+            self.shard = Some(parse_shard(&v).ok_or_else(|| {
+                err("SPECCHECK_SHARD", &v, "i/n: shard i (from 1) of n, with 1 <= i <= n (e.g. 2/4)")
+            })?);
+        }
+        if let Some(v) = var("SPECCHECK_PHASES") {
+            self.set_phases(&v).map_err(|_| {
+                err(
+                    "SPECCHECK_PHASES",
+                    &v,
+                    "a comma-separated list of explicit, reuse, generate, target, shrink, explain",
+                )
+            })?;
         }
         if let Some(v) = var("SPECCHECK_SHRINK") {
             self.shrink = parse_bool(&v).ok_or_else(|| err("SPECCHECK_SHRINK", &v, "0 or 1"))?;
@@ -522,5 +564,72 @@ mod tests {
         // A short run still reaches the largest size.
         let short = Config { cases: 10, ..Config::base() };
         assert_eq!(short.case_size(5), short.max_size);
+    }
+}
+
+/// The phases of a run that can be turned off (with `shrink` and
+/// `explain`, Hypothesis's `phases` setting): every one is on by default.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Phases {
+    /// Run the explicit examples (`#[example]`).
+    pub explicit: bool,
+    /// Replay the failures earlier runs saved (the failure database).
+    pub reuse: bool,
+    /// Generate inputs (random, exhaustive or from an input source).
+    pub generate: bool,
+    /// Hill-climb on `target` scores after generation.
+    pub target: bool,
+}
+
+impl Default for Phases {
+    fn default() -> Self {
+        Phases { explicit: true, reuse: true, generate: true, target: true }
+    }
+}
+
+/// The names [`Config::set_phases`] takes, in the order a run has them.
+pub const PHASE_NAMES: [&str; 6] = ["explicit", "reuse", "generate", "target", "shrink", "explain"];
+
+impl Config {
+    /// Turns on exactly the phases named in `list` (comma separated, from
+    /// [`PHASE_NAMES`]: `"explicit,generate,shrink"` runs the examples and
+    /// generated inputs, shrinks a failure and does not explain it; an
+    /// empty list runs nothing). A name that is not a phase is an error
+    /// naming it.
+    pub fn set_phases(&mut self, list: &str) -> Result<(), String> {
+        let mut on = [false; 6];
+        for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+            match PHASE_NAMES.iter().position(|p| p.eq_ignore_ascii_case(name)) {
+                Some(i) => on[i] = true,
+                None => return Err(format!("`{name}` is not a phase (the phases are: {})", PHASE_NAMES.join(", "))),
+            }
+        }
+        self.phases = Phases { explicit: on[0], reuse: on[1], generate: on[2], target: on[3] };
+        self.shrink = on[4];
+        if !on[5] {
+            self.explain = ExplainMode::Off;
+        }
+        Ok(())
+    }
+}
+
+/// Reads `i/n` (shard `i` of `n`, `1 <= i <= n`).
+pub fn parse_shard(v: &str) -> Option<(u32, u32)> {
+    let (i, n) = v.trim().split_once('/')?;
+    let (i, n): (u32, u32) = (i.trim().parse().ok()?, n.trim().parse().ok()?);
+    (1..=n).contains(&i).then_some((i, n))
+}
+
+impl Config {
+    /// The passing cases this run (or its shard) asks for: the shard's
+    /// share of `cases`, the simplest input counted in shard 1.
+    pub fn shard_cases(&self) -> u64 {
+        let cases = u64::from(self.cases);
+        let Some((i, n)) = self.shard else { return cases };
+        let (i, n) = (u64::from(i), u64::from(n));
+        // Random cases 0..cases-1 (the simplest input is the first case).
+        let random = cases.saturating_sub(1);
+        let mine = random / n + u64::from(i - 1 < random % n);
+        mine + u64::from(i == 1 && cases > 0)
     }
 }

@@ -24,6 +24,7 @@ use super::subject::Subject;
 use crate::case::{CaseResult, FailureKind, Outcome};
 use crate::choice::{ChoiceSequence, ReplayTag};
 use crate::database::FailureDatabase;
+use crate::observe::Observer;
 use crate::shrink::ShrinkStats;
 use crate::test_case::{Tail, TestCase};
 use crate::watch::{Phase, Watch};
@@ -51,6 +52,8 @@ pub(crate) struct Engine {
     /// Inputs the generation phase ran before its random ones (the
     /// simplest input): random case `i` is input number `i + 1 + preceding`.
     pub(crate) preceding: AtomicU64,
+    /// Where observations go (`SPECCHECK_OBSERVE`), or why they cannot.
+    observer: Result<Option<Arc<Observer>>, String>,
 }
 
 /// Where a run stands after the search: done, or a counterexample left
@@ -83,11 +86,15 @@ impl Engine {
     ) -> Engine {
         let failing = Failing::default();
         let isolated = child.is_some();
+        let observer = match &config.observe {
+            None => Ok(None),
+            Some(path) => Observer::open(path, &config.name).map(|o| Some(Arc::new(o))).map_err(|e| {
+                format!("SPECCHECK_OBSERVE: cannot append to {}: {e}; nothing was observed", path.display())
+            }),
+        };
         let cases = Cases::new(subject.test.clone(), watch.clone(), seed, &config);
         let executor: Box<dyn Executor> = match child {
-            Some(child) => {
-                Box::new(Child::new(cases.clone(), child, subject.draw.clone(), config.timeout, failing.clone()))
-            }
+            Some(child) => Box::new(Child::new(cases.clone(), child, subject.draw.clone(), config.timeout)),
             None if config.threads > 1 => Box::new(Threads::new(cases.clone(), config.threads)),
             None => Box::new(InPlace::new(cases.clone())),
         };
@@ -104,6 +111,7 @@ impl Engine {
             cases,
             source: Mutex::new(source),
             preceding: AtomicU64::new(0),
+            observer,
         }
     }
 
@@ -220,7 +228,10 @@ impl Engine {
                 ));
             }
         }
-        RunReport {
+        if let Err(e) = &self.observer {
+            warnings.push(e.clone());
+        }
+        let report = RunReport {
             name: self.config.name.clone(),
             verdict,
             stats,
@@ -229,11 +240,21 @@ impl Engine {
             rerun_command: self.config.rerun_command.clone(),
             verbosity: self.config.verbosity,
             overridden: self.config.overridden.clone(),
+        };
+        if let Ok(Some(observer)) = &self.observer {
+            observer.info("speccheck run", &report.summary());
         }
+        report
     }
 
     pub(crate) fn new_stats(&self) -> RunStats {
-        RunStats { seed: self.seed, threads: self.config.threads.max(1), ..RunStats::default() }
+        RunStats {
+            seed: self.seed,
+            threads: self.config.threads.max(1),
+            shard: self.config.shard,
+            observer: self.observer.clone().ok().flatten(),
+            ..RunStats::default()
+        }
     }
 
     /// True when cases run in a child process.

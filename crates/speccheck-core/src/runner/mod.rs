@@ -27,7 +27,7 @@ pub use crate::case::{
     CaseResult, FailureInfo, FailureKind, Outcome, SharedTest, TestFn, TestResult, Verdict, assume, collect, cover,
     label, note, reject,
 };
-pub use config::{Config, ConfigError, ExplainMode, Profile, Verbosity};
+pub use config::{Config, ConfigError, ExplainMode, PHASE_NAMES, Phases, Profile, Verbosity};
 pub use explain::{ExplainContext, Explainer, Explanation};
 pub use property::Property;
 pub use report::{Counterexample, Rebuild, RunReport, RunStats, RunVerdict, Section};

@@ -28,6 +28,9 @@ pub struct Property<G: Generator> {
     render: Render<G::Value>,
     explainer: Option<Arc<dyn Explainer>>,
     source: Option<Sourced>,
+    /// Why an explicit example could not be taken (the run is then an
+    /// error that says so).
+    example_errors: Vec<String>,
 }
 
 impl<G> Property<G>
@@ -60,7 +63,14 @@ where
         if let Ok(dir) = std::env::var("CARGO_MANIFEST_DIR") {
             config.database = Some(FailureDatabase::default_dir(std::path::Path::new(&dir)));
         }
-        Property { generator: Arc::new(generator), config, render: Arc::new(render), explainer: None, source: None }
+        Property {
+            generator: Arc::new(generator),
+            config,
+            render: Arc::new(render),
+            explainer: None,
+            source: None,
+            example_errors: Vec::new(),
+        }
     }
 
     /// Replaces the settings (environment variables still apply on top).
@@ -104,6 +114,25 @@ where
         self
     }
 
+    /// Adds an explicit example: an input run before any other (before
+    /// saved failures and generation), every run. It is encoded into the
+    /// generator's choices, so a failing example is shrunk, explained and
+    /// saved like a generated input; a generator that cannot
+    /// [`encode`](Generator::encode) it makes the run an error naming the
+    /// example.
+    pub fn example(mut self, value: G::Value) -> Self {
+        let number = self.config.examples.len() + self.example_errors.len() + 1;
+        let mut enc = crate::encode::Encoder::new();
+        match self.generator.encode(&value, &mut enc) {
+            Ok(()) => self.config.examples.push(enc.finish()),
+            Err(e) => self.example_errors.push(format!(
+                "explicit example {number} cannot be run: the generator cannot encode it ({e}); give the \
+                 argument a generator that can (`any::<T>()`, or `map_inv` instead of `map`)"
+            )),
+        }
+        self
+    }
+
     /// Names the property (reports, database, CI seed).
     pub fn named(mut self, name: impl Into<String>) -> Self {
         self.config.name = name.into();
@@ -144,12 +173,16 @@ where
         draws_more: bool,
     ) -> RunReport {
         let started = Instant::now();
+        if let Some(e) = self.example_errors.first() {
+            return super::run::error_report(&self.config.name, e.clone());
+        }
         let config = match self.config.clone().apply_env() {
             Ok(c) => c,
             Err(e) => return super::run::error_report(&self.config.name, e.to_string()),
         };
         let generator = self.generator.clone();
         let render = self.render.clone();
+        let observing = config.observe.is_some();
         let test: SharedTest = Arc::new(move |tc: &mut TestCase| {
             let value = generator.generate(tc);
             if let Some(why) = tc.invalid() {
@@ -168,6 +201,9 @@ where
                 for (name, term) in shown_safely(&*render, &value) {
                     tc.show(&name, || term);
                 }
+            }
+            if observing {
+                return observed(tc, value, &*render, &body);
             }
             body(tc, value).into_outcome()
         });
@@ -217,6 +253,23 @@ where
 
 /// The named inputs `render` shows for `value`, or a plain statement that
 /// showing them panicked (a `Debug` or `Display` of the user's).
+/// Runs the body on `value` with its observation (`SPECCHECK_OBSERVE`):
+/// the input, rendered, and the body's time ride on the case's labels.
+fn observed<T, V: Verdict>(
+    tc: &mut TestCase,
+    value: T,
+    render: &(dyn Fn(&T) -> Vec<(String, Term)> + Send + Sync),
+    body: &impl Fn(&mut TestCase, T) -> V,
+) -> Outcome {
+    let inputs: Vec<(String, String)> =
+        shown_safely(render, &value).into_iter().map(|(name, term)| (name, term.to_string())).collect();
+    crate::case::label(crate::observe::input_label(&inputs));
+    let started = Instant::now();
+    let outcome = body(tc, value).into_outcome();
+    crate::case::label(crate::observe::time_label(started.elapsed().as_secs_f64()));
+    outcome
+}
+
 fn shown_safely<T>(render: &(dyn Fn(&T) -> Vec<(String, Term)> + Send + Sync), value: &T) -> Vec<(String, Term)> {
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| render(value))) {
         Ok(terms) => terms,

@@ -166,6 +166,19 @@ pub struct ExhaustiveStats {
     pub source: Option<String>,
 }
 
+/// What targeted testing did for one [`target`](crate::target) label.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TargetStats {
+    /// The highest score random generation reached.
+    pub generated: f64,
+    /// The highest score after the target phase (at least `generated`).
+    pub best: f64,
+    /// The generated case with the highest score (its number in the run).
+    pub(crate) case: Option<u64>,
+    /// Cases the target phase ran for this label.
+    pub climbs: u64,
+}
+
 /// Counts and timings of a run.
 #[derive(Clone, Debug, Default)]
 pub struct RunStats {
@@ -173,6 +186,18 @@ pub struct RunStats {
     pub seed: u64,
     /// Cases that passed.
     pub passed: u64,
+    /// Explicit examples that passed (run before the cases above).
+    pub examples_passed: u64,
+    /// The shard of the run's cases this run was (`SPECCHECK_SHARD=i/n`).
+    pub shard: Option<(u32, u32)>,
+    /// The best score each [`target`](crate::target) label reached, in
+    /// generation and after the target phase's hill climbing.
+    pub targets: BTreeMap<String, TargetStats>,
+    /// A `target` score that was not a finite number (the run is then an
+    /// error naming its label).
+    pub(crate) target_error: Option<String>,
+    /// Where the cases' observations go (`SPECCHECK_OBSERVE`).
+    pub(crate) observer: Option<std::sync::Arc<crate::observe::Observer>>,
     /// Cases rejected by a precondition.
     pub discarded: u64,
     /// Cases whose input could not be generated.
@@ -251,8 +276,13 @@ impl RunReport {
                 human::duration(s.elapsed)
             ),
             RunVerdict::Passed => format!(
-                "speccheck: `{}` passed {} cases{}{}{} in {}",
+                "speccheck: `{}` passed {}{} cases{}{}{} in {}",
                 self.name,
+                match s.examples_passed {
+                    0 => String::new(),
+                    1 => "1 explicit example and ".to_string(),
+                    n => format!("{n} explicit examples and "),
+                },
                 s.passed,
                 match &s.exhaustive {
                     Some(e) if e.complete && e.source.is_some() => {
@@ -269,7 +299,11 @@ impl RunReport {
                 } else {
                     String::new()
                 },
-                if s.time_budget_hit { " (time budget reached)" } else { "" },
+                match (s.time_budget_hit, s.shard) {
+                    (true, _) => " (time budget reached)".to_string(),
+                    (false, Some((i, n))) => format!(" (shard {i} of {n})"),
+                    (false, None) => String::new(),
+                },
                 human::duration(s.elapsed)
             ),
             RunVerdict::Failed(c) => format!(
@@ -363,6 +397,12 @@ impl fmt::Display for RunReport {
                     labels.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
                     for (l, n) in labels {
                         writeln!(f, "    {:5.1}% {l}", *n as f64 * 100.0 / total)?;
+                    }
+                }
+                if !self.stats.targets.is_empty() {
+                    writeln!(f, "  targets (highest score; random generation, then hill climbing):")?;
+                    for (l, t) in &self.stats.targets {
+                        writeln!(f, "    {l}: {} ({} generated, {} climbing cases)", t.best, t.generated, t.climbs)?;
                     }
                 }
                 for n in &self.notes {

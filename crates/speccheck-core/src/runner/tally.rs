@@ -2,8 +2,11 @@
 //! reasons for them, and when the count says the run is over (enough
 //! passes, or too many rejections to go on).
 
-use super::report::RunStats;
+use super::executor::SIMPLEST_CASE;
+use super::report::{RunStats, TargetStats};
+use crate::case::context::target_of;
 use crate::case::{FailureInfo, Outcome};
+use crate::observe::is_observation;
 use crate::test_case::Invalid;
 
 /// Why a count says the run is over.
@@ -12,6 +15,8 @@ pub(crate) enum Full {
     Enough,
     /// Rejections passed the limit: the run gives up, saying why.
     GaveUp(String),
+    /// A `target` score was not a finite number.
+    Error(String),
 }
 
 /// The generation phase's running count of cases: the run's statistics,
@@ -20,13 +25,16 @@ pub(crate) struct Tally<'s> {
     pub(crate) stats: &'s mut RunStats,
     cases: u64,
     max_rejects: u64,
+    /// The target phase is on: once scores come in, generation leaves it
+    /// half of the cases.
+    targeting: bool,
 }
 
 impl<'s> Tally<'s> {
     /// A count toward `cases` passing cases, giving up past `max_rejects`
     /// rejected ones.
-    pub(crate) fn new(stats: &'s mut RunStats, cases: u64, max_rejects: u64) -> Self {
-        Tally { stats, cases, max_rejects }
+    pub(crate) fn new(stats: &'s mut RunStats, cases: u64, max_rejects: u64, targeting: bool) -> Self {
+        Tally { stats, cases, max_rejects, targeting }
     }
 
     /// Counts a case that passed and recorded nothing (the hot path).
@@ -35,21 +43,32 @@ impl<'s> Tally<'s> {
         self.stats.passed += 1;
     }
 
-    /// Counts one case; returns the failure if it failed.
+    /// Counts generated case `index`; returns the failure if it failed.
     #[inline]
-    pub(crate) fn count(&mut self, outcome: Outcome, labels: Vec<String>) -> Option<FailureInfo> {
-        count(self.stats, outcome, labels)
+    pub(crate) fn count(&mut self, index: u64, outcome: Outcome, labels: Vec<String>) -> Option<FailureInfo> {
+        count(self.stats, Some(index), outcome, labels)
     }
 
     /// True when the run is over by count (see [`full`](Self::full)).
     #[inline]
     pub(crate) fn is_full(&self) -> bool {
-        self.stats.passed >= self.cases || self.rejected() > self.max_rejects
+        self.stats.passed >= self.generating()
+            || self.rejected() > self.max_rejects
+            || self.stats.target_error.is_some()
+    }
+
+    /// The passing cases generation runs: all of them, or half once the
+    /// property reports [`target`](crate::target) scores (the target
+    /// phase runs the other half, as Hypothesis splits its budget).
+    fn generating(&self) -> u64 {
+        if self.targeting && !self.stats.targets.is_empty() { self.cases - self.cases / 2 } else { self.cases }
     }
 
     /// Whether the run is over by count, and why.
     pub(crate) fn full(&self) -> Option<Full> {
-        if self.stats.passed >= self.cases {
+        if let Some(e) = &self.stats.target_error {
+            Some(Full::Error(e.clone()))
+        } else if self.stats.passed >= self.generating() {
             Some(Full::Enough)
         } else if self.rejected() > self.max_rejects {
             Some(Full::GaveUp(give_up_reason(self.stats)))
@@ -68,13 +87,40 @@ impl<'s> Tally<'s> {
     }
 }
 
-/// Counts one case into `stats`; returns the failure if it failed.
+/// Counts one case into `stats` (`index`: its number, for a generated
+/// case); returns the failure if it failed.
 #[inline]
-pub(crate) fn count(stats: &mut RunStats, outcome: Outcome, labels: Vec<String>) -> Option<FailureInfo> {
+pub(crate) fn count(
+    stats: &mut RunStats,
+    index: Option<u64>,
+    outcome: Outcome,
+    labels: Vec<String>,
+) -> Option<FailureInfo> {
+    if let Some(observer) = &stats.observer {
+        let how = match index {
+            Some(SIMPLEST_CASE) => "generated: the simplest input".to_string(),
+            Some(i) => format!("generated: random case {i}"),
+            None => "generated: enumerated, from an input source, or by the target phase".to_string(),
+        };
+        let (status, reason) = match &outcome {
+            Outcome::Pass => ("passed", String::new()),
+            Outcome::Fail(f) => ("failed", format!("{} ({}){}", f.message, f.kind, at(f.location.as_deref()))),
+            Outcome::Discard { reason } => ("gave_up", reason.clone()),
+            Outcome::Invalid(why) => ("gave_up", describe_invalid(why)),
+        };
+        observer.test_case(status, &reason, &labels, &how);
+    }
     match outcome {
         Outcome::Pass => {
             stats.passed += 1;
             for l in labels {
+                if let Some((label, score)) = target_of(&l) {
+                    record_target(stats, label, score, index);
+                    continue;
+                }
+                if is_observation(&l) {
+                    continue;
+                }
                 *stats.labels.entry(l).or_default() += 1;
             }
             None
@@ -112,4 +158,33 @@ pub(crate) fn give_up_reason(stats: &RunStats) -> String {
         Some((reason, n)) => format!("{reason} ({n} times)"),
         None => "every input was rejected".to_string(),
     }
+}
+
+/// Keeps the best score under `label` (and the generated case that made
+/// it); a score that is not a finite number is an error of the run.
+pub(crate) fn record_target(stats: &mut RunStats, label: &str, score: f64, index: Option<u64>) {
+    if !score.is_finite() {
+        stats.target_error.get_or_insert_with(|| {
+            format!("target(score, {label:?}) was given {score}: a score must be a finite number")
+        });
+        return;
+    }
+    let t = stats.targets.entry(label.to_string()).or_insert(TargetStats {
+        generated: score,
+        best: score,
+        case: index,
+        climbs: 0,
+    });
+    if score > t.best {
+        t.best = score;
+        if index.is_some() {
+            t.generated = score;
+            t.case = index;
+        }
+    }
+}
+
+/// ` at file:line:col`, when the place is known.
+fn at(location: Option<&str>) -> String {
+    location.map(|l| format!(" at {l}")).unwrap_or_default()
 }

@@ -63,6 +63,15 @@ pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
         #[allow(unused_mut, unused_variables, clippy::redundant_closure_call, clippy::clone_on_copy)]
         let __api = {
             let mut __b = #rt::Builder::new(#name);
+            // Where this is compiled, for the replay line's `cargo test`.
+            __b.compiled_in(
+                ::core::env!("CARGO_PKG_NAME"),
+                #rt::__rt::speccheck_core::rerun::test_target(
+                    ::core::option_env!("CARGO_CRATE_NAME"),
+                    ::core::option_env!("CARGO_BIN_NAME"),
+                    ::core::option_env!("CARGO_TARGET_TMPDIR").is_some(),
+                ),
+            );
             #(#stmts)*
             __b.build()
         };

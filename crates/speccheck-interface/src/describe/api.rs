@@ -34,6 +34,9 @@ pub struct Api {
     pub(crate) functions: Vec<FnSpec>,
     pub(crate) laws: Vec<LawSpec>,
     pub(crate) reference: Option<String>,
+    /// Where the description was compiled: the package and the test
+    /// target's flag (`--test x`), for the replay line's `cargo test`.
+    pub(crate) compiled_in: Option<(String, Option<String>)>,
 }
 
 impl Debug for Api {
@@ -48,6 +51,15 @@ impl Debug for Api {
 }
 
 impl Api {
+    /// The `cargo test` command that reruns the test checking this API,
+    /// when it is checked inside `cargo test` and the macro said where it
+    /// was compiled.
+    pub fn rerun_command(&self) -> Option<String> {
+        let (package, target) = self.compiled_in.as_ref()?;
+        let test = speccheck_core::rerun::current_test()?;
+        Some(speccheck_core::rerun::command_for(package, target.as_deref(), &test))
+    }
+
     /// The API's name.
     pub fn name(&self) -> &str {
         &self.name

@@ -8,13 +8,12 @@
 use std::any::TypeId;
 use std::collections::{HashMap, HashSet};
 use std::fmt::{self, Debug};
-use std::hash::Hash;
 use std::sync::Arc;
 
 use super::api::{Api, FnSpec, LawSpec};
 use super::function::{Function, Param};
 use super::law::Law;
-use super::pooled::{Kind, TypeDesc, ValueOps};
+use super::pooled::{AbstractType, GroundType, Kind, TypeDesc, ValueOps};
 use super::pos::{AtomRef, DefaultGround, Pos, PosNode};
 use super::shape::Shape;
 
@@ -32,6 +31,7 @@ pub struct Builder {
     functions: Vec<Function>,
     laws: Vec<Law>,
     reference: Option<String>,
+    compiled_in: Option<(String, Option<String>)>,
 }
 
 impl Debug for Builder {
@@ -50,6 +50,7 @@ impl Builder {
             functions: Vec::new(),
             laws: Vec::new(),
             reference: None,
+            compiled_in: None,
         }
     }
 
@@ -60,7 +61,7 @@ impl Builder {
 
     /// Declares an abstract type: its instances are only ever built by
     /// calling the API.
-    pub fn abstract_type<T: Clone + Debug + Hash + Eq + 'static>(&mut self, name: &str) -> &mut Self {
+    pub fn abstract_type<T: AbstractType>(&mut self, name: &str) -> &mut Self {
         self.declare(TypeId::of::<T>(), TypeDesc::new_abstract::<T>(name))
     }
 
@@ -68,7 +69,7 @@ impl Builder {
     /// (replayable and encodable: they are choices of a test case).
     pub fn ground<T, G>(&mut self, name: &str, generator: G) -> &mut Self
     where
-        T: Clone + Debug + Hash + Eq + 'static,
+        T: GroundType,
         G: speccheck_core::Generator<Value = T> + 'static,
     {
         self.declare(TypeId::of::<T>(), TypeDesc::new_ground(name, generator, ValueOps::of::<T>()))
@@ -127,6 +128,15 @@ impl Builder {
         self
     }
 
+    /// Where the description is compiled: the package and the test
+    /// target's flag (see `speccheck_core::rerun::test_target`), so a
+    /// report's replay line carries the `cargo test` command that reruns
+    /// it. `interface!` sets it.
+    pub fn compiled_in(&mut self, package: &str, target: Option<String>) -> &mut Self {
+        self.compiled_in = Some((package.to_string(), target));
+        self
+    }
+
     /// Resolves the description and checks that every abstract type can
     /// be constructed.
     pub fn build(mut self) -> Result<Api, DescribeError> {
@@ -145,7 +155,8 @@ impl Builder {
         for l in self.laws {
             laws.push(resolver.law(l, &mut names)?);
         }
-        let api = Api { name: self.name, types, functions, laws, reference: self.reference };
+        let api =
+            Api { name: self.name, types, functions, laws, reference: self.reference, compiled_in: self.compiled_in };
         check_constructible(&api)?;
         Ok(api)
     }

@@ -39,6 +39,7 @@ pub use args::Args;
 pub use build::{Builder, DescribeError};
 pub use function::{CallError, CallFn, CallStyle, Function, Mode, Param};
 pub use law::{Law, LawFn, LawVerdict};
+pub use pooled::{AbstractType, GroundType};
 pub use pos::Pos;
 pub(crate) use shape::Shape;
 pub use value::Dyn;

@@ -13,6 +13,30 @@ use speccheck_core::{Term, TestCase};
 
 use super::value::{Dyn, hash_one};
 
+/// What an abstract type of `interface!` needs: the pools clone its
+/// instances, reports show them, and equal instances are pooled once.
+/// Implemented for every type that has these traits; a type that lacks
+/// one gets this error at the macro, naming the trait.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be an abstract type of `interface!`: it needs `Clone`, `Debug`, `Hash` and `Eq`",
+    label = "add `#[derive(Clone, Debug, Hash, PartialEq, Eq)]` to `{Self}` (or implement the missing trait)",
+    note = "the pools clone instances, reports show them, and equal instances are pooled once"
+)]
+pub trait AbstractType: Clone + Debug + Hash + Eq + 'static {}
+
+impl<T: Clone + Debug + Hash + Eq + 'static> AbstractType for T {}
+
+/// What a ground type of `interface!` needs (as an [`AbstractType`]; a
+/// float, compared by its `Debug` form, needs only `Clone` and `Debug`).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a ground type of `interface!`: it needs `Clone`, `Debug`, `Hash` and `Eq`",
+    label = "add `#[derive(Clone, Debug, Hash, PartialEq, Eq)]` to `{Self}` (or implement the missing trait)",
+    note = "fresh values are pooled: cloned, shown in programs, and kept once when equal"
+)]
+pub trait GroundType: Clone + Debug + Hash + Eq + 'static {}
+
+impl<T: Clone + Debug + Hash + Eq + 'static> GroundType for T {}
+
 /// Operations every pooled type needs.
 #[derive(Clone, Copy)]
 pub(crate) struct ValueOps {

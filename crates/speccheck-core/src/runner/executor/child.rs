@@ -7,7 +7,7 @@
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use super::{Batch, Cases, Executor, Failing};
+use super::{Batch, Cases, Executor};
 use crate::case::{CaseResult, FailureInfo, FailureKind, Outcome};
 use crate::choice::ChoiceSequence;
 use crate::human;
@@ -32,27 +32,19 @@ pub(crate) struct Child {
     /// Rebuilds a case's spans and choices here, from its input.
     draw: Draw,
     timeout: Option<Duration>,
-    failing: Failing,
 }
 
 impl Child {
-    pub(crate) fn new(cases: Cases, child: Isolated, draw: Draw, timeout: Option<Duration>, failing: Failing) -> Self {
-        Child { cases, child: Mutex::new(child), draw, timeout, failing }
+    pub(crate) fn new(cases: Cases, child: Isolated, draw: Draw, timeout: Option<Duration>) -> Self {
+        Child { cases, child: Mutex::new(child), draw, timeout }
     }
 
-    /// The per-case limit: the timeout, shorter while shrinking a hang
-    /// (every hanging candidate waits it out).
+    /// The per-case limit: the user's timeout, in every phase. Shrinking a
+    /// hang waits it out for each candidate that still hangs (a shorter
+    /// limit would call an input that is merely slow a hang, and shrink to
+    /// it); candidates that pass cost only their run.
     fn limit(&self) -> Option<Duration> {
-        let hanging = self
-            .failing
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .as_ref()
-            .is_some_and(|(_, f)| f.kind == FailureKind::Timeout);
-        match self.timeout {
-            Some(t) if hanging => Some((t / 10).clamp(Duration::from_millis(100), Duration::from_secs(1)).min(t)),
-            other => other,
-        }
+        self.timeout
     }
 
     fn child(&self) -> std::sync::MutexGuard<'_, Isolated> {
@@ -141,7 +133,8 @@ impl Executor for Child {
         let n = n.min(tally.missing().max(1) + SLACK);
         let request = wire::Batch {
             seed: self.cases.seed,
-            start: from,
+            start: self.cases.global(from),
+            stride: self.cases.stride(),
             max_depth: self.cases.max_depth,
             max_choices: crate::test_case::DEFAULT_MAX_CHOICES,
             sizes: (from..from + n).map(|k| self.cases.size(k)).collect(),
@@ -168,7 +161,7 @@ impl Executor for Child {
         // crash or hang at its end is reported whatever the count says.
         let mut i = from;
         for (outcome, labels) in outcomes {
-            if let Some(failure) = tally.count(outcome, labels) {
+            if let Some(failure) = tally.count(i, outcome, labels) {
                 return Ok(Batch::Failed(i, failure));
             }
             i += 1;

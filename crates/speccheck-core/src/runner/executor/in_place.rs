@@ -57,7 +57,7 @@ impl Executor for InPlace {
                 tally.pass();
                 continue;
             };
-            if let Some(failure) = tally.count(outcome, labels) {
+            if let Some(failure) = tally.count(i, outcome, labels) {
                 return Ok(Batch::Failed(i, failure));
             }
         }

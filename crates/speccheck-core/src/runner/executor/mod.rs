@@ -27,9 +27,8 @@ use crate::watch::Watch;
 /// `phase::generate`); random cases are numbered from 0.
 pub(crate) const SIMPLEST_CASE: u64 = u64::MAX;
 
-/// The smallest failure found so far: the shrinker publishes it, a hang's
-/// report shows it, and a child process gives its cases less time while
-/// it is a hang (each hanging candidate waits the limit out).
+/// The smallest failure found so far: the shrinker publishes it and a
+/// hang's report shows it.
 pub(crate) type Failing = Arc<Mutex<Option<(ChoiceSequence, FailureInfo)>>>;
 
 /// Runs the property's cases.
@@ -76,6 +75,9 @@ pub(crate) struct Cases {
     /// The size ramp and the largest size (see [`Config::case_size`]).
     ramp: u32,
     max_size: usize,
+    /// This run's shard (`SPECCHECK_SHARD=i/n`): generated case `k` is case
+    /// `k * n + (i - 1)` of the whole run.
+    shard: Option<(u64, u64)>,
 }
 
 impl Cases {
@@ -87,12 +89,29 @@ impl Cases {
             max_depth: config.max_depth,
             ramp: config.size_ramp.min(config.cases / 2),
             max_size: config.max_size,
+            shard: config.shard.map(|(i, n)| (u64::from(i) - 1, u64::from(n))),
         }
+    }
+
+    /// The run's number of this shard's generated case `index`: cases are
+    /// a function of the run seed and that number, so the shards of a run
+    /// together run exactly its cases.
+    #[inline]
+    pub(crate) fn global(&self, index: u64) -> u64 {
+        match self.shard {
+            Some((i, n)) => index.saturating_mul(n).saturating_add(i),
+            None => index,
+        }
+    }
+
+    /// How far apart this shard's cases are in the whole run.
+    pub(crate) fn stride(&self) -> u64 {
+        self.shard.map_or(1, |(_, n)| n)
     }
 
     /// The size parameter of generated case `index`.
     pub(crate) fn size(&self, index: u64) -> usize {
-        case_size(index, self.ramp, self.max_size)
+        case_size(self.global(index), self.ramp, self.max_size)
     }
 
     /// Generated case `index` as the generation phase draws it: the
@@ -102,7 +121,7 @@ impl Cases {
         let tc = if index == SIMPLEST_CASE {
             TestCase::replay(Vec::new(), Tail::Simplest)
         } else {
-            TestCase::random(case_seed(self.seed, index), self.size(index))
+            TestCase::random(case_seed(self.seed, self.global(index)), self.size(index))
         };
         tc.with_max_depth(self.max_depth)
     }
@@ -116,6 +135,6 @@ impl Cases {
     /// Makes `tc` generated case `index` (see [`scratch`](Self::scratch)).
     #[inline]
     pub(crate) fn reset(&self, tc: &mut TestCase, index: u64) {
-        tc.reset_random(case_seed(self.seed, index), self.size(index));
+        tc.reset_random(case_seed(self.seed, self.global(index)), self.size(index));
     }
 }

@@ -51,7 +51,7 @@ impl Frontier<'_, '_> {
             let Some((outcome, labels)) = self.pending.remove(&self.next) else { break };
             let index = self.next;
             self.next += 1;
-            if let Some(failure) = self.tally.count(outcome, labels) {
+            if let Some(failure) = self.tally.count(index, outcome, labels) {
                 self.end = Some(Batch::Failed(index, failure));
             }
         }

@@ -111,7 +111,7 @@ fn run_batch(test: &crate::case::TestFn, b: &wire::Batch) -> Vec<String> {
         if let Some(f) = &progress {
             let _ = f.write_at(&(k as u64).to_le_bytes(), 0);
         }
-        tc.reset_random(crate::seed::case_seed(b.seed, b.start + k as u64), size);
+        tc.reset_random(crate::seed::case_seed(b.seed, b.start + k as u64 * b.stride), size);
         let (outcome, labels, _) = run_in_place(test, &mut tc);
         let fail = outcome.is_fail();
         tokens.push(wire::outcome_token(&outcome, &labels));

@@ -96,6 +96,9 @@ fn list_from(token: &str) -> Vec<String> {
 pub(crate) struct Batch {
     pub(crate) seed: u64,
     pub(crate) start: u64,
+    /// Case `k` of the batch is case `start + k * stride` of the run (a
+    /// shard runs every `stride`-th case).
+    pub(crate) stride: u64,
     pub(crate) max_depth: u32,
     pub(crate) max_choices: usize,
     pub(crate) sizes: Vec<usize>,
@@ -105,9 +108,10 @@ pub(crate) struct Batch {
 pub(crate) fn batch_line(b: &Batch) -> String {
     let sizes: Vec<String> = b.sizes.iter().map(usize::to_string).collect();
     format!(
-        "batch seed={} start={} depth={} choices={} sizes={}\n",
+        "batch seed={} start={} stride={} depth={} choices={} sizes={}\n",
         b.seed,
         b.start,
+        b.stride,
         b.max_depth,
         b.max_choices,
         sizes.join(",")
@@ -130,6 +134,7 @@ pub(crate) fn parse_batch(rest: &str) -> Result<Batch, String> {
     Ok(Batch {
         seed: num("seed")?,
         start: num("start")?,
+        stride: num("stride")?,
         max_depth: num("depth")? as u32,
         max_choices: num("choices")? as usize,
         sizes,

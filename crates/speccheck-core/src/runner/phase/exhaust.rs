@@ -60,7 +60,7 @@ impl Engine {
             let widths = take_widths(&mut tc);
             let (choices, _) = tc.finish();
             prefix = next_prefix(&choices, &widths);
-            if let Some(first) = count(stats, outcome, labels) {
+            if let Some(first) = count(stats, None, outcome, labels) {
                 let r = self.watched(Phase::Generate, self.replay_case(&choices, Tail::Stop));
                 if r.outcome.is_fail() {
                     return Searched::found(r, tried, Origin::Generated);

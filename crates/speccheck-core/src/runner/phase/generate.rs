@@ -26,16 +26,20 @@ impl Engine {
         if let Some(s) = self.simplest_first(stats, started) {
             return s;
         }
-        let cases = u64::from(self.config.cases);
+        let cases = self.config.shard_cases();
         let max_rejects = cases * u64::from(self.config.max_discard_ratio.max(1));
         // A budget too long to add to a time is no deadline.
         let deadline = self.config.time_budget.and_then(|b| started.checked_add(b));
-        let mut tally = Tally::new(stats, cases, max_rejects);
+        let mut tally = Tally::new(stats, cases, max_rejects, self.config.phases.target);
         let (mut next, mut batch) = (0u64, self.executor.next_batch(0));
         loop {
             match tally.full() {
-                Some(Full::Enough) => return Searched::over(RunVerdict::Passed),
+                Some(Full::Enough) if tally.stats.targets.is_empty() || !self.config.phases.target => {
+                    return Searched::over(RunVerdict::Passed);
+                }
+                Some(Full::Enough) => return self.climb_targets(tally.stats, deadline),
                 Some(Full::GaveUp(reason)) => return Searched::over(RunVerdict::GaveUp { reason }),
+                Some(Full::Error(e)) => return Searched::over(RunVerdict::Error(e)),
                 None => {}
             }
             if deadline.is_some_and(|d| Instant::now() > d) {
@@ -66,7 +70,8 @@ impl Engine {
     /// that rejects it) loses nothing but that try, which is not counted.
     /// `Some` when it failed (or the run is over).
     fn simplest_first(&self, stats: &mut RunStats, started: Instant) -> Option<Searched> {
-        if self.config.cases == 0 {
+        if self.config.cases == 0 || self.config.shard.is_some_and(|(i, _)| i != 1) {
+            // Shard 1 runs the simplest input.
             return None;
         }
         if self.watch.is_abandoned() {
@@ -87,7 +92,7 @@ impl Engine {
             }
             outcome => {
                 self.preceding.store(1, Ordering::Relaxed);
-                count(stats, outcome, labels);
+                count(stats, Some(SIMPLEST_CASE), outcome, labels);
                 None
             }
         }
@@ -109,7 +114,7 @@ impl Engine {
 
     /// Runs generated case `index`, recorded (choices and spans), watched
     /// as that case.
-    fn watched_generated(&self, index: u64) -> crate::case::CaseResult {
+    pub(crate) fn watched_generated(&self, index: u64) -> crate::case::CaseResult {
         self.watch.begin(0, Phase::Generate, index);
         let r = self.executor.run(self.cases.generated(index).with_spans(true));
         self.watch.end(0);

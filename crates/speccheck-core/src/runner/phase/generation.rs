@@ -11,9 +11,24 @@ use crate::runner::report::{RunStats, RunVerdict};
 use crate::runner::source::Sourced;
 
 impl Engine {
+    /// Whether an input source replaces random generation.
+    fn has_source(&self) -> bool {
+        matches!(*self.source.lock().unwrap_or_else(|e| e.into_inner()), Some(Sourced::Instead(_)))
+    }
+
     /// Runs the generation phase this run's settings ask for.
     pub(crate) fn generation(&self, stats: &mut RunStats, warnings: &mut Vec<String>, started: Instant) -> Searched {
         let mut notes = Vec::new();
+        if !self.config.phases.generate {
+            let note = "generation is off (phases): only explicit examples and saved failures ran".to_string();
+            return Searched::Over(RunVerdict::Passed, vec![note]);
+        }
+        if self.config.shard.is_some() && (self.config.exhaustive.is_some() || self.has_source()) {
+            warnings.push(
+                "SPECCHECK_SHARD splits random cases only: this exhaustive or sourced run ran whole in this shard"
+                    .to_string(),
+            );
+        }
         let source = self.source.lock().unwrap_or_else(|e| e.into_inner()).take();
         let searched = match (source, self.config.exhaustive) {
             (Some(Sourced::Instead(mut source)), _) => {

@@ -3,8 +3,9 @@
 //!
 //! | phase | module | ends with |
 //! |---|---|---|
-//! | replay `SPECCHECK_REPLAY`, a start input, saved failures | [`replay`] | a failure, a verdict, or nothing |
+//! | replay `SPECCHECK_REPLAY`, a start input, explicit examples, saved failures | [`replay`] | a failure, a verdict, or nothing |
 //! | generation: random ([`generate`]), exhaustive ([`exhaust`]), from an input source ([`sourced`]) | [`generation`] | a failure or a verdict |
+//! | target: hill climbing on `target` scores, after generation | [`target`] | a failure or a verdict |
 //! | shrink | [`shrink`] | a smaller failure |
 //! | explain | [`explain`] | a smaller failure, report sections |
 //! | final replay | [`final_replay`] | the verdict |
@@ -21,6 +22,7 @@ pub(crate) mod persist;
 pub(crate) mod replay;
 pub(crate) mod shrink;
 pub(crate) mod sourced;
+pub(crate) mod target;
 
 use super::report::{RunVerdict, Section};
 use crate::case::{CaseResult, FailureInfo};
@@ -53,6 +55,10 @@ pub(crate) enum Origin {
     StartFrom,
     /// A failure saved by an earlier run.
     Database,
+    /// An explicit example (numbered from 1 in the order given).
+    Example(usize),
+    /// A candidate of the target phase's hill climbing.
+    Targeted,
 }
 
 impl Origin {
@@ -60,6 +66,8 @@ impl Origin {
     pub(crate) fn describe(self) -> Option<String> {
         let text = match self {
             Origin::Generated | Origin::Flaky => return None,
+            Origin::Targeted => "an input of the target phase (hill climbing on a `target` score)",
+            Origin::Example(n) => return Some(format!("explicit example {n}")),
             Origin::Simplest => "its simplest input",
             Origin::Replayed => "the input given by SPECCHECK_REPLAY (shown as given, not shrunk)",
             Origin::StartFrom => "the input the run started from",

@@ -1,7 +1,8 @@
 //! The replay phase: inputs known before generating any. First the input
 //! of `SPECCHECK_REPLAY` (checked to be made for this property and to fit
 //! its generator), then the input the run was told to start from, then
-//! the failures earlier runs saved. A saved failure that no longer fails
+//! the explicit examples (`#[example]`), then the failures earlier runs
+//! saved. A saved failure that no longer fails
 //! is forgotten; one that no longer fits the generator is dropped with a
 //! warning.
 
@@ -13,6 +14,7 @@ use crate::runner::report::{RunStats, RunVerdict};
 use crate::runner::tally::describe_invalid;
 use crate::test_case::CaseControl as _;
 use crate::test_case::Tail;
+use crate::watch::Phase;
 
 impl Engine {
     /// Runs the known inputs: a failure among them is the run's.
@@ -31,7 +33,40 @@ impl Engine {
         if let Some(start) = &self.config.start_from {
             return self.replay_start(start, stats);
         }
-        self.replay_database(warnings)
+        match self.replay_examples(stats, warnings) {
+            Searched::Nothing => self.replay_database(warnings),
+            other => other,
+        }
+    }
+
+    /// Runs the explicit examples, in the order given: the first that
+    /// fails is the run's. They count as passing cases of the run.
+    fn replay_examples(&self, stats: &mut RunStats, warnings: &mut Vec<String>) -> Searched {
+        if !self.config.phases.explicit {
+            return Searched::Nothing;
+        }
+        for (i, seq) in self.config.examples.iter().enumerate() {
+            let number = i + 1;
+            self.watch.begin_known(0, Phase::Enumerate, number as u64, &seq.0);
+            let r = self.executor.run(self.replay_case(seq, Tail::Stop));
+            self.watch.end(0);
+            match &r.outcome {
+                Outcome::Fail(_) => return Searched::found(r, 0, Origin::Example(number)),
+                Outcome::Pass => stats.examples_passed += 1,
+                Outcome::Discard { reason } => warnings.push(format!(
+                    "explicit example {number} of `{}` was rejected by `{reason}`: it tested nothing",
+                    self.config.name
+                )),
+                Outcome::Invalid(why) => {
+                    return Searched::over(RunVerdict::Error(format!(
+                        "explicit example {number} of `{}` could not be rebuilt from its choices ({})",
+                        self.config.name,
+                        describe_invalid(why)
+                    )));
+                }
+            }
+        }
+        Searched::Nothing
     }
 
     /// Runs the input of `SPECCHECK_REPLAY`, after checking that the string
@@ -98,7 +133,7 @@ impl Engine {
     /// Runs the failures earlier runs saved; the first that still fails is
     /// the run's.
     fn replay_database(&self, warnings: &mut Vec<String>) -> Searched {
-        if self.config.expected_failure {
+        if self.config.expected_failure || !self.config.phases.reuse {
             return Searched::Nothing;
         }
         let Some(db) = self.db.as_ref() else { return Searched::Nothing };

@@ -81,7 +81,7 @@ impl Engine {
                         stats.time_to_failure.get_or_insert(started.elapsed());
                         return Searched::found(r, tried, Origin::Generated);
                     }
-                    count(stats, r.outcome, r.labels);
+                    count(stats, None, r.outcome, r.labels);
                 }
                 SourceStep::Complete { what, depth } => {
                     return ending.complete(stats, notes, source.describe(), &what, depth, tried);
