@@ -85,6 +85,25 @@ impl Program {
         self.statements.is_empty()
     }
 
+    /// How many arguments name each value the program makes (its
+    /// statements' and its law's): what running it must keep, and for how
+    /// long.
+    pub(crate) fn uses(&self) -> HashMap<VarRef, u32> {
+        let mut uses: HashMap<VarRef, u32> = HashMap::new();
+        let mut vs = Vec::new();
+        let law = match &self.ending {
+            Ending::Law { args, .. } => Some(args),
+            Ending::Call => None,
+        };
+        for args in self.statements.iter().map(|s| &s.args).chain(law) {
+            args.iter().for_each(|a| a.vars(&mut vs));
+            for v in vs.drain(..) {
+                *uses.entry(v.clone()).or_default() += 1;
+            }
+        }
+        uses
+    }
+
     /// The program without the calls nothing depends on: the failing
     /// call (or the law) and, transitively, the calls whose results they
     /// use. Statement numbers in references are renumbered.

@@ -11,6 +11,7 @@ use speccheck_core::{ChoiceSequence, FailureKind};
 use crate::config::Config;
 use crate::describe::Api;
 use crate::engine::{Engine, Finding, Found, InFlight, Output, Shared, hang};
+use crate::memory::Meter;
 use crate::program::Program;
 use crate::reduce;
 use crate::report::{Counterexample, FnStats, InterfaceReport, LawStats, Stats, StopReason, TypeStats, Verdict};
@@ -278,17 +279,29 @@ fn counterexample(
     }
     let mut program = program;
     let reduce_started = Instant::now();
-    if cfg.reduce && program.len() > reduce::DELETE_CHUNKS_FROM {
-        // A long program: run it whole once, then delete calls in chunks
+    let meter = Meter::new(cfg.memory_budget);
+    // Deleting calls stopped at the memory budget: the shrinker, which
+    // keeps every value a program makes, does not run.
+    let mut deleted_out_of_memory = None;
+    if program.len() > reduce::DELETE_CHUNKS_FROM {
+        // A long program: run it whole once (keeping only its live values,
+        // as the shrinker's replays do not), then delete calls in chunks
         // before the shrinker sees it.
         let mut literals = reduce::direct::Literals::default();
-        match reduce::direct::run(api, &program, &mut literals) {
+        match reduce::direct::run(api, &program, &mut literals, Some(&meter)) {
             reduce::direct::Run::Failed(f, _) if f.origin() == finding.failure.origin() => {}
+            reduce::direct::Run::OutOfMemory(e) => {
+                cx.reduction_note = Some(format!(
+                    "shown as found, not reduced: run again on its own, it went over the memory budget ({e})"
+                ));
+                return (cx, None);
+            }
             other => {
                 let how = match other {
                     reduce::direct::Run::Failed(f, _) => format!("it failed differently ({})", f.message),
                     reduce::direct::Run::Invalid(why) => format!("it could not run ({why})"),
                     reduce::direct::Run::Passed => "it passed".to_string(),
+                    reduce::direct::Run::OutOfMemory(_) => unreachable!("matched above"),
                 };
                 cx.reduction_note = Some(format!(
                     "the program did not fail when run again on its own: all {} calls ran and {how}; the API's \
@@ -306,20 +319,33 @@ fn counterexample(
                 eprintln!("speccheck-interface: reducing `{name}`: {len} of {from} calls left after {}", human(spent));
             }
         };
-        let deleted = reduce::direct::delete_chunks(api, &program, &finding.failure, deadline, &mut progress);
-        program = deleted.program;
-        if program.len() > reduce::SHRINK_AT_MOST {
+        let deleted = if cfg.reduce {
+            let d = reduce::direct::delete_chunks(api, &program, &finding.failure, deadline, &meter, &mut progress);
+            program = d.program;
+            deleted_out_of_memory = d.out_of_memory;
+            Some((d.runs, d.cut_short))
+        } else {
+            None
+        };
+        if program.len() > reduce::SHRINK_AT_MOST || deleted_out_of_memory.is_some() {
             cx.program = program.render(api, Some(&note(&finding.failure, cfg)));
             cx.calls = program.len();
-            cx.reduction_note = Some(format!(
-                "reduced by deleting calls ({} programs run{}); at {} calls it is too long for the shrinker \
-                 (at most {})",
-                deleted.runs,
-                if deleted.cut_short { ", stopped at the reduction's time limit" } else { "" },
-                program.len(),
-                reduce::SHRINK_AT_MOST
-            ));
-            cx.replay = reduce::encode(api, &program, cfg.list_max_len).ok().map(|c| c.to_replay_string());
+            cx.reduction_note = deleted.map(|(runs, cut_short)| match deleted_out_of_memory {
+                Some(e) => format!(
+                    "reduced by deleting calls ({runs} programs run), stopped at the memory budget ({e}): shown as \
+                     reduced so far"
+                ),
+                None => format!(
+                    "reduced by deleting calls ({runs} programs run{}); at {} calls it is too long for the shrinker \
+                     (at most {})",
+                    if cut_short { ", stopped at the reduction's time limit" } else { "" },
+                    program.len(),
+                    reduce::SHRINK_AT_MOST
+                ),
+            });
+            // A meter of its own: memory the deletion let go may be free again.
+            let encoded = reduce::encode(api, &program, cfg.list_max_len, Some(&Meter::new(cfg.memory_budget)));
+            cx.replay = encoded.ok().map(|c| c.to_replay_string());
             if cx.kind == FailureKind::Panic {
                 cx.frame_in_crate = frame_in_crate(api, &program);
             }
@@ -327,8 +353,12 @@ fn counterexample(
         }
     }
     let cfg = &Config { shrink_time: cfg.shrink_time.saturating_sub(reduce_started.elapsed()), ..cfg.clone() };
-    let encoded = match reduce::encode(api, &program, cfg.list_max_len) {
+    let encoded = match reduce::encode(api, &program, cfg.list_max_len, Some(&meter)) {
         Ok(c) => c,
+        Err(_) if let Some(e) = meter.exceeded() => {
+            cx.reduction_note = Some(format!("shown as found, not reduced: it went over the memory budget ({e})"));
+            return (cx, None);
+        }
         Err(e) => {
             cx.reduction_note = Some(format!(
                 "the program could not be replayed on its own ({e}): the API's behaviour depends on state the \
@@ -339,6 +369,17 @@ fn counterexample(
     };
     cx.replay = Some(encoded.to_replay_string());
     let red = reduce::replay_and_shrink(api, cfg, seed, name, encoded);
+    if red.out_of_memory.is_some() {
+        // The program the replay above encodes, as far as deletion took it.
+        let deleted = program.len() < cx.original_calls;
+        if deleted {
+            cx.program = program.render(api, Some(&note(&finding.failure, cfg)));
+            cx.calls = program.len();
+        }
+        cx.reduction_note =
+            red.note.map(|n| format!("{n}: shown as {}", if deleted { "reduced so far" } else { "found" }));
+        return (cx, None);
+    }
     cx.reduction_note = red.note;
     let report = red.report;
     let (Some(best), Some(failure)) = (red.program, red.failure) else { return (cx, report) };
@@ -362,7 +403,7 @@ fn frame_in_crate(api: &Api, program: &Program) -> Option<String> {
         return None;
     }
     let (_, trace) = crate::panics::traced(|| {
-        reduce::direct::run(api, program, &mut reduce::direct::Literals::default());
+        reduce::direct::run(api, program, &mut reduce::direct::Literals::default(), None);
     });
     crate::panics::first_frame_in(&trace?, krate)
 }
@@ -396,6 +437,15 @@ fn replay_only(api: &Arc<Api>, cfg: &Config, seed: u64, name: &str, replay: Stri
     let red = reduce::replay_and_shrink(api, &as_given, seed, name, choices);
     let mut stats = empty_stats(api, cfg, seed, StopReason::Replay);
     stats.reduce_time = started.elapsed();
+    if let Some(e) = red.out_of_memory {
+        // Neither a pass nor a failure: the program did not run to its end.
+        stats.stop = StopReason::Memory(e);
+        let verdict = Verdict::Error(format!(
+            "the replay stopped at the memory budget ({e}): a replayed program keeps every value it makes (any \
+             later call may use it); give it more with SPECCHECK_MEMORY_MB"
+        ));
+        return InterfaceReport { name: api.name.clone(), verdict, stats, reduction: None };
+    }
     let verdict = match (red.program, red.failure) {
         (Some(p), Some(f)) => {
             let text = p.render(api, Some(&note(&f, cfg)));

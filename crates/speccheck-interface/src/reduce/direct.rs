@@ -27,6 +27,7 @@ use crate::describe::Args;
 use crate::describe::Dyn;
 use crate::describe::{Api, CallError, LawVerdict, Mode, Shape};
 use crate::engine::{call_panicked, law_failed, law_panicked, mismatch};
+use crate::memory::{Exceeded, Meter};
 use crate::panics::capture;
 use crate::program::{ArgExpr, Ending, Program, Stmt, VarRef, shape_at};
 use crate::provenance::{Literal, Step};
@@ -42,6 +43,8 @@ pub(crate) enum Run {
     /// made (a call before refused), a literal does not replay, or the
     /// law's precondition is false.
     Invalid(String),
+    /// The memory budget stopped it.
+    OutOfMemory(Exceeded),
 }
 
 /// Literal values, drawn once from their choices.
@@ -71,16 +74,6 @@ struct Exec<'a> {
     /// Uses of each value not made yet.
     uses: HashMap<VarRef, u32>,
     literals: &'a mut Literals,
-}
-
-fn count_uses(args: &[ArgExpr], uses: &mut HashMap<VarRef, u32>) {
-    for a in args {
-        match a {
-            ArgExpr::Var(v) => *uses.entry(v.clone()).or_default() += 1,
-            ArgExpr::Literal(_) => {}
-            ArgExpr::Data { fields: items, .. } | ArgExpr::List(items) => count_uses(items, uses),
-        }
-    }
 }
 
 impl Exec<'_> {
@@ -184,17 +177,17 @@ fn lend<'b>(args: &mut Vec<Arg>, bindings: &'b HashMap<VarRef, Dyn>) -> (Args<'b
     (out, lent)
 }
 
-/// Runs `program` as written.
-pub(crate) fn run(api: &Api, program: &Program, literals: &mut Literals) -> Run {
-    let mut uses = HashMap::new();
-    for s in &program.statements {
-        count_uses(&s.args, &mut uses);
-    }
-    if let Ending::Law { args, .. } = &program.ending {
-        count_uses(args, &mut uses);
-    }
-    let mut ex = Exec { api, bindings: HashMap::new(), uses, literals };
+/// Runs `program` as written (stopping at the memory budget `meter`
+/// watches, if any).
+pub(crate) fn run(api: &Api, program: &Program, literals: &mut Literals, meter: Option<&Meter>) -> Run {
+    let mut ex = Exec { api, bindings: HashMap::new(), uses: program.uses(), literals };
     for (si, st) in program.statements.iter().enumerate() {
+        if let Some(m) = meter
+            && m.tick()
+            && let Some(e) = m.exceeded()
+        {
+            return Run::OutOfMemory(e);
+        }
         let spec = &api.functions[st.fun];
         let modes: Vec<Mode> = spec.f.params.iter().map(|p| p.mode).collect();
         let mut prepared = match ex.prepare(&spec.args, &modes, &st.args) {
@@ -334,20 +327,23 @@ pub(crate) struct Deleted {
     pub(crate) program: Program,
     /// Programs run.
     pub(crate) runs: u64,
-    /// Whether it stopped at its deadline (chunks of one were not all
-    /// tried).
+    /// Whether it stopped at its deadline or the memory budget (chunks of
+    /// one were not all tried).
     pub(crate) cut_short: bool,
+    /// Set when it stopped at the memory budget.
+    pub(crate) out_of_memory: Option<Exceeded>,
 }
 
 /// Deletes statements from `program` (which fails as `failure` does) in
 /// chunks of halving size, from the end, until chunks of one statement
-/// were all tried or `deadline` passes; `progress` hears the length after
-/// each pass.
+/// were all tried, `deadline` passes or `meter` finds the memory budget
+/// exceeded; `progress` hears the length after each pass.
 pub(crate) fn delete_chunks(
     api: &Api,
     program: &Program,
     failure: &FailureInfo,
     deadline: Instant,
+    meter: &Meter,
     progress: &mut dyn FnMut(usize, Duration),
 ) -> Deleted {
     let started = Instant::now();
@@ -374,14 +370,17 @@ pub(crate) fn delete_chunks(
         let mut end = best.len().saturating_sub(fixed_tail);
         while end > 0 {
             if Instant::now() >= deadline {
-                return Deleted { program: best.live(), runs, cut_short: true };
+                return Deleted { program: best.live(), runs, cut_short: true, out_of_memory: None };
             }
             let start = end.saturating_sub(chunk);
             let mut deleted = vec![false; best.len()];
             deleted[start..end].iter_mut().for_each(|d| *d = true);
             if let Some(candidate) = without(api, &best, &deleted) {
                 runs += 1;
-                let r = run(api, &candidate, &mut literals);
+                let r = run(api, &candidate, &mut literals, Some(meter));
+                if let Run::OutOfMemory(e) = r {
+                    return Deleted { program: best.live(), runs, cut_short: true, out_of_memory: Some(e) };
+                }
                 if let Some(smaller) = same(r, candidate) {
                     // Statements before `start` keep their numbers (unless
                     // an earlier call failed, which ends the search here).
@@ -398,7 +397,7 @@ pub(crate) fn delete_chunks(
         best = best.live();
         progress(best.len(), started.elapsed());
         if chunk == 1 {
-            return Deleted { program: best, runs, cut_short: false };
+            return Deleted { program: best, runs, cut_short: false, out_of_memory: None };
         }
         chunk = (chunk / 2).max(1).min(best.len().max(1));
     }
