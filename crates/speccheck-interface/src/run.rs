@@ -52,9 +52,10 @@ impl Api {
             return InterfaceReport { name: report_name, verdict: Verdict::Passed, stats, reduction: None };
         };
         let reduce_started = Instant::now();
-        let (mut cx, reduction) = counterexample(&api, &cfg, seed, &name, finding);
+        let mut hints = None;
+        let (mut cx, reduction) = counterexample(&api, &cfg, seed, &name, finding, &mut hints);
         stats.reduce_time = reduce_started.elapsed();
-        save_long_parts(&mut cx, &cfg, &name, seed);
+        save_long_parts(&mut cx, &cfg, &name, seed, hints.as_deref());
         InterfaceReport { name: report_name, verdict: Verdict::Failed(Box::new(cx)), stats, reduction }
     }
 }
@@ -187,9 +188,10 @@ fn hung(api: &Api, cfg: &Config, seed: u64, shared: &Shared, after: Duration, st
 }
 
 /// Writes a program longer than a screen, and a replay too long for a
-/// variable, to files (the report then names them). A file that cannot
-/// be written leaves the report as it was: everything is still in it.
-fn save_long_parts(cx: &mut Counterexample, cfg: &Config, name: &str, seed: u64) {
+/// variable, to files (the report then names them; the replay's `hints`,
+/// if known, beside it: see `reduce::hints`). A file that cannot be
+/// written leaves the report as it was: everything is still in it.
+fn save_long_parts(cx: &mut Counterexample, cfg: &Config, name: &str, seed: u64, hints: Option<&[u32]>) {
     let long_program = cx.program.lines().count() > crate::report::SCREEN_LINES;
     let long_replay = cx.replay.as_ref().is_some_and(|r| r.len() > crate::report::REPLAY_CHARS);
     if !long_program && !long_replay {
@@ -224,6 +226,9 @@ fn save_long_parts(cx: &mut Counterexample, cfg: &Config, name: &str, seed: u64)
     }
     if long_replay && let Some(r) = &cx.replay {
         cx.replay_file = write("replays", format!("{stem}.replay"), &format!("{r}\n"));
+        if let (Some(file), Some(uses)) = (&cx.replay_file, hints) {
+            reduce::hints::write(file, r, uses);
+        }
     }
 }
 
@@ -243,12 +248,15 @@ fn note(failure: &FailureInfo, cfg: &Config) -> String {
     }
 }
 
+/// The counterexample `finding` makes, reduced; `hints` gets the replay
+/// hints of its replay string, when known.
 fn counterexample(
     api: &Arc<Api>,
     cfg: &Config,
     seed: u64,
     name: &str,
     finding: Finding,
+    hints: &mut Option<Vec<u32>>,
 ) -> (Counterexample, Option<speccheck_core::RunReport>) {
     let program = match &finding.found {
         Found::Call { call } => Program::slice_call(call),
@@ -344,8 +352,12 @@ fn counterexample(
                 ),
             });
             // A meter of its own: memory the deletion let go may be free again.
-            let encoded = reduce::encode(api, &program, cfg.list_max_len, Some(&Meter::new(cfg.memory_budget)));
-            cx.replay = encoded.ok().map(|c| c.to_replay_string());
+            let encoded =
+                reduce::encode_with_uses(api, &program, cfg.list_max_len, Some(&Meter::new(cfg.memory_budget)));
+            if let Ok((choices, uses)) = encoded {
+                cx.replay = Some(choices.to_replay_string());
+                *hints = Some(uses);
+            }
             if cx.kind == FailureKind::Panic {
                 cx.frame_in_crate = frame_in_crate(api, &program);
             }
@@ -353,8 +365,11 @@ fn counterexample(
         }
     }
     let cfg = &Config { shrink_time: cfg.shrink_time.saturating_sub(reduce_started.elapsed()), ..cfg.clone() };
-    let encoded = match reduce::encode(api, &program, cfg.list_max_len, Some(&meter)) {
-        Ok(c) => c,
+    let encoded = match reduce::encode_with_uses(api, &program, cfg.list_max_len, Some(&meter)) {
+        Ok((c, uses)) => {
+            *hints = Some(uses);
+            c
+        }
         Err(_) if let Some(e) = meter.exceeded() => {
             cx.reduction_note = Some(format!("shown as found, not reduced: it went over the memory budget ({e})"));
             return (cx, None);
@@ -368,7 +383,7 @@ fn counterexample(
         }
     };
     cx.replay = Some(encoded.to_replay_string());
-    let red = reduce::replay_and_shrink(api, cfg, seed, name, encoded);
+    let red = reduce::replay_and_shrink(api, cfg, seed, name, encoded, None);
     if red.out_of_memory.is_some() {
         // The program the replay above encodes, as far as deletion took it.
         let deleted = program.len() < cx.original_calls;
@@ -384,6 +399,13 @@ fn counterexample(
     let report = red.report;
     let (Some(best), Some(failure)) = (red.program, red.failure) else { return (cx, report) };
     cx.replay = red.replay;
+    // The hints of the shrunk replay, when it goes to a file.
+    *hints = match &cx.replay {
+        Some(r) if r.len() > crate::report::REPLAY_CHARS => {
+            reduce::encode_with_uses(api, &best, cfg.list_max_len, Some(&meter)).ok().map(|(_, uses)| uses)
+        }
+        _ => None,
+    };
     cx.program = best.render(api, Some(&note(&failure, cfg)));
     cx.calls = best.len();
     cx.message = failure.message;
@@ -410,6 +432,12 @@ fn frame_in_crate(api: &Api, program: &Program) -> Option<String> {
 
 fn replay_only(api: &Arc<Api>, cfg: &Config, seed: u64, name: &str, replay: String) -> InterfaceReport {
     let started = Instant::now();
+    // The file the replay was read from, for its hints: given directly, or
+    // named by `SPECCHECK_REPLAY` (which reads the file itself).
+    let file = replay.strip_prefix('@').map(|p| std::path::PathBuf::from(p.trim())).or_else(|| {
+        let var = std::env::var("SPECCHECK_REPLAY").ok()?;
+        Some(std::path::PathBuf::from(var.strip_prefix('@')?.trim()))
+    });
     // `@FILE`: a replay saved to a file (set directly rather than through
     // `SPECCHECK_REPLAY`, which reads the file itself).
     let replay = match replay.strip_prefix('@') {
@@ -434,15 +462,17 @@ fn replay_only(api: &Arc<Api>, cfg: &Config, seed: u64, name: &str, replay: Stri
     // A replayed program is shown as given: replaying a reported
     // counterexample shows that counterexample.
     let as_given = Config { reduce: false, ..cfg.clone() };
-    let red = reduce::replay_and_shrink(api, &as_given, seed, name, choices);
+    let hints = file.and_then(|f| reduce::hints::read(&f, &replay)).map(Arc::new);
+    let red = reduce::replay_and_shrink(api, &as_given, seed, name, choices, hints);
     let mut stats = empty_stats(api, cfg, seed, StopReason::Replay);
     stats.reduce_time = started.elapsed();
     if let Some(e) = red.out_of_memory {
         // Neither a pass nor a failure: the program did not run to its end.
         stats.stop = StopReason::Memory(e);
         let verdict = Verdict::Error(format!(
-            "the replay stopped at the memory budget ({e}): a replayed program keeps every value it makes (any \
-             later call may use it); give it more with SPECCHECK_MEMORY_MB"
+            "the replay stopped at the memory budget ({e}): a replay string alone keeps every value its program \
+             makes (any later call may name any; a replay saved to a file comes with hints beside it, which let it \
+             drop them); give it more with SPECCHECK_MEMORY_MB"
         ));
         return InterfaceReport { name: api.name.clone(), verdict, stats, reduction: None };
     }

@@ -227,7 +227,6 @@ fn a_reduction_over_the_memory_budget_stops_and_shows_the_program_as_far_as_it_g
         ..Config::seeded(1)
     };
     let (r, growth) = peak_growth(|| api.check(config));
-    let _ = std::fs::remove_dir_all(&dir);
     let cx = r.assert_failed();
     assert_eq!(cx.what, "law `short` fails", "{r}");
     assert_eq!(r.stats.stop, StopReason::Found, "{r}");
@@ -239,8 +238,9 @@ fn a_reduction_over_the_memory_budget_stops_and_shows_the_program_as_far_as_it_g
         assert!(growth < HEADROOM + OVERSHOOT, "peak resident memory rose by {} MB\n{r}", growth / MB);
     }
 
-    // Its replay (choices: every value kept) stops at the budget too, and
-    // says so: neither a pass nor a failure.
+    // Its replay string alone (choices, which may name any earlier value:
+    // every value kept) stops at the budget too, and says so: neither a
+    // pass nor a failure.
     let replay = cx.replay.clone().expect("a replay, encoded keeping only live values");
     let config = Config { memory_budget: Some(budget), replay: Some(replay), ..Config::seeded(1) };
     let (again, growth) = peak_growth(|| api.check(config));
@@ -249,5 +249,20 @@ fn a_reduction_over_the_memory_budget_stops_and_shows_the_program_as_far_as_it_g
     assert!(matches!(again.stats.stop, StopReason::Memory(_)), "{again}");
     if let Some(growth) = growth {
         assert!(growth < HEADROOM + OVERSHOOT, "peak resident memory rose by {} MB\n{again}", growth / MB);
+    }
+
+    // Saved to a file, it comes with the uses of each value (its hints,
+    // beside it): replayed from the file, it drops each value after its
+    // last use and fails as reported, well within the budget.
+    let file = cx.replay_file.clone().expect("a replay of 400 calls is saved to a file");
+    let config =
+        Config { memory_budget: Some(budget), replay: Some(format!("@{}", file.display())), ..Config::seeded(1) };
+    let (again, growth) = peak_growth(|| api.check(config));
+    let _ = std::fs::remove_dir_all(&dir);
+    let replayed = again.assert_failed();
+    assert_eq!(replayed.message, cx.message, "{again}");
+    assert_eq!(replayed.calls, cx.calls, "{again}");
+    if let Some(growth) = growth {
+        assert!(growth < HEADROOM / 2, "peak resident memory rose by {} MB\n{again}", growth / MB);
     }
 }

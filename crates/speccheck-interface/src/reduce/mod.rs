@@ -37,6 +37,7 @@ use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::sync::{Arc, Mutex};
 
 pub(crate) mod direct;
+pub(crate) mod hints;
 
 use rand::Rng;
 use speccheck_core::runner::{CaseResult, ExplainContext, Explainer, Explanation, FailureInfo, RunVerdict};
@@ -124,6 +125,8 @@ pub(crate) struct Executed {
     bindings: Vec<Binding>,
     /// Set when the memory budget stopped the program before its end.
     pub(crate) out_of_memory: Option<crate::memory::Exceeded>,
+    /// Set when it named a value after the last use its hints gave.
+    lost: bool,
 }
 
 impl Executed {
@@ -157,6 +160,16 @@ impl Executed {
 /// Uses of each value a known program makes (how many arguments name it).
 pub(crate) type Uses = std::collections::HashMap<VarRef, u32>;
 
+/// How a run knows how often each value it makes is used.
+#[derive(Clone, Copy)]
+pub(crate) enum Liveness<'a> {
+    /// A known program's uses, by the value's name.
+    Named(&'a Uses),
+    /// Uses by the value's number, in the order the run makes them (the
+    /// hints a saved replay comes with: see [`hints`]).
+    Numbered(&'a [u32]),
+}
+
 struct Executor<'a> {
     api: &'a Api,
     list_max: usize,
@@ -167,10 +180,13 @@ struct Executor<'a> {
     /// uses it last, so a long program runs in the memory of its live
     /// values. Without them (choices, which may name any earlier value),
     /// every value is kept.
-    uses: Option<&'a Uses>,
+    uses: Option<Liveness<'a>>,
     left: Vec<u32>,
     /// Bindings whose last use is in the statement being run.
     dying: Vec<usize>,
+    /// Set when a value was named after what `uses` said was its last use
+    /// (a replay that does not run as the one its hints were taken from).
+    lost: bool,
 }
 
 impl Executor<'_> {
@@ -179,7 +195,8 @@ impl Executor<'_> {
             Shape::Atom(k) => match src.atom(self.api, *k, &self.available[*k], &self.bindings) {
                 Pick::Binding(i) => {
                     let b = self.available[*k][i];
-                    if src.diverged() {
+                    self.lost |= self.bindings[b].value.is_none();
+                    if self.stopped(src) {
                         // Maybe a value already dropped: never looked at
                         // (nothing more is called), only stands in.
                         return (ArgVal::Owned(Box::new(())), ArgExpr::Var(self.bindings[b].var.clone()));
@@ -204,7 +221,7 @@ impl Executor<'_> {
                     exprs.push(e);
                 }
                 let expr = ArgExpr::Data { variant: v, fields: exprs };
-                if src.diverged() {
+                if self.stopped(src) {
                     return (ArgVal::Owned(Box::new(())), expr);
                 }
                 let values = values.into_iter().map(|val| self.owned(val)).collect();
@@ -220,13 +237,19 @@ impl Executor<'_> {
                     exprs.push(ex);
                 }
                 let expr = ArgExpr::List(exprs);
-                if src.diverged() {
+                if self.stopped(src) {
                     return (ArgVal::Owned(Box::new(())), expr);
                 }
                 let values = values.into_iter().map(|val| self.owned(val)).collect();
                 (ArgVal::Owned(l.ops.build(values)), expr)
             }
         }
+    }
+
+    /// Whether nothing more may be called: the source no longer follows
+    /// its program, or a value was named after its last use.
+    fn stopped(&self, src: &dyn Source) -> bool {
+        self.lost || src.diverged()
     }
 
     fn owned(&self, v: ArgVal) -> Dyn {
@@ -251,7 +274,10 @@ impl Executor<'_> {
     fn bind(&mut self, ty: usize, value: Dyn, var: VarRef) {
         let value = match self.uses {
             Some(uses) => {
-                let n = uses.get(&var).copied().unwrap_or(0);
+                let n = match uses {
+                    Liveness::Named(uses) => uses.get(&var).copied().unwrap_or(0),
+                    Liveness::Numbered(uses) => uses.get(self.bindings.len()).copied().unwrap_or(0),
+                };
                 self.left.push(n);
                 // Nothing names it: dropped now.
                 (n > 0).then_some(value)
@@ -277,14 +303,14 @@ impl Executor<'_> {
     }
 }
 
-/// Runs the program `src` describes. `uses` (a known program's, see
-/// [`Executor`]) lets it drop each value after its last use; `meter`
-/// stops it at the memory budget.
+/// Runs the program `src` describes. `uses` (see [`Executor`]) lets it
+/// drop each value after its last use; `meter` stops it at the memory
+/// budget.
 pub(crate) fn execute(
     api: &Api,
     src: &mut dyn Source,
     list_max: usize,
-    uses: Option<&Uses>,
+    uses: Option<Liveness<'_>>,
     meter: Option<&Meter>,
 ) -> Executed {
     let mut ex = Executor {
@@ -295,6 +321,7 @@ pub(crate) fn execute(
         uses,
         left: Vec::new(),
         dying: Vec::new(),
+        lost: false,
     };
     let target = src.target(api.laws.len() + 1);
     let mut statements: Vec<Stmt> = Vec::new();
@@ -322,7 +349,7 @@ pub(crate) fn execute(
             exprs.push(e);
         }
         src.statement(false);
-        if src.diverged() {
+        if ex.stopped(src) {
             break;
         }
         let si = statements.len();
@@ -378,7 +405,7 @@ pub(crate) fn execute(
         }
     }
     let mut law = None;
-    let ending = if target > 0 && failure.is_none() && out_of_memory.is_none() {
+    let ending = if target > 0 && failure.is_none() && out_of_memory.is_none() && !ex.lost {
         let l = target - 1;
         let mut vals = Vec::new();
         let mut exprs = Vec::new();
@@ -392,7 +419,14 @@ pub(crate) fn execute(
     } else {
         Ending::Call
     };
-    Executed { program: Program { statements, ending }, failure, law, bindings: ex.bindings, out_of_memory }
+    Executed {
+        program: Program { statements, ending },
+        failure,
+        law,
+        bindings: ex.bindings,
+        out_of_memory,
+        lost: ex.lost,
+    }
 }
 
 // ----- drawing programs from a test case ------------------------------------------
@@ -478,6 +512,9 @@ pub(crate) struct ProgramGen {
     /// The memory budget: once over it, every program is invalid (the
     /// shrinker's candidates end at once, and the run with them).
     pub(crate) meter: Arc<Meter>,
+    /// The uses of each value the replayed program makes (see [`hints`]):
+    /// only for a replay shown as given, which runs no other program.
+    pub(crate) hints: Option<Arc<Vec<u32>>>,
 }
 
 /// Why a program stopped by the memory budget is no program.
@@ -489,10 +526,15 @@ impl Generator for ProgramGen {
         if self.meter.exceeded().is_some() {
             tc.mark_invalid(Invalid::Other(OUT_OF_MEMORY.to_string()));
         }
-        let run = execute(&self.api, &mut Draw { tc }, self.list_max, None, Some(&self.meter));
+        let uses = self.hints.as_deref().map(|h| Liveness::Numbered(h));
+        let run = execute(&self.api, &mut Draw { tc }, self.list_max, uses, Some(&self.meter));
         if run.out_of_memory.is_some() {
             drop(run);
             tc.mark_invalid(Invalid::Other(OUT_OF_MEMORY.to_string()));
+        }
+        if run.lost {
+            drop(run);
+            tc.mark_invalid(Invalid::Other(hints::LOST.to_string()));
         }
         if self.last.record.load(AtomicOrdering::Relaxed) {
             *self.last.program.lock().unwrap_or_else(|e| e.into_inner()) = Some(run.program.clone());
@@ -826,6 +868,17 @@ pub(crate) fn encode(
     list_max: usize,
     meter: Option<&Meter>,
 ) -> Result<ChoiceSequence, String> {
+    encode_with_uses(api, program, list_max, meter).map(|(choices, _)| choices)
+}
+
+/// [`encode`], with the uses of each value the program makes, by number:
+/// the [`hints`] that let a replay of the choices drop them too.
+pub(crate) fn encode_with_uses(
+    api: &Api,
+    program: &Program,
+    list_max: usize,
+    meter: Option<&Meter>,
+) -> Result<(ChoiceSequence, Vec<u32>), String> {
     let uses = program.uses();
     let mut script = Script {
         decisions: flatten(program),
@@ -835,24 +888,34 @@ pub(crate) fn encode(
         index: std::collections::HashMap::new(),
         indexed: 0,
     };
-    let run = execute(api, &mut script, list_max, Some(&uses), meter);
-    let out_of_memory = run.out_of_memory;
-    drop(run);
-    if let Some(e) = out_of_memory {
+    let run = execute(api, &mut script, list_max, Some(Liveness::Named(&uses)), meter);
+    if let Some(e) = run.out_of_memory {
         return Err(format!("stopped at the memory budget ({e})"));
     }
+    let numbered = run.bindings.iter().map(|b| uses.get(&b.var).copied().unwrap_or(0)).collect();
+    let lost = run.lost;
+    drop(run);
     match script.error {
         Some(e) => Err(e),
-        None => Ok(script.enc.finish()),
+        None if lost => Err("a value was named after its last counted use".to_string()),
+        None => Ok((script.enc.finish(), numbered)),
     }
 }
 
 /// The program a choice sequence describes, run (for printing; `None`
-/// when it cannot be, or the memory budget stops it).
-pub(crate) fn decode(api: &Api, choices: &ChoiceSequence, list_max: usize, meter: &Meter) -> Option<Program> {
+/// when it cannot be, or the memory budget stops it; `hints` as for
+/// [`ProgramGen`]).
+pub(crate) fn decode(
+    api: &Api,
+    choices: &ChoiceSequence,
+    list_max: usize,
+    meter: &Meter,
+    hints: Option<&[u32]>,
+) -> Option<Program> {
     let mut tc = TestCase::replay(choices.0.clone(), Tail::Simplest);
-    let run = catch_invalid(&mut tc, |tc| execute(api, &mut Draw { tc }, list_max, None, Some(meter))).ok()?;
-    run.out_of_memory.is_none().then_some(run.program)
+    let uses = hints.map(Liveness::Numbered);
+    let run = catch_invalid(&mut tc, |tc| execute(api, &mut Draw { tc }, list_max, uses, Some(meter))).ok()?;
+    (run.out_of_memory.is_none() && !run.lost).then_some(run.program)
 }
 
 /// What reducing produced.
@@ -869,13 +932,18 @@ pub(crate) struct Reduced {
 
 /// Replays the program given by `replay` (its choices) on the core runner,
 /// shrinking it if it fails and `cfg.reduce` is on; `name` names the run.
+/// `hints` (see [`hints`]) let a replay shown as given drop each value
+/// after its last use (a shrinking run ignores them: its other programs
+/// use their values otherwise).
 pub(crate) fn replay_and_shrink(
     api: &Arc<Api>,
     cfg: &Config,
     seed: u64,
     name: &str,
     replay: ChoiceSequence,
+    hints: Option<Arc<Vec<u32>>>,
 ) -> Reduced {
+    let hints = hints.filter(|_| !cfg.reduce);
     let core = speccheck_core::Config {
         name: name.to_string(),
         seed: Some(seed),
@@ -896,7 +964,7 @@ pub(crate) fn replay_and_shrink(
     let last = Arc::new(LastProgram::default());
     let meter = Arc::new(Meter::new(cfg.memory_budget));
     let reducer = ProgramReducer { api: api.clone(), list_max, last: last.clone(), meter: meter.clone() };
-    let generator = ProgramGen { api: api.clone(), list_max, last, meter: meter.clone() };
+    let generator = ProgramGen { api: api.clone(), list_max, last, meter: meter.clone(), hints: hints.clone() };
     let property = Property::with_render(generator, move |run: &Executed| {
         vec![("program".to_string(), Term::Atom(run.program.render(&render_api, None)))]
     })
@@ -904,7 +972,7 @@ pub(crate) fn replay_and_shrink(
     .explainer(Some(Arc::new(reducer) as Arc<dyn Explainer>));
     let report = property.run_with_case(move |_, run: Executed| run.verdict(&body_api));
     let program = match &report.verdict {
-        RunVerdict::Failed(cx) => decode(api, &cx.choices, list_max, &meter),
+        RunVerdict::Failed(cx) => decode(api, &cx.choices, list_max, &meter, hints.as_deref().map(Vec::as_slice)),
         _ => None,
     };
     // Whatever the runner made of programs cut off at the budget (invalid
@@ -1022,7 +1090,7 @@ mod tests {
         assert!(PEAK.load(Relaxed) - before <= 3, "{} instances alive at once", PEAK.load(Relaxed) - before);
         assert_eq!(LIVE.load(Relaxed), before, "every instance dropped");
         // The choices still rebuild the program.
-        let decoded = decode(&api, &choices, 3, &Meter::new(None)).expect("decoded");
+        let decoded = decode(&api, &choices, 3, &Meter::new(None), None).expect("decoded");
         assert_eq!(decoded.len(), program.len());
     }
 }
