@@ -73,10 +73,10 @@ pub struct Config {
     /// search that found nothing passes with `stopped: memory budget
     /// reached` and a warning that it stopped early, a counterexample is
     /// shown as far as it was reduced. The default is the resident memory
-    /// plus half the available memory (`MemAvailable`) as the first run of
-    /// the process finds them: on Linux only, as resident memory is read
-    /// from `/proc` (elsewhere there is no default and a budget is not
-    /// enforced). See [`crate::memory`].
+    /// plus half the available memory (`MemAvailable`), as the process
+    /// first finds them (its first `Config::default()`): on Linux only, as
+    /// both are read from `/proc` (elsewhere there is no default and a
+    /// budget is not enforced). See [`crate::memory`].
     pub memory_budget: Option<u64>,
 }
 

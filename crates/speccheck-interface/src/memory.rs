@@ -7,10 +7,9 @@
 //! and [`available`] are `None`, the default budget is none, and a budget
 //! set by hand is not enforced.
 //!
-//! A read costs a few microseconds (a system call), so a [`Meter`] reads
-//! at most every [`PROBE_EVERY`], looking at the clock only every
-//! [`TICKS_PER_CLOCK`] ticks: the engine and the reducer tick it once per
-//! call.
+//! A read costs a few microseconds (a system call), so the run reads at
+//! most every 2 ms, looking at the clock only every 8 calls: the engine
+//! and the reducer tick a meter once per call.
 
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
@@ -141,7 +140,6 @@ impl Meter {
     }
 
     /// Reads the memory now. True when the budget is exceeded.
-    #[cfg(test)]
     pub(crate) fn check(&self) -> bool {
         match self.budget {
             None => false,

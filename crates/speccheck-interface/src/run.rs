@@ -288,6 +288,16 @@ fn counterexample(
     let mut program = program;
     let reduce_started = Instant::now();
     let meter = Meter::new(cfg.memory_budget);
+    if meter.check()
+        && let Some(e) = meter.exceeded()
+    {
+        // The search's memory not given back yet (or another thread's):
+        // reducing would only add to it.
+        cx.reduction_note = Some(format!(
+            "shown as found, not reduced: the process was over the memory budget when the search ended ({e})"
+        ));
+        return (cx, None);
+    }
     // Deleting calls stopped at the memory budget: the shrinker, which
     // keeps every value a program makes, does not run.
     let mut deleted_out_of_memory = None;

@@ -266,3 +266,37 @@ fn a_reduction_over_the_memory_budget_stops_and_shows_the_program_as_far_as_it_g
         assert!(growth < HEADROOM / 2, "peak resident memory rose by {} MB\n{again}", growth / MB);
     }
 }
+
+#[test]
+fn a_budget_below_the_resident_memory_ends_the_run_at_once_and_says_so() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    if resident().is_none() {
+        return;
+    }
+    let api = interface! {
+        name = "immutable log";
+        abstract Log;
+        ground u16 = speccheck_core::gens::ints(0..=1000u16);
+        impl Log {
+            fn new() -> Self;
+            fn append(&self, x: u16) -> Self;
+        }
+        law short(l: &Log) => l.len() < 3;
+    }
+    .unwrap();
+    let r = api.check(Config { memory_budget: Some(1), ..Config::seeded(1) });
+    // The memory is read every few milliseconds: the search may find the
+    // bug before its first read. Either way the report says why it ended.
+    match &r.verdict {
+        Verdict::Failed(cx) => {
+            let note = cx.reduction_note.as_deref().unwrap_or_default();
+            assert!(note.contains("over the memory budget when the search ended"), "{r}");
+            assert!(note.contains("budget 1 MB"), "{r}");
+        }
+        Verdict::Passed => {
+            assert!(matches!(r.stats.stop, StopReason::Memory(_)), "{r}");
+            assert!(r.to_string().contains("warning: the search stopped early at the memory budget"), "{r}");
+        }
+        Verdict::Error(_) => panic!("{r}"),
+    }
+}
