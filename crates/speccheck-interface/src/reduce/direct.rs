@@ -47,23 +47,26 @@ pub(crate) enum Run {
     OutOfMemory(Exceeded),
 }
 
-/// Literal values, drawn once from their choices.
+/// Literal values, drawn once from their choices. Each is kept with its
+/// literal: a literal freed (with the statements that used it) while its
+/// address stayed a key would hand its value to the next literal allocated
+/// there.
 #[derive(Default)]
 pub(crate) struct Literals {
-    values: HashMap<*const Literal, Dyn>,
+    values: HashMap<*const Literal, (Arc<Literal>, Dyn)>,
 }
 
 impl Literals {
     fn value(&mut self, api: &Api, ty: usize, lit: &Arc<Literal>) -> Result<Dyn, String> {
         let t = &api.types[ty];
-        if let Some(v) = self.values.get(&Arc::as_ptr(lit)) {
+        if let Some((_, v)) = self.values.get(&Arc::as_ptr(lit)) {
             return Ok((t.ops.clone)(&**v));
         }
         let g = t.ground().ok_or_else(|| format!("a literal of the abstract type `{}`", t.name))?;
         let mut tc = TestCase::replay(lit.choices.clone(), Tail::Stop);
         let v = catch_invalid(&mut tc, |tc| (g.draw)(tc)).map_err(|_| "a literal does not replay".to_string())?;
         let copy = (t.ops.clone)(&*v);
-        self.values.insert(Arc::as_ptr(lit), v);
+        self.values.insert(Arc::as_ptr(lit), (lit.clone(), v));
         Ok(copy)
     }
 }
@@ -242,8 +245,15 @@ pub(crate) fn run(api: &Api, program: &Program, literals: &mut Literals, meter: 
 
 /// `program` without the statements marked `deleted`: what used a deleted
 /// statement's result uses the instance of that type the statement was
-/// given (`None` when it was given none).
-pub(crate) fn without(api: &Api, program: &Program, deleted: &[bool]) -> Option<Program> {
+/// given (`None` when it was given none), or for a ground value the
+/// simplest of its type (`simplest`, by type: one literal each, so that
+/// [`Literals`] does not fill with copies).
+pub(crate) fn without(
+    api: &Api,
+    program: &Program,
+    deleted: &[bool],
+    simplest: &[Option<Arc<Literal>>],
+) -> Option<Program> {
     let n = program.statements.len();
     let mut index = vec![usize::MAX; n];
     let mut next = 0;
@@ -266,7 +276,7 @@ pub(crate) fn without(api: &Api, program: &Program, deleted: &[bool]) -> Option<
                         Some(j) => (*stmt, &st.args[j]),
                         // A ground value the deleted call returned (`pop`'s
                         // element): the simplest value of its type instead.
-                        None => return simplest(api, *k).map(ArgExpr::Literal),
+                        None => return simplest.get(*k)?.clone().map(ArgExpr::Literal),
                     }
                 }
                 _ => return Some(ArgExpr::Var(v)),
@@ -348,6 +358,7 @@ pub(crate) fn delete_chunks(
 ) -> Deleted {
     let started = Instant::now();
     let mut literals = Literals::default();
+    let simplest: Vec<Option<Arc<Literal>>> = (0..api.types.len()).map(|k| simplest(api, k)).collect();
     let mut best = program.live();
     let mut runs = 0u64;
     // Fails the same way; a program ending with a call then ends with the
@@ -375,7 +386,7 @@ pub(crate) fn delete_chunks(
             let start = end.saturating_sub(chunk);
             let mut deleted = vec![false; best.len()];
             deleted[start..end].iter_mut().for_each(|d| *d = true);
-            if let Some(candidate) = without(api, &best, &deleted) {
+            if let Some(candidate) = without(api, &best, &deleted, &simplest) {
                 runs += 1;
                 let r = run(api, &candidate, &mut literals, Some(meter));
                 if let Run::OutOfMemory(e) = r {
@@ -400,5 +411,46 @@ pub(crate) fn delete_chunks(
             return Deleted { program: best, runs, cut_short: false, out_of_memory: None };
         }
         chunk = (chunk / 2).max(1).min(best.len().max(1));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+    pub struct Counter(u32);
+
+    impl Counter {
+        pub fn new() -> Self {
+            Counter(0)
+        }
+        pub fn add(&self, x: u16) -> Self {
+            Counter(self.0 + u32::from(x))
+        }
+    }
+
+    /// A literal's cached value is keyed by its address: the cache keeps
+    /// the literal alive, so that no other literal is allocated there and
+    /// handed its value.
+    #[test]
+    fn a_cached_literal_stays_alive_with_its_value() {
+        let api = crate::interface! {
+            abstract Counter;
+            ground u16 = speccheck_core::gens::ints(0..=9u16);
+            impl Counter {
+                fn new() -> Self;
+                fn add(&self, x: u16) -> Self;
+            }
+        }
+        .unwrap();
+        let ty = api.types.iter().position(|t| t.name == "u16").unwrap();
+        let lit = simplest(&api, ty).expect("a simplest u16");
+        let weak = Arc::downgrade(&lit);
+        let mut literals = Literals::default();
+        let v = literals.value(&api, ty, &lit).unwrap();
+        assert_eq!(v.downcast_ref::<u16>(), Some(&0));
+        drop(lit);
+        assert!(weak.upgrade().is_some(), "freed while its address is a key of the cache");
     }
 }
