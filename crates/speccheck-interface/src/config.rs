@@ -66,6 +66,18 @@ pub struct Config {
     /// under test (beside the failure database), or in the working
     /// directory outside cargo.
     pub output_dir: Option<std::path::PathBuf>,
+    /// Most resident memory of the process, in bytes (`None`: no limit;
+    /// `SPECCHECK_MEMORY_MB`, where 0 is no limit). The search, its walks
+    /// and the reduction read it now and then (every few milliseconds);
+    /// over it, the run stops where it is and reports what it has: a
+    /// search that found nothing passes with `stopped: memory budget
+    /// reached` and a warning that it stopped early, a counterexample is
+    /// shown as far as it was reduced. The default is the resident memory
+    /// plus half the available memory (`MemAvailable`), as the process
+    /// first finds them (its first `Config::default()`): on Linux only, as
+    /// both are read from `/proc` (elsewhere there is no default and a
+    /// budget is not enforced). See [`crate::memory`].
+    pub memory_budget: Option<u64>,
 }
 
 impl Default for Config {
@@ -92,6 +104,7 @@ impl Default for Config {
             shrink_time: Duration::from_secs(10),
             replay: None,
             output_dir: None,
+            memory_budget: crate::memory::default_budget(),
         }
     }
 }
@@ -123,8 +136,9 @@ impl Config {
 
     /// Reads `SPECCHECK_SEED`, `SPECCHECK_REPLAY`, `SPECCHECK_PROFILE`,
     /// `SPECCHECK_TIMEOUT_MS`, `SPECCHECK_TIME_BUDGET_MS`,
-    /// `SPECCHECK_SHRINK` and `SPECCHECK_SHRINK_STEPS` over these settings
-    /// (the operator's last word, as for properties), and settles the seed.
+    /// `SPECCHECK_SHRINK`, `SPECCHECK_SHRINK_STEPS` and
+    /// `SPECCHECK_MEMORY_MB` over these settings (the operator's last word,
+    /// as for properties), and settles the seed.
     pub fn resolved(mut self, default_name: &str) -> Result<(Self, u64), String> {
         let name = self.name.clone().unwrap_or_else(|| default_name.to_string());
         let mut core = speccheck_core::Config::named(name.clone());
@@ -150,8 +164,21 @@ impl Config {
         if core.replay.is_some() {
             self.replay = core.replay;
         }
+        if let Some(budget) = memory_mb(std::env::var("SPECCHECK_MEMORY_MB").ok())? {
+            self.memory_budget = budget;
+        }
         Ok((self, seed))
     }
+}
+
+/// The budget `SPECCHECK_MEMORY_MB` sets, if it is set: megabytes, 0 for
+/// none.
+fn memory_mb(value: Option<String>) -> Result<Option<Option<u64>>, String> {
+    let Some(v) = value.filter(|v| !v.trim().is_empty()) else { return Ok(None) };
+    let mb: u64 = v.trim().replace('_', "").parse().map_err(|_| {
+        format!("environment variable SPECCHECK_MEMORY_MB={v:?} is not valid: megabytes (0 for no limit)")
+    })?;
+    Ok(Some((mb > 0).then(|| mb.saturating_mul(crate::memory::MB))))
 }
 
 // ----- the engine's tuning: fixed, not settings ------------------------------------
@@ -176,3 +203,19 @@ pub(crate) const DEPTH_CALLS: u64 = 8;
 
 /// The shortest walk (deep search, the engine's `walk` module).
 pub(crate) const MIN_WALK: u64 = 64;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn speccheck_memory_mb_sets_the_budget_in_megabytes_and_0_lifts_it() {
+        assert_eq!(memory_mb(None), Ok(None));
+        assert_eq!(memory_mb(Some(" ".into())), Ok(None));
+        assert_eq!(memory_mb(Some("512".into())), Ok(Some(Some(512 << 20))));
+        assert_eq!(memory_mb(Some("4_096".into())), Ok(Some(Some(4096 << 20))));
+        assert_eq!(memory_mb(Some("0".into())), Ok(Some(None)));
+        let e = memory_mb(Some("lots".into())).unwrap_err();
+        assert!(e.contains("SPECCHECK_MEMORY_MB=\"lots\" is not valid"), "{e}");
+    }
+}

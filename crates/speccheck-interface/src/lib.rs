@@ -79,6 +79,7 @@ extern crate self as speccheck_interface;
 pub mod config;
 pub mod describe;
 pub mod engine;
+pub mod memory;
 pub mod panics;
 pub mod pool;
 pub mod program;

@@ -85,6 +85,25 @@ impl Program {
         self.statements.is_empty()
     }
 
+    /// How many arguments name each value the program makes (its
+    /// statements' and its law's): what running it must keep, and for how
+    /// long.
+    pub(crate) fn uses(&self) -> HashMap<VarRef, u32> {
+        let mut uses: HashMap<VarRef, u32> = HashMap::new();
+        let mut vs = Vec::new();
+        let law = match &self.ending {
+            Ending::Law { args, .. } => Some(args),
+            Ending::Call => None,
+        };
+        for args in self.statements.iter().map(|s| &s.args).chain(law) {
+            args.iter().for_each(|a| a.vars(&mut vs));
+            for v in vs.drain(..) {
+                *uses.entry(v.clone()).or_default() += 1;
+            }
+        }
+        uses
+    }
+
     /// The program without the calls nothing depends on: the failing
     /// call (or the law) and, transitively, the calls whose results they
     /// use. Statement numbers in references are renumbered.
@@ -252,6 +271,11 @@ struct Renderer<'a> {
     counters: HashMap<String, usize>,
     /// Uses of each variable not rendered yet (to clone all but the last).
     uses_left: HashMap<VarRef, usize>,
+    /// The statement being rendered (`None`: the law), whose arguments a
+    /// constructed argument is looked up in: looking through the whole
+    /// program for each made rendering quadratic (minutes for a lineage of
+    /// tens of thousands of calls with a container argument).
+    scope: Option<usize>,
 }
 
 impl<'a> Renderer<'a> {
@@ -270,7 +294,7 @@ impl<'a> Renderer<'a> {
         if let Ending::Law { args, .. } = &program.ending {
             count(args);
         }
-        Renderer { api, program, names: HashMap::new(), counters: HashMap::new(), uses_left }
+        Renderer { api, program, names: HashMap::new(), counters: HashMap::new(), uses_left, scope: None }
     }
 
     fn fresh(&mut self, prefix: &str) -> String {
@@ -348,7 +372,7 @@ impl<'a> Renderer<'a> {
     }
 
     /// Finds the shape of a constructed argument by identity within the
-    /// statements' and ending's argument trees.
+    /// argument trees of the statement being rendered (or the law's).
     fn current_shape(&self, target: &ArgExpr) -> Option<Shape> {
         fn find(a: &ArgExpr, s: &Shape, target: *const ArgExpr) -> Option<Shape> {
             if std::ptr::eq(a, target) {
@@ -364,17 +388,18 @@ impl<'a> Renderer<'a> {
             }
         }
         let t = target as *const ArgExpr;
-        for st in &self.program.statements {
-            let spec = &self.api.functions[st.fun];
-            if let Some(s) = st.args.iter().zip(spec.args.iter()).find_map(|(a, s)| find(a, s, t)) {
-                return Some(s);
+        match (self.scope, &self.program.ending) {
+            (Some(si), _) => {
+                let st = self.program.statements.get(si)?;
+                let spec = &self.api.functions[st.fun];
+                st.args.iter().zip(spec.args.iter()).find_map(|(a, s)| find(a, s, t))
             }
+            (None, Ending::Law { law, args }) => {
+                let spec = &self.api.laws[*law];
+                args.iter().zip(spec.args.iter()).find_map(|(a, s)| find(a, s, t))
+            }
+            (None, Ending::Call) => None,
         }
-        if let Ending::Law { law, args } = &self.program.ending {
-            let spec = &self.api.laws[*law];
-            return args.iter().zip(spec.args.iter()).find_map(|(a, s)| find(a, s, t));
-        }
-        None
     }
 
     fn run(mut self, note: Option<&str>) -> Vec<String> {
@@ -390,6 +415,7 @@ impl<'a> Renderer<'a> {
         let mut lines = Vec::new();
         let last = program.statements.len().saturating_sub(1);
         for (si, st) in program.statements.iter().enumerate() {
+            self.scope = Some(si);
             let spec = &api.functions[st.fun];
             let mut pre = Vec::new();
             // Arguments passed by `&mut` get a mutable binding first.
@@ -452,6 +478,7 @@ impl<'a> Renderer<'a> {
             lines.extend(after);
         }
         if let Ending::Law { law, args } = &program.ending {
+            self.scope = None;
             let spec = &api.laws[*law];
             let values: Vec<String> = args
                 .iter()

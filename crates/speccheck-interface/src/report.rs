@@ -88,6 +88,10 @@ pub enum StopReason {
     Hang,
     /// Nothing ran (a replayed program).
     Replay,
+    /// The process's resident memory went over
+    /// [`Config::memory_budget`](crate::Config::memory_budget): the search
+    /// stopped early.
+    Memory(crate::memory::Exceeded),
 }
 
 impl fmt::Display for StopReason {
@@ -101,6 +105,7 @@ impl fmt::Display for StopReason {
             StopReason::Rounds => "round budget reached",
             StopReason::Hang => "a call hung",
             StopReason::Replay => "replayed a given program",
+            StopReason::Memory(e) => return write!(f, "memory budget reached ({e}): the search is incomplete"),
         })
     }
 }
@@ -161,9 +166,17 @@ impl Stats {
                 )
             })
             .collect();
+        if let StopReason::Memory(e) = self.stop {
+            out.push(format!(
+                "the search stopped early at the memory budget ({e}) after {} calls: it is not a full search \
+                 (raise the budget: `Config::memory_budget`, SPECCHECK_MEMORY_MB)",
+                thousands(self.calls)
+            ));
+        }
         // A search that stopped before the depth it was to reach (a lineage
         // that long, and walk calls of `DEPTH_CALLS` times it): what it did
         // not build, it did not test.
+        // (One stopped at the memory budget has its own warning above.)
         let cut_short = matches!(self.stop, StopReason::Calls | StopReason::Rounds | StopReason::Time);
         let walk_target = self.depth_target.saturating_mul(DEPTH_CALLS);
         let short_of_depth = self.deepest < self.depth_target;

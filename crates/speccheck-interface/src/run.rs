@@ -11,6 +11,7 @@ use speccheck_core::{ChoiceSequence, FailureKind};
 use crate::config::Config;
 use crate::describe::Api;
 use crate::engine::{Engine, Finding, Found, InFlight, Output, Shared, hang};
+use crate::memory::Meter;
 use crate::program::Program;
 use crate::reduce;
 use crate::report::{Counterexample, FnStats, InterfaceReport, LawStats, Stats, StopReason, TypeStats, Verdict};
@@ -51,9 +52,10 @@ impl Api {
             return InterfaceReport { name: report_name, verdict: Verdict::Passed, stats, reduction: None };
         };
         let reduce_started = Instant::now();
-        let (mut cx, reduction) = counterexample(&api, &cfg, seed, &name, finding);
+        let mut hints = None;
+        let (mut cx, reduction) = counterexample(&api, &cfg, seed, &name, finding, &mut hints);
         stats.reduce_time = reduce_started.elapsed();
-        save_long_parts(&mut cx, &cfg, &name, seed);
+        save_long_parts(&mut cx, &cfg, &name, seed, hints.as_deref());
         cx.rerun_command = self.rerun_command();
         InterfaceReport { name: report_name, verdict: Verdict::Failed(Box::new(cx)), stats, reduction }
     }
@@ -187,9 +189,10 @@ fn hung(api: &Api, cfg: &Config, seed: u64, shared: &Shared, after: Duration, st
 }
 
 /// Writes a program longer than a screen, and a replay too long for a
-/// variable, to files (the report then names them). A file that cannot
-/// be written leaves the report as it was: everything is still in it.
-fn save_long_parts(cx: &mut Counterexample, cfg: &Config, name: &str, seed: u64) {
+/// variable, to files (the report then names them; the replay's `hints`,
+/// if known, beside it: see `reduce::hints`). A file that cannot be
+/// written leaves the report as it was: everything is still in it.
+fn save_long_parts(cx: &mut Counterexample, cfg: &Config, name: &str, seed: u64, hints: Option<&[u32]>) {
     let long_program = cx.program.lines().count() > crate::report::SCREEN_LINES;
     let long_replay = cx.replay.as_ref().is_some_and(|r| r.len() > crate::report::REPLAY_CHARS);
     if !long_program && !long_replay {
@@ -224,6 +227,9 @@ fn save_long_parts(cx: &mut Counterexample, cfg: &Config, name: &str, seed: u64)
     }
     if long_replay && let Some(r) = &cx.replay {
         cx.replay_file = write("replays", format!("{stem}.replay"), &format!("{r}\n"));
+        if let (Some(file), Some(uses)) = (&cx.replay_file, hints) {
+            reduce::hints::write(file, r, uses);
+        }
     }
 }
 
@@ -243,12 +249,15 @@ fn note(failure: &FailureInfo, cfg: &Config) -> String {
     }
 }
 
+/// The counterexample `finding` makes, reduced; `hints` gets the replay
+/// hints of its replay string, when known.
 fn counterexample(
     api: &Arc<Api>,
     cfg: &Config,
     seed: u64,
     name: &str,
     finding: Finding,
+    hints: &mut Option<Vec<u32>>,
 ) -> (Counterexample, Option<speccheck_core::RunReport>) {
     let program = match &finding.found {
         Found::Call { call } => Program::slice_call(call),
@@ -280,17 +289,39 @@ fn counterexample(
     }
     let mut program = program;
     let reduce_started = Instant::now();
-    if cfg.reduce && program.len() > reduce::DELETE_CHUNKS_FROM {
-        // A long program: run it whole once, then delete calls in chunks
+    let meter = Meter::new(cfg.memory_budget);
+    if meter.check()
+        && let Some(e) = meter.exceeded()
+    {
+        // The search's memory not given back yet (or another thread's):
+        // reducing would only add to it.
+        cx.reduction_note = Some(format!(
+            "shown as found, not reduced: the process was over the memory budget when the search ended ({e})"
+        ));
+        return (cx, None);
+    }
+    // Deleting calls stopped at the memory budget: the shrinker, which
+    // keeps every value a program makes, does not run.
+    let mut deleted_out_of_memory = None;
+    if program.len() > reduce::DELETE_CHUNKS_FROM {
+        // A long program: run it whole once (keeping only its live values,
+        // as the shrinker's replays do not), then delete calls in chunks
         // before the shrinker sees it.
         let mut literals = reduce::direct::Literals::default();
-        match reduce::direct::run(api, &program, &mut literals) {
+        match reduce::direct::run(api, &program, &mut literals, Some(&meter)) {
             reduce::direct::Run::Failed(f, _) if f.origin() == finding.failure.origin() => {}
+            reduce::direct::Run::OutOfMemory(e) => {
+                cx.reduction_note = Some(format!(
+                    "shown as found, not reduced: run again on its own, it went over the memory budget ({e})"
+                ));
+                return (cx, None);
+            }
             other => {
                 let how = match other {
                     reduce::direct::Run::Failed(f, _) => format!("it failed differently ({})", f.message),
                     reduce::direct::Run::Invalid(why) => format!("it could not run ({why})"),
                     reduce::direct::Run::Passed => "it passed".to_string(),
+                    reduce::direct::Run::OutOfMemory(_) => unreachable!("matched above"),
                 };
                 cx.reduction_note = Some(format!(
                     "the program did not fail when run again on its own: all {} calls ran and {how}; the API's \
@@ -308,20 +339,37 @@ fn counterexample(
                 eprintln!("speccheck-interface: reducing `{name}`: {len} of {from} calls left after {}", human(spent));
             }
         };
-        let deleted = reduce::direct::delete_chunks(api, &program, &finding.failure, deadline, &mut progress);
-        program = deleted.program;
-        if program.len() > reduce::SHRINK_AT_MOST {
+        let deleted = if cfg.reduce {
+            let d = reduce::direct::delete_chunks(api, &program, &finding.failure, deadline, &meter, &mut progress);
+            program = d.program;
+            deleted_out_of_memory = d.out_of_memory;
+            Some((d.runs, d.cut_short))
+        } else {
+            None
+        };
+        if program.len() > reduce::SHRINK_AT_MOST || deleted_out_of_memory.is_some() {
             cx.program = program.render(api, Some(&note(&finding.failure, cfg)));
             cx.calls = program.len();
-            cx.reduction_note = Some(format!(
-                "reduced by deleting calls ({} programs run{}); at {} calls it is too long for the shrinker \
-                 (at most {})",
-                deleted.runs,
-                if deleted.cut_short { ", stopped at the reduction's time limit" } else { "" },
-                program.len(),
-                reduce::SHRINK_AT_MOST
-            ));
-            cx.replay = reduce::encode(api, &program, cfg.list_max_len).ok().map(|c| c.to_replay_string());
+            cx.reduction_note = deleted.map(|(runs, cut_short)| match deleted_out_of_memory {
+                Some(e) => format!(
+                    "reduced by deleting calls ({runs} programs run), stopped at the memory budget ({e}): shown as \
+                     reduced so far"
+                ),
+                None => format!(
+                    "reduced by deleting calls ({runs} programs run{}); at {} calls it is too long for the shrinker \
+                     (at most {})",
+                    if cut_short { ", stopped at the reduction's time limit" } else { "" },
+                    program.len(),
+                    reduce::SHRINK_AT_MOST
+                ),
+            });
+            // A meter of its own: memory the deletion let go may be free again.
+            let encoded =
+                reduce::encode_with_uses(api, &program, cfg.list_max_len, Some(&Meter::new(cfg.memory_budget)));
+            if let Ok((choices, uses)) = encoded {
+                cx.replay = Some(choices.to_replay_string());
+                *hints = Some(uses);
+            }
             if cx.kind == FailureKind::Panic {
                 cx.frame_in_crate = frame_in_crate(api, &program);
             }
@@ -329,8 +377,15 @@ fn counterexample(
         }
     }
     let cfg = &Config { shrink_time: cfg.shrink_time.saturating_sub(reduce_started.elapsed()), ..cfg.clone() };
-    let encoded = match reduce::encode(api, &program, cfg.list_max_len) {
-        Ok(c) => c,
+    let encoded = match reduce::encode_with_uses(api, &program, cfg.list_max_len, Some(&meter)) {
+        Ok((c, uses)) => {
+            *hints = Some(uses);
+            c
+        }
+        Err(_) if let Some(e) = meter.exceeded() => {
+            cx.reduction_note = Some(format!("shown as found, not reduced: it went over the memory budget ({e})"));
+            return (cx, None);
+        }
         Err(e) => {
             cx.reduction_note = Some(format!(
                 "the program could not be replayed on its own ({e}): the API's behaviour depends on state the \
@@ -340,11 +395,29 @@ fn counterexample(
         }
     };
     cx.replay = Some(encoded.to_replay_string());
-    let red = reduce::replay_and_shrink(api, cfg, seed, name, encoded);
+    let red = reduce::replay_and_shrink(api, cfg, seed, name, encoded, None);
+    if red.out_of_memory.is_some() {
+        // The program the replay above encodes, as far as deletion took it.
+        let deleted = program.len() < cx.original_calls;
+        if deleted {
+            cx.program = program.render(api, Some(&note(&finding.failure, cfg)));
+            cx.calls = program.len();
+        }
+        cx.reduction_note =
+            red.note.map(|n| format!("{n}: shown as {}", if deleted { "reduced so far" } else { "found" }));
+        return (cx, None);
+    }
     cx.reduction_note = red.note;
     let report = red.report;
     let (Some(best), Some(failure)) = (red.program, red.failure) else { return (cx, report) };
     cx.replay = red.replay;
+    // The hints of the shrunk replay, when it goes to a file.
+    *hints = match &cx.replay {
+        Some(r) if r.len() > crate::report::REPLAY_CHARS => {
+            reduce::encode_with_uses(api, &best, cfg.list_max_len, Some(&meter)).ok().map(|(_, uses)| uses)
+        }
+        _ => None,
+    };
     cx.program = best.render(api, Some(&note(&failure, cfg)));
     cx.calls = best.len();
     cx.message = failure.message;
@@ -364,13 +437,19 @@ fn frame_in_crate(api: &Api, program: &Program) -> Option<String> {
         return None;
     }
     let (_, trace) = crate::panics::traced(|| {
-        reduce::direct::run(api, program, &mut reduce::direct::Literals::default());
+        reduce::direct::run(api, program, &mut reduce::direct::Literals::default(), None);
     });
     crate::panics::first_frame_in(&trace?, krate)
 }
 
 fn replay_only(api: &Arc<Api>, cfg: &Config, seed: u64, name: &str, replay: String) -> InterfaceReport {
     let started = Instant::now();
+    // The file the replay was read from, for its hints: given directly, or
+    // named by `SPECCHECK_REPLAY` (which reads the file itself).
+    let file = replay.strip_prefix('@').map(|p| std::path::PathBuf::from(p.trim())).or_else(|| {
+        let var = std::env::var("SPECCHECK_REPLAY").ok()?;
+        Some(std::path::PathBuf::from(var.strip_prefix('@')?.trim()))
+    });
     // `@FILE`: a replay saved to a file (set directly rather than through
     // `SPECCHECK_REPLAY`, which reads the file itself).
     let replay = match replay.strip_prefix('@') {
@@ -395,9 +474,20 @@ fn replay_only(api: &Arc<Api>, cfg: &Config, seed: u64, name: &str, replay: Stri
     // A replayed program is shown as given: replaying a reported
     // counterexample shows that counterexample.
     let as_given = Config { reduce: false, ..cfg.clone() };
-    let red = reduce::replay_and_shrink(api, &as_given, seed, name, choices);
+    let hints = file.and_then(|f| reduce::hints::read(&f, &replay)).map(Arc::new);
+    let red = reduce::replay_and_shrink(api, &as_given, seed, name, choices, hints);
     let mut stats = empty_stats(api, cfg, seed, StopReason::Replay);
     stats.reduce_time = started.elapsed();
+    if let Some(e) = red.out_of_memory {
+        // Neither a pass nor a failure: the program did not run to its end.
+        stats.stop = StopReason::Memory(e);
+        let verdict = Verdict::Error(format!(
+            "the replay stopped at the memory budget ({e}): a replay string alone keeps every value its program \
+             makes (any later call may name any; a replay saved to a file comes with hints beside it, which let it \
+             drop them); give it more with SPECCHECK_MEMORY_MB"
+        ));
+        return InterfaceReport { name: api.name.clone(), verdict, stats, reduction: None };
+    }
     let verdict = match (red.program, red.failure) {
         (Some(p), Some(f)) => {
             let text = p.render(api, Some(&note(&f, cfg)));

@@ -231,6 +231,8 @@ pub(crate) struct Engine<'a> {
     pending_until: u64,
     /// Whether a walk is running (its results are not pooled).
     in_walk: bool,
+    /// The memory budget, ticked once per call and law check.
+    memory: crate::memory::Meter,
 }
 
 impl<'a> Engine<'a> {
@@ -282,6 +284,7 @@ impl<'a> Engine<'a> {
             pending: None,
             pending_until: 0,
             in_walk: false,
+            memory: crate::memory::Meter::new(cfg.memory_budget),
         }
     }
 
@@ -475,7 +478,16 @@ impl<'a> Engine<'a> {
         if self.shared.watch.is_abandoned() {
             return Some(StopReason::Hang);
         }
+        if self.memory.tick() {
+            return Some(self.out_of_memory());
+        }
         None
+    }
+
+    /// The stop at the memory budget, once the meter found it exceeded.
+    fn out_of_memory(&self) -> StopReason {
+        let e = self.memory.exceeded();
+        StopReason::Memory(e.unwrap_or(crate::memory::Exceeded { resident: 0, budget: 0 }))
     }
 
     /// The pools at the start of round `round + 1`: instances of
@@ -642,6 +654,9 @@ impl<'a> Engine<'a> {
     }
 
     fn call(&mut self, f: usize, trees: &[Tree<'_>]) -> Result<(), Halt> {
+        if self.memory.tick() {
+            return Err(Halt::Stop(self.out_of_memory()));
+        }
         let api = self.api;
         let spec = &api.functions[f];
         self.serial += 1;
@@ -751,6 +766,9 @@ impl<'a> Engine<'a> {
 
     /// Tests law `l` on one tuple of instances.
     fn test_law(&mut self, l: usize, trees: &[Tree<'_>]) -> Result<(), Halt> {
+        if self.memory.tick() {
+            return Err(Halt::Stop(self.out_of_memory()));
+        }
         let api = self.api;
         let spec = &api.laws[l];
         let mut args = Args::with_capacity(trees.len());

@@ -356,6 +356,9 @@ impl Engine<'_> {
         used: &mut [Vec<Rc<Inst>>],
         size: usize,
     ) -> Result<Option<(Dyn, Origin)>, Halt> {
+        if self.memory.tick() {
+            return Err(Halt::Stop(self.out_of_memory()));
+        }
         let api = self.api;
         let spec = &api.functions[mv.f];
         let mut others: Vec<Option<Tree<'_>>> = Vec::with_capacity(spec.args.len());

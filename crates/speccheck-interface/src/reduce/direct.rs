@@ -27,6 +27,7 @@ use crate::describe::Args;
 use crate::describe::Dyn;
 use crate::describe::{Api, CallError, LawVerdict, Mode, Shape};
 use crate::engine::{call_panicked, law_failed, law_panicked, mismatch};
+use crate::memory::{Exceeded, Meter};
 use crate::panics::capture;
 use crate::program::{ArgExpr, Ending, Program, Stmt, VarRef, shape_at};
 use crate::provenance::{Literal, Step};
@@ -42,25 +43,30 @@ pub(crate) enum Run {
     /// made (a call before refused), a literal does not replay, or the
     /// law's precondition is false.
     Invalid(String),
+    /// The memory budget stopped it.
+    OutOfMemory(Exceeded),
 }
 
-/// Literal values, drawn once from their choices.
+/// Literal values, drawn once from their choices. Each is kept with its
+/// literal: a literal freed (with the statements that used it) while its
+/// address stayed a key would hand its value to the next literal allocated
+/// there.
 #[derive(Default)]
 pub(crate) struct Literals {
-    values: HashMap<*const Literal, Dyn>,
+    values: HashMap<*const Literal, (Arc<Literal>, Dyn)>,
 }
 
 impl Literals {
     fn value(&mut self, api: &Api, ty: usize, lit: &Arc<Literal>) -> Result<Dyn, String> {
         let t = &api.types[ty];
-        if let Some(v) = self.values.get(&Arc::as_ptr(lit)) {
+        if let Some((_, v)) = self.values.get(&Arc::as_ptr(lit)) {
             return Ok((t.ops.clone)(&**v));
         }
         let g = t.ground().ok_or_else(|| format!("a literal of the abstract type `{}`", t.name))?;
         let mut tc = TestCase::replay(lit.choices.clone(), Tail::Stop);
         let v = catch_invalid(&mut tc, |tc| (g.draw)(tc)).map_err(|_| "a literal does not replay".to_string())?;
         let copy = (t.ops.clone)(&*v);
-        self.values.insert(Arc::as_ptr(lit), v);
+        self.values.insert(Arc::as_ptr(lit), (lit.clone(), v));
         Ok(copy)
     }
 }
@@ -71,16 +77,6 @@ struct Exec<'a> {
     /// Uses of each value not made yet.
     uses: HashMap<VarRef, u32>,
     literals: &'a mut Literals,
-}
-
-fn count_uses(args: &[ArgExpr], uses: &mut HashMap<VarRef, u32>) {
-    for a in args {
-        match a {
-            ArgExpr::Var(v) => *uses.entry(v.clone()).or_default() += 1,
-            ArgExpr::Literal(_) => {}
-            ArgExpr::Data { fields: items, .. } | ArgExpr::List(items) => count_uses(items, uses),
-        }
-    }
 }
 
 impl Exec<'_> {
@@ -184,17 +180,17 @@ fn lend<'b>(args: &mut Vec<Arg>, bindings: &'b HashMap<VarRef, Dyn>) -> (Args<'b
     (out, lent)
 }
 
-/// Runs `program` as written.
-pub(crate) fn run(api: &Api, program: &Program, literals: &mut Literals) -> Run {
-    let mut uses = HashMap::new();
-    for s in &program.statements {
-        count_uses(&s.args, &mut uses);
-    }
-    if let Ending::Law { args, .. } = &program.ending {
-        count_uses(args, &mut uses);
-    }
-    let mut ex = Exec { api, bindings: HashMap::new(), uses, literals };
+/// Runs `program` as written (stopping at the memory budget `meter`
+/// watches, if any).
+pub(crate) fn run(api: &Api, program: &Program, literals: &mut Literals, meter: Option<&Meter>) -> Run {
+    let mut ex = Exec { api, bindings: HashMap::new(), uses: program.uses(), literals };
     for (si, st) in program.statements.iter().enumerate() {
+        if let Some(m) = meter
+            && m.tick()
+            && let Some(e) = m.exceeded()
+        {
+            return Run::OutOfMemory(e);
+        }
         let spec = &api.functions[st.fun];
         let modes: Vec<Mode> = spec.f.params.iter().map(|p| p.mode).collect();
         let mut prepared = match ex.prepare(&spec.args, &modes, &st.args) {
@@ -249,8 +245,15 @@ pub(crate) fn run(api: &Api, program: &Program, literals: &mut Literals) -> Run 
 
 /// `program` without the statements marked `deleted`: what used a deleted
 /// statement's result uses the instance of that type the statement was
-/// given (`None` when it was given none).
-pub(crate) fn without(api: &Api, program: &Program, deleted: &[bool]) -> Option<Program> {
+/// given (`None` when it was given none), or for a ground value the
+/// simplest of its type (`simplest`, by type: one literal each, so that
+/// [`Literals`] does not fill with copies).
+pub(crate) fn without(
+    api: &Api,
+    program: &Program,
+    deleted: &[bool],
+    simplest: &[Option<Arc<Literal>>],
+) -> Option<Program> {
     let n = program.statements.len();
     let mut index = vec![usize::MAX; n];
     let mut next = 0;
@@ -273,7 +276,7 @@ pub(crate) fn without(api: &Api, program: &Program, deleted: &[bool]) -> Option<
                         Some(j) => (*stmt, &st.args[j]),
                         // A ground value the deleted call returned (`pop`'s
                         // element): the simplest value of its type instead.
-                        None => return simplest(api, *k).map(ArgExpr::Literal),
+                        None => return simplest.get(*k)?.clone().map(ArgExpr::Literal),
                     }
                 }
                 _ => return Some(ArgExpr::Var(v)),
@@ -334,24 +337,28 @@ pub(crate) struct Deleted {
     pub(crate) program: Program,
     /// Programs run.
     pub(crate) runs: u64,
-    /// Whether it stopped at its deadline (chunks of one were not all
-    /// tried).
+    /// Whether it stopped at its deadline or the memory budget (chunks of
+    /// one were not all tried).
     pub(crate) cut_short: bool,
+    /// Set when it stopped at the memory budget.
+    pub(crate) out_of_memory: Option<Exceeded>,
 }
 
 /// Deletes statements from `program` (which fails as `failure` does) in
 /// chunks of halving size, from the end, until chunks of one statement
-/// were all tried or `deadline` passes; `progress` hears the length after
-/// each pass.
+/// were all tried, `deadline` passes or `meter` finds the memory budget
+/// exceeded; `progress` hears the length after each pass.
 pub(crate) fn delete_chunks(
     api: &Api,
     program: &Program,
     failure: &FailureInfo,
     deadline: Instant,
+    meter: &Meter,
     progress: &mut dyn FnMut(usize, Duration),
 ) -> Deleted {
     let started = Instant::now();
     let mut literals = Literals::default();
+    let simplest: Vec<Option<Arc<Literal>>> = (0..api.types.len()).map(|k| simplest(api, k)).collect();
     let mut best = program.live();
     let mut runs = 0u64;
     // Fails the same way; a program ending with a call then ends with the
@@ -374,14 +381,17 @@ pub(crate) fn delete_chunks(
         let mut end = best.len().saturating_sub(fixed_tail);
         while end > 0 {
             if Instant::now() >= deadline {
-                return Deleted { program: best.live(), runs, cut_short: true };
+                return Deleted { program: best.live(), runs, cut_short: true, out_of_memory: None };
             }
             let start = end.saturating_sub(chunk);
             let mut deleted = vec![false; best.len()];
             deleted[start..end].iter_mut().for_each(|d| *d = true);
-            if let Some(candidate) = without(api, &best, &deleted) {
+            if let Some(candidate) = without(api, &best, &deleted, &simplest) {
                 runs += 1;
-                let r = run(api, &candidate, &mut literals);
+                let r = run(api, &candidate, &mut literals, Some(meter));
+                if let Run::OutOfMemory(e) = r {
+                    return Deleted { program: best.live(), runs, cut_short: true, out_of_memory: Some(e) };
+                }
                 if let Some(smaller) = same(r, candidate) {
                     // Statements before `start` keep their numbers (unless
                     // an earlier call failed, which ends the search here).
@@ -398,8 +408,49 @@ pub(crate) fn delete_chunks(
         best = best.live();
         progress(best.len(), started.elapsed());
         if chunk == 1 {
-            return Deleted { program: best, runs, cut_short: false };
+            return Deleted { program: best, runs, cut_short: false, out_of_memory: None };
         }
         chunk = (chunk / 2).max(1).min(best.len().max(1));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+    pub struct Counter(u32);
+
+    impl Counter {
+        pub fn new() -> Self {
+            Counter(0)
+        }
+        pub fn add(&self, x: u16) -> Self {
+            Counter(self.0 + u32::from(x))
+        }
+    }
+
+    /// A literal's cached value is keyed by its address: the cache keeps
+    /// the literal alive, so that no other literal is allocated there and
+    /// handed its value.
+    #[test]
+    fn a_cached_literal_stays_alive_with_its_value() {
+        let api = crate::interface! {
+            abstract Counter;
+            ground u16 = speccheck_core::gens::ints(0..=9u16);
+            impl Counter {
+                fn new() -> Self;
+                fn add(&self, x: u16) -> Self;
+            }
+        }
+        .unwrap();
+        let ty = api.types.iter().position(|t| t.name == "u16").unwrap();
+        let lit = simplest(&api, ty).expect("a simplest u16");
+        let weak = Arc::downgrade(&lit);
+        let mut literals = Literals::default();
+        let v = literals.value(&api, ty, &lit).unwrap();
+        assert_eq!(v.downcast_ref::<u16>(), Some(&0));
+        drop(lit);
+        assert!(weak.upgrade().is_some(), "freed while its address is a key of the cache");
     }
 }

@@ -37,6 +37,7 @@ use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::sync::{Arc, Mutex};
 
 pub(crate) mod direct;
+pub(crate) mod hints;
 
 use rand::Rng;
 use speccheck_core::runner::{CaseResult, ExplainContext, Explainer, Explanation, FailureInfo, RunVerdict};
@@ -51,6 +52,7 @@ use crate::describe::Args;
 use crate::describe::Dyn;
 use crate::describe::{Api, CallError, LawVerdict, Mode, Shape};
 use crate::engine::{call_panicked, law_failed, law_panicked, mismatch};
+use crate::memory::{Exceeded, Meter};
 use crate::panics::capture;
 use crate::program::{ArgExpr, Ending, Program, Stmt, VarRef};
 use crate::provenance::{Literal, Step};
@@ -61,7 +63,8 @@ pub(crate) const DELETE_CHUNKS_FROM: usize = 64;
 
 /// Longest program the shrinker takes: its replays keep every value a
 /// program makes (a later statement may name any), so much longer ones are
-/// cut down by chunk deletion only.
+/// cut down by chunk deletion only (which, like [`encode`], runs a known
+/// program and drops each value after its last use).
 pub(crate) const SHRINK_AT_MOST: usize = 1000;
 
 /// Longest program the generator draws.
@@ -70,8 +73,16 @@ const MAX_STATEMENTS: usize = 100_000;
 /// A value a statement produced.
 pub(crate) struct Binding {
     ty: usize,
-    value: Dyn,
+    /// `None` once past its last use (running a known program): the
+    /// binding keeps its number, which later choices count by.
+    value: Option<Dyn>,
     var: VarRef,
+}
+
+impl Binding {
+    fn value(&self) -> &Dyn {
+        self.value.as_ref().expect("a value is used after its last counted use")
+    }
 }
 
 /// Where one argument's value comes from when the call is made.
@@ -97,6 +108,12 @@ pub(crate) trait Source {
     fn atom(&mut self, api: &Api, ty: usize, available: &[usize], bindings: &[Binding]) -> Pick;
     fn variant(&mut self, n: usize) -> usize;
     fn item(&mut self, count: usize, max: usize) -> bool;
+    /// True once the source no longer follows its program (a script out
+    /// of step): what it picks then may be a value already dropped, so
+    /// nothing more is called.
+    fn diverged(&self) -> bool {
+        false
+    }
 }
 
 /// A program run from a source.
@@ -106,6 +123,10 @@ pub(crate) struct Executed {
     pub(crate) failure: Option<FailureInfo>,
     law: Option<(usize, Vec<ArgVal>)>,
     bindings: Vec<Binding>,
+    /// Set when the memory budget stopped the program before its end.
+    pub(crate) out_of_memory: Option<crate::memory::Exceeded>,
+    /// Set when it named a value after the last use its hints gave.
+    lost: bool,
 }
 
 impl Executed {
@@ -120,8 +141,10 @@ impl Executed {
         let mut args = Args::with_capacity(vals.len());
         for (v, p) in vals.into_iter().zip(&spec.law.params) {
             match (v, p.mode) {
-                (ArgVal::Binding(i), Mode::Ref) => args.push_borrowed(&*bindings[i].value),
-                (ArgVal::Binding(i), _) => args.push_owned((api.types[bindings[i].ty].ops.clone)(&*bindings[i].value)),
+                (ArgVal::Binding(i), Mode::Ref) => args.push_borrowed(&**bindings[i].value()),
+                (ArgVal::Binding(i), _) => {
+                    args.push_owned((api.types[bindings[i].ty].ops.clone)(&**bindings[i].value()))
+                }
                 (ArgVal::Owned(d), _) => args.push_owned(d),
             }
         }
@@ -134,11 +157,36 @@ impl Executed {
     }
 }
 
+/// Uses of each value a known program makes (how many arguments name it).
+pub(crate) type Uses = std::collections::HashMap<VarRef, u32>;
+
+/// How a run knows how often each value it makes is used.
+#[derive(Clone, Copy)]
+pub(crate) enum Liveness<'a> {
+    /// A known program's uses, by the value's name.
+    Named(&'a Uses),
+    /// Uses by the value's number, in the order the run makes them (the
+    /// hints a saved replay comes with: see [`hints`]).
+    Numbered(&'a [u32]),
+}
+
 struct Executor<'a> {
     api: &'a Api,
     list_max: usize,
     bindings: Vec<Binding>,
     available: Vec<Vec<usize>>,
+    /// Running a known program: the uses of each value it makes, and per
+    /// binding the uses left. A value is dropped after the statement that
+    /// uses it last, so a long program runs in the memory of its live
+    /// values. Without them (choices, which may name any earlier value),
+    /// every value is kept.
+    uses: Option<Liveness<'a>>,
+    left: Vec<u32>,
+    /// Bindings whose last use is in the statement being run.
+    dying: Vec<usize>,
+    /// Set when a value was named after what `uses` said was its last use
+    /// (a replay that does not run as the one its hints were taken from).
+    lost: bool,
 }
 
 impl Executor<'_> {
@@ -147,6 +195,18 @@ impl Executor<'_> {
             Shape::Atom(k) => match src.atom(self.api, *k, &self.available[*k], &self.bindings) {
                 Pick::Binding(i) => {
                     let b = self.available[*k][i];
+                    self.lost |= self.bindings[b].value.is_none();
+                    if self.stopped(src) {
+                        // Maybe a value already dropped: never looked at
+                        // (nothing more is called), only stands in.
+                        return (ArgVal::Owned(Box::new(())), ArgExpr::Var(self.bindings[b].var.clone()));
+                    }
+                    if let Some(left) = self.left.get_mut(b) {
+                        *left = left.saturating_sub(1);
+                        if *left == 0 {
+                            self.dying.push(b);
+                        }
+                    }
                     (ArgVal::Binding(b), ArgExpr::Var(self.bindings[b].var.clone()))
                 }
                 Pick::Literal(v, lit) => (ArgVal::Owned(v), ArgExpr::Literal(lit)),
@@ -157,10 +217,15 @@ impl Executor<'_> {
                 let mut exprs = Vec::new();
                 for f in vs[v].iter() {
                     let (val, e) = self.produce(f, src);
-                    values.push(self.owned(val));
+                    values.push(val);
                     exprs.push(e);
                 }
-                (ArgVal::Owned(d.ops.build(v, values)), ArgExpr::Data { variant: v, fields: exprs })
+                let expr = ArgExpr::Data { variant: v, fields: exprs };
+                if self.stopped(src) {
+                    return (ArgVal::Owned(Box::new(())), expr);
+                }
+                let values = values.into_iter().map(|val| self.owned(val)).collect();
+                (ArgVal::Owned(d.ops.build(v, values)), expr)
             }
             Shape::List(l, e) => {
                 let max = l.max_len.unwrap_or(self.list_max);
@@ -168,24 +233,66 @@ impl Executor<'_> {
                 let mut exprs = Vec::new();
                 while src.item(values.len(), max) {
                     let (val, ex) = self.produce(e, src);
-                    values.push(self.owned(val));
+                    values.push(val);
                     exprs.push(ex);
                 }
-                (ArgVal::Owned(l.ops.build(values)), ArgExpr::List(exprs))
+                let expr = ArgExpr::List(exprs);
+                if self.stopped(src) {
+                    return (ArgVal::Owned(Box::new(())), expr);
+                }
+                let values = values.into_iter().map(|val| self.owned(val)).collect();
+                (ArgVal::Owned(l.ops.build(values)), expr)
             }
         }
     }
 
+    /// Whether nothing more may be called: the source no longer follows
+    /// its program, or a value was named after its last use.
+    fn stopped(&self, src: &dyn Source) -> bool {
+        self.lost || src.diverged()
+    }
+
     fn owned(&self, v: ArgVal) -> Dyn {
         match v {
-            ArgVal::Binding(i) => (self.api.types[self.bindings[i].ty].ops.clone)(&*self.bindings[i].value),
+            ArgVal::Binding(i) => (self.api.types[self.bindings[i].ty].ops.clone)(&**self.bindings[i].value()),
             ArgVal::Owned(d) => d,
         }
     }
 
+    /// Binding `b` given by value: moved out on its last use when nothing
+    /// else in the statement names it (`once`), copied otherwise.
+    fn given(&mut self, b: usize, once: bool) -> Dyn {
+        if once
+            && self.left.get(b) == Some(&0)
+            && let Some(v) = self.bindings[b].value.take()
+        {
+            return v;
+        }
+        self.owned(ArgVal::Binding(b))
+    }
+
     fn bind(&mut self, ty: usize, value: Dyn, var: VarRef) {
+        let value = match self.uses {
+            Some(uses) => {
+                let n = match uses {
+                    Liveness::Named(uses) => uses.get(&var).copied().unwrap_or(0),
+                    Liveness::Numbered(uses) => uses.get(self.bindings.len()).copied().unwrap_or(0),
+                };
+                self.left.push(n);
+                // Nothing names it: dropped now.
+                (n > 0).then_some(value)
+            }
+            None => Some(value),
+        };
         self.available[ty].push(self.bindings.len());
         self.bindings.push(Binding { ty, value, var });
+    }
+
+    /// Drops the values whose last use was the statement just run.
+    fn bury(&mut self) {
+        for b in self.dying.drain(..) {
+            self.bindings[b].value = None;
+        }
     }
 
     fn destruct(&mut self, shape: &Shape, value: Dyn, stmt: usize, path: &mut Vec<Step>) {
@@ -196,13 +303,37 @@ impl Executor<'_> {
     }
 }
 
-/// Runs the program `src` describes.
-pub(crate) fn execute(api: &Api, src: &mut dyn Source, list_max: usize) -> Executed {
-    let mut ex = Executor { api, list_max, bindings: Vec::new(), available: vec![Vec::new(); api.types.len()] };
+/// Runs the program `src` describes. `uses` (see [`Executor`]) lets it
+/// drop each value after its last use; `meter` stops it at the memory
+/// budget.
+pub(crate) fn execute(
+    api: &Api,
+    src: &mut dyn Source,
+    list_max: usize,
+    uses: Option<Liveness<'_>>,
+    meter: Option<&Meter>,
+) -> Executed {
+    let mut ex = Executor {
+        api,
+        list_max,
+        bindings: Vec::new(),
+        available: vec![Vec::new(); api.types.len()],
+        uses,
+        left: Vec::new(),
+        dying: Vec::new(),
+        lost: false,
+    };
     let target = src.target(api.laws.len() + 1);
     let mut statements: Vec<Stmt> = Vec::new();
     let mut failure = None;
+    let mut out_of_memory = None;
     loop {
+        if let Some(m) = meter
+            && m.tick()
+        {
+            out_of_memory = m.exceeded();
+            break;
+        }
         src.statement(true);
         if !src.more(statements.len()) {
             src.cancel_statement();
@@ -218,21 +349,27 @@ pub(crate) fn execute(api: &Api, src: &mut dyn Source, list_max: usize) -> Execu
             exprs.push(e);
         }
         src.statement(false);
+        if ex.stopped(src) {
+            break;
+        }
         let si = statements.len();
         statements.push(Stmt { fun: f, args: exprs });
         let mut args = Args::with_capacity(vals.len());
         let mut owned_vals = Vec::with_capacity(vals.len());
-        // Values given by value are cloned first, so that lending the
+        let named = |b: usize| vals.iter().filter(|v| matches!(v, ArgVal::Binding(c) if *c == b)).count();
+        let once: Vec<bool> = vals.iter().map(|v| matches!(v, ArgVal::Binding(b) if named(*b) == 1)).collect();
+        // Values given by value are taken first, so that lending the
         // others from `ex.bindings` does not overlap with them.
-        for (v, p) in vals.into_iter().zip(&spec.f.params) {
+        for ((v, p), once) in vals.into_iter().zip(&spec.f.params).zip(once) {
             owned_vals.push(match (v, p.mode) {
                 (ArgVal::Binding(i), Mode::Ref) => ArgVal::Binding(i),
+                (ArgVal::Binding(i), _) => ArgVal::Owned(ex.given(i, once)),
                 (v, _) => ArgVal::Owned(ex.owned(v)),
             });
         }
         for v in owned_vals {
             match v {
-                ArgVal::Binding(i) => args.push_borrowed(&*ex.bindings[i].value),
+                ArgVal::Binding(i) => args.push_borrowed(&**ex.bindings[i].value()),
                 ArgVal::Owned(d) => args.push_owned(d),
             }
         }
@@ -248,6 +385,7 @@ pub(crate) fn execute(api: &Api, src: &mut dyn Source, list_max: usize) -> Execu
             }
         }
         drop(args);
+        ex.bury();
         match r {
             Err(c) if !spec.f.panics_allowed => {
                 failure = Some(call_panicked(api, f, c).0);
@@ -267,7 +405,7 @@ pub(crate) fn execute(api: &Api, src: &mut dyn Source, list_max: usize) -> Execu
         }
     }
     let mut law = None;
-    let ending = if target > 0 && failure.is_none() {
+    let ending = if target > 0 && failure.is_none() && out_of_memory.is_none() && !ex.lost {
         let l = target - 1;
         let mut vals = Vec::new();
         let mut exprs = Vec::new();
@@ -281,7 +419,14 @@ pub(crate) fn execute(api: &Api, src: &mut dyn Source, list_max: usize) -> Execu
     } else {
         Ending::Call
     };
-    Executed { program: Program { statements, ending }, failure, law, bindings: ex.bindings }
+    Executed {
+        program: Program { statements, ending },
+        failure,
+        law,
+        bindings: ex.bindings,
+        out_of_memory,
+        lost: ex.lost,
+    }
 }
 
 // ----- drawing programs from a test case ------------------------------------------
@@ -364,12 +509,33 @@ pub(crate) struct ProgramGen {
     pub(crate) api: Arc<Api>,
     pub(crate) list_max: usize,
     pub(crate) last: Arc<LastProgram>,
+    /// The memory budget: once over it, every program is invalid (the
+    /// shrinker's candidates end at once, and the run with them).
+    pub(crate) meter: Arc<Meter>,
+    /// The uses of each value the replayed program makes (see [`hints`]):
+    /// only for a replay shown as given, which runs no other program.
+    pub(crate) hints: Option<Arc<Vec<u32>>>,
 }
+
+/// Why a program stopped by the memory budget is no program.
+const OUT_OF_MEMORY: &str = "the memory budget was reached";
 
 impl Generator for ProgramGen {
     type Value = Executed;
     fn generate(&self, tc: &mut TestCase) -> Executed {
-        let run = execute(&self.api, &mut Draw { tc }, self.list_max);
+        if self.meter.exceeded().is_some() {
+            tc.mark_invalid(Invalid::Other(OUT_OF_MEMORY.to_string()));
+        }
+        let uses = self.hints.as_deref().map(|h| Liveness::Numbered(h));
+        let run = execute(&self.api, &mut Draw { tc }, self.list_max, uses, Some(&self.meter));
+        if run.out_of_memory.is_some() {
+            drop(run);
+            tc.mark_invalid(Invalid::Other(OUT_OF_MEMORY.to_string()));
+        }
+        if run.lost {
+            drop(run);
+            tc.mark_invalid(Invalid::Other(hints::LOST.to_string()));
+        }
         if self.last.record.load(AtomicOrdering::Relaxed) {
             *self.last.program.lock().unwrap_or_else(|e| e.into_inner()) = Some(run.program.clone());
         }
@@ -387,6 +553,7 @@ pub(crate) struct ProgramReducer {
     pub(crate) api: Arc<Api>,
     pub(crate) list_max: usize,
     pub(crate) last: Arc<LastProgram>,
+    pub(crate) meter: Arc<Meter>,
 }
 
 /// Most candidate programs the reducer's own passes run.
@@ -415,7 +582,7 @@ impl ProgramReducer {
         if live.len() >= program.len() {
             return None;
         }
-        let choices = encode(&self.api, &live, self.list_max).ok()?;
+        let choices = encode(&self.api, &live, self.list_max, Some(&self.meter)).ok()?;
         let r = (ctx.run)(TestCase::replay(choices.0, Tail::Simplest).with_spans(true));
         (Self::same_failure(&r.outcome, &best.outcome) && shortlex(&r.choices.0, &best.choices.0) == Ordering::Less)
             .then_some(r)
@@ -656,6 +823,9 @@ impl Source for Script {
             }
         }
     }
+    fn diverged(&self) -> bool {
+        self.error.is_some()
+    }
     fn item(&mut self, count: usize, max: usize) -> bool {
         match self.next() {
             Some(&Decision::Item(b)) => {
@@ -689,8 +859,27 @@ fn fallback(api: &Api, ty: usize, available: &[usize]) -> Pick {
     }
 }
 
-/// The choices that make [`ProgramGen`] rebuild `program` (running it).
-pub(crate) fn encode(api: &Api, program: &Program, list_max: usize) -> Result<ChoiceSequence, String> {
+/// The choices that make [`ProgramGen`] rebuild `program` (running it, in
+/// the memory of its live values: each is dropped after its last use;
+/// `meter` stops it at the memory budget).
+pub(crate) fn encode(
+    api: &Api,
+    program: &Program,
+    list_max: usize,
+    meter: Option<&Meter>,
+) -> Result<ChoiceSequence, String> {
+    encode_with_uses(api, program, list_max, meter).map(|(choices, _)| choices)
+}
+
+/// [`encode`], with the uses of each value the program makes, by number:
+/// the [`hints`] that let a replay of the choices drop them too.
+pub(crate) fn encode_with_uses(
+    api: &Api,
+    program: &Program,
+    list_max: usize,
+    meter: Option<&Meter>,
+) -> Result<(ChoiceSequence, Vec<u32>), String> {
+    let uses = program.uses();
     let mut script = Script {
         decisions: flatten(program),
         pos: 0,
@@ -699,18 +888,34 @@ pub(crate) fn encode(api: &Api, program: &Program, list_max: usize) -> Result<Ch
         index: std::collections::HashMap::new(),
         indexed: 0,
     };
-    let run = execute(api, &mut script, list_max);
+    let run = execute(api, &mut script, list_max, Some(Liveness::Named(&uses)), meter);
+    if let Some(e) = run.out_of_memory {
+        return Err(format!("stopped at the memory budget ({e})"));
+    }
+    let numbered = run.bindings.iter().map(|b| uses.get(&b.var).copied().unwrap_or(0)).collect();
+    let lost = run.lost;
     drop(run);
     match script.error {
         Some(e) => Err(e),
-        None => Ok(script.enc.finish()),
+        None if lost => Err("a value was named after its last counted use".to_string()),
+        None => Ok((script.enc.finish(), numbered)),
     }
 }
 
-/// The program a choice sequence describes, run (for printing).
-pub(crate) fn decode(api: &Api, choices: &ChoiceSequence, list_max: usize) -> Option<Program> {
+/// The program a choice sequence describes, run (for printing; `None`
+/// when it cannot be, or the memory budget stops it; `hints` as for
+/// [`ProgramGen`]).
+pub(crate) fn decode(
+    api: &Api,
+    choices: &ChoiceSequence,
+    list_max: usize,
+    meter: &Meter,
+    hints: Option<&[u32]>,
+) -> Option<Program> {
     let mut tc = TestCase::replay(choices.0.clone(), Tail::Simplest);
-    catch_invalid(&mut tc, |tc| execute(api, &mut Draw { tc }, list_max).program).ok()
+    let uses = hints.map(Liveness::Numbered);
+    let run = catch_invalid(&mut tc, |tc| execute(api, &mut Draw { tc }, list_max, uses, Some(meter))).ok()?;
+    (run.out_of_memory.is_none() && !run.lost).then_some(run.program)
 }
 
 /// What reducing produced.
@@ -720,17 +925,25 @@ pub(crate) struct Reduced {
     pub(crate) replay: Option<String>,
     pub(crate) note: Option<String>,
     pub(crate) report: Option<RunReport>,
+    /// Set when the memory budget stopped it (everything else is then
+    /// `None`: nothing it found could be shown without running again).
+    pub(crate) out_of_memory: Option<Exceeded>,
 }
 
 /// Replays the program given by `replay` (its choices) on the core runner,
 /// shrinking it if it fails and `cfg.reduce` is on; `name` names the run.
+/// `hints` (see [`hints`]) let a replay shown as given drop each value
+/// after its last use (a shrinking run ignores them: its other programs
+/// use their values otherwise).
 pub(crate) fn replay_and_shrink(
     api: &Arc<Api>,
     cfg: &Config,
     seed: u64,
     name: &str,
     replay: ChoiceSequence,
+    hints: Option<Arc<Vec<u32>>>,
 ) -> Reduced {
+    let hints = hints.filter(|_| !cfg.reduce);
     let core = speccheck_core::Config {
         name: name.to_string(),
         seed: Some(seed),
@@ -749,20 +962,39 @@ pub(crate) fn replay_and_shrink(
     let (render_api, body_api) = (api.clone(), api.clone());
     let list_max = cfg.list_max_len;
     let last = Arc::new(LastProgram::default());
-    let reducer = ProgramReducer { api: api.clone(), list_max, last: last.clone() };
-    let property = Property::with_render(ProgramGen { api: api.clone(), list_max, last }, move |run: &Executed| {
+    let meter = Arc::new(Meter::new(cfg.memory_budget));
+    let reducer = ProgramReducer { api: api.clone(), list_max, last: last.clone(), meter: meter.clone() };
+    let generator = ProgramGen { api: api.clone(), list_max, last, meter: meter.clone(), hints: hints.clone() };
+    let property = Property::with_render(generator, move |run: &Executed| {
         vec![("program".to_string(), Term::Atom(run.program.render(&render_api, None)))]
     })
     .config(core)
     .explainer(Some(Arc::new(reducer) as Arc<dyn Explainer>));
     let report = property.run_with_case(move |_, run: Executed| run.verdict(&body_api));
+    let program = match &report.verdict {
+        RunVerdict::Failed(cx) => decode(api, &cx.choices, list_max, &meter, hints.as_deref().map(Vec::as_slice)),
+        _ => None,
+    };
+    // Whatever the runner made of programs cut off at the budget (invalid
+    // inputs, a flaky failure), the run stopped there.
+    if let Some(e) = meter.exceeded() {
+        return Reduced {
+            program: None,
+            failure: None,
+            replay: None,
+            note: Some(format!("the shrinker stopped at the memory budget ({e})")),
+            report: None,
+            out_of_memory: Some(e),
+        };
+    }
     match &report.verdict {
         RunVerdict::Failed(cx) => Reduced {
-            program: decode(api, &cx.choices, list_max),
+            program,
             failure: Some(cx.failure.clone()),
             replay: Some(cx.replay_string()),
             note: None,
             report: Some(report.clone()),
+            out_of_memory: None,
         },
         RunVerdict::Passed | RunVerdict::Flaky(_) => Reduced {
             program: None,
@@ -774,6 +1006,7 @@ pub(crate) fn replay_and_shrink(
                     .to_string(),
             ),
             report: Some(report.clone()),
+            out_of_memory: None,
         },
         RunVerdict::GaveUp { reason } | RunVerdict::Incomplete { reason } | RunVerdict::Error(reason) => Reduced {
             program: None,
@@ -781,6 +1014,83 @@ pub(crate) fn replay_and_shrink(
             replay: None,
             note: Some(format!("could not replay the program: {reason}")),
             report: Some(report.clone()),
+            out_of_memory: None,
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+
+    use super::*;
+    use crate::program::{ArgExpr, Ending, Program, Stmt, VarRef};
+
+    static LIVE: AtomicUsize = AtomicUsize::new(0);
+    static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+    /// An immutable collection that counts its live instances.
+    #[derive(Debug, PartialEq, Eq, Hash)]
+    pub struct Counted(Vec<u64>);
+
+    impl Counted {
+        fn made(v: Vec<u64>) -> Self {
+            PEAK.fetch_max(LIVE.fetch_add(1, Relaxed) + 1, Relaxed);
+            Counted(v)
+        }
+        pub fn new() -> Self {
+            Counted::made(Vec::new())
+        }
+        pub fn grow(&self) -> Self {
+            let mut v = self.0.clone();
+            v.push(v.len() as u64);
+            Counted::made(v)
+        }
+    }
+
+    impl Clone for Counted {
+        fn clone(&self) -> Self {
+            Counted::made(self.0.clone())
+        }
+    }
+
+    impl Drop for Counted {
+        fn drop(&mut self) {
+            LIVE.fetch_sub(1, Relaxed);
+        }
+    }
+
+    /// `c0 = Counted::new(); c1 = c0.grow(); …; c{n} = c{n-1}.grow()`.
+    fn lineage(api: &Api, n: usize) -> Program {
+        let f = |name: &str| api.functions.iter().position(|f| f.f.name == name).unwrap();
+        let mut statements = vec![Stmt { fun: f("new"), args: Vec::new() }];
+        for i in 0..n {
+            let previous = ArgExpr::Var(VarRef::Part { stmt: i, path: Vec::new() });
+            statements.push(Stmt { fun: f("grow"), args: vec![previous] });
+        }
+        Program { statements, ending: Ending::Call }
+    }
+
+    #[test]
+    fn encoding_a_known_program_keeps_only_its_live_values() {
+        let api = crate::interface! {
+            abstract Counted;
+            impl Counted {
+                fn new() -> Self;
+                fn grow(&self) -> Self;
+            }
+        }
+        .unwrap();
+        let program = lineage(&api, 2_000);
+        let before = LIVE.load(Relaxed);
+        PEAK.store(before, Relaxed);
+        let choices = encode(&api, &program, 3, None).expect("encoded");
+        // Each instance lives until the call that grows it: two at a time
+        // (three while the result is bound), not the 2,001 the program makes.
+        assert!(PEAK.load(Relaxed) - before <= 3, "{} instances alive at once", PEAK.load(Relaxed) - before);
+        assert_eq!(LIVE.load(Relaxed), before, "every instance dropped");
+        // The choices still rebuild the program.
+        let decoded = decode(&api, &choices, 3, &Meter::new(None), None).expect("decoded");
+        assert_eq!(decoded.len(), program.len());
     }
 }
