@@ -122,6 +122,11 @@ pub struct Config {
     /// each in Hypothesis's schema, to this file (`SPECCHECK_OBSERVE`;
     /// see [`crate::observe`]).
     pub observe: Option<PathBuf>,
+    /// Fail a run whose generator is too slow to test with (its first ten
+    /// inputs took more than a second to generate, as Hypothesis's
+    /// `too_slow` health check), instead of running it for minutes.
+    /// `SPECCHECK_HEALTH_CHECKS=0` turns it off.
+    pub health_checks: bool,
     /// Test every input up to this depth instead of random ones
     /// (SmallCheck-style exhaustive testing).
     pub exhaustive: Option<u32>,
@@ -213,6 +218,7 @@ impl Config {
             phases: Phases::default(),
             shard: None,
             observe: None,
+            health_checks: true,
             exhaustive: None,
             max_enumerated: 1_000_000,
             allow_partial: false,
@@ -362,6 +368,9 @@ impl Config {
         if let Some(v) = var("SPECCHECK_TIME_BUDGET_MS") {
             let ms: u64 = parse(&v, "SPECCHECK_TIME_BUDGET_MS", "milliseconds (0 disables)")?;
             self.time_budget = (ms > 0).then(|| Duration::from_millis(ms));
+        }
+        if let Some(v) = var("SPECCHECK_HEALTH_CHECKS") {
+            self.health_checks = parse_bool(&v).ok_or_else(|| err("SPECCHECK_HEALTH_CHECKS", &v, "0 or 1"))?;
         }
         if let Some(v) = var("SPECCHECK_OBSERVE") {
             self.observe = (!v.trim().is_empty()).then(|| PathBuf::from(v.trim()));

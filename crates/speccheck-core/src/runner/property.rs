@@ -12,7 +12,7 @@ use super::isolate;
 use super::report::{Rebuild, RunReport, RunVerdict};
 use super::run::Run;
 use super::source::{CaseSource, Encoded, InputSource, Sourced};
-use super::subject::{Describe, Draw, Subject};
+use super::subject::{Describe, Draw, GenerationClock, Subject};
 use crate::case::{Outcome, SharedTest, Verdict};
 use crate::database::FailureDatabase;
 use crate::gens::Generator;
@@ -183,8 +183,14 @@ where
         let generator = self.generator.clone();
         let render = self.render.clone();
         let observing = config.observe.is_some();
+        let clock = Arc::new(GenerationClock::default());
+        let timing = config.health_checks.then(|| clock.clone());
         let test: SharedTest = Arc::new(move |tc: &mut TestCase| {
+            let started = timing.as_ref().filter(|c| c.wants()).map(|_| Instant::now());
             let value = generator.generate(tc);
+            if let (Some(c), Some(t)) = (&timing, started) {
+                c.add(t.elapsed());
+            }
             if let Some(why) = tc.invalid() {
                 // A spliced value that was not smaller (see `CaseControl::splice`).
                 return Outcome::Invalid(why.clone());
@@ -220,8 +226,14 @@ where
             // This process was started to run cases for an isolated run.
             return isolate::child::serve(test, &config.name);
         }
-        let subject =
-            Subject { test, describe, draw, input_type: std::any::type_name::<G::Value>(), explainer: self.explainer };
+        let subject = Subject {
+            test,
+            describe,
+            draw,
+            input_type: std::any::type_name::<G::Value>(),
+            explainer: self.explainer,
+            clock,
+        };
         let mut report = Run { config, subject, source: self.source, started }.report();
         if let RunVerdict::Failed(c) | RunVerdict::Flaky(c) = &mut report.verdict {
             let generator = self.generator.clone();

@@ -2,6 +2,8 @@
 //! and ways to make and show inputs without running the property.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
 
 use super::explain::Explainer;
 use crate::case::SharedTest;
@@ -25,4 +27,38 @@ pub(crate) struct Subject {
     pub(crate) input_type: &'static str,
     /// The explanation step after shrinking, if any.
     pub(crate) explainer: Option<Arc<dyn Explainer>>,
+    /// How long the generator took on the first inputs (a health check).
+    pub(crate) clock: Arc<GenerationClock>,
+}
+
+/// Inputs the generation health check times (Hypothesis's `too_slow`
+/// looks at the first ten valid ones).
+pub(crate) const TIMED_INPUTS: u64 = 10;
+
+/// Generation time of a run's first [`TIMED_INPUTS`] inputs, measured in
+/// the test function (only those: two clock readings a case would cost
+/// the hot loop).
+#[derive(Debug, Default)]
+pub(crate) struct GenerationClock {
+    timed: AtomicU64,
+    nanos: AtomicU64,
+}
+
+impl GenerationClock {
+    /// Whether the next input is one of those timed.
+    #[inline]
+    pub(crate) fn wants(&self) -> bool {
+        self.timed.load(Ordering::Relaxed) < TIMED_INPUTS
+    }
+
+    /// Adds one input's generation time.
+    pub(crate) fn add(&self, took: Duration) {
+        self.timed.fetch_add(1, Ordering::Relaxed);
+        self.nanos.fetch_add(u64::try_from(took.as_nanos()).unwrap_or(u64::MAX), Ordering::Relaxed);
+    }
+
+    /// Inputs timed and their total generation time.
+    pub(crate) fn reading(&self) -> (u64, Duration) {
+        (self.timed.load(Ordering::Relaxed), Duration::from_nanos(self.nanos.load(Ordering::Relaxed)))
+    }
 }

@@ -14,11 +14,16 @@ use std::time::Instant;
 
 use super::{Origin, Searched, abandoned};
 use crate::case::{FailureInfo, Outcome};
+use crate::human;
 use crate::runner::engine::Engine;
 use crate::runner::executor::{Batch, SIMPLEST_CASE};
 use crate::runner::report::{RunStats, RunVerdict};
+use crate::runner::subject::TIMED_INPUTS;
 use crate::runner::tally::{Full, Tally, count};
 use crate::watch::Phase;
+
+/// The generation time of the first inputs past which a run is stopped.
+const TOO_SLOW: std::time::Duration = std::time::Duration::from_secs(1);
 
 impl Engine {
     /// The random generation phase.
@@ -50,7 +55,12 @@ impl Engine {
                 return abandoned();
             }
             match self.executor.run_generated(next, batch, &mut tally, deadline) {
-                Ok(Batch::Ran(n)) => next += n,
+                Ok(Batch::Ran(n)) => {
+                    next += n;
+                    if let Some(e) = self.generation_too_slow() {
+                        return Searched::over(RunVerdict::Error(e));
+                    }
+                }
                 Ok(Batch::Failed(index, failure)) => {
                     // The input failed now; `confirm` runs it again, recorded.
                     tally.stats.time_to_failure = Some(started.elapsed());
@@ -96,6 +106,28 @@ impl Engine {
                 None
             }
         }
+    }
+
+    /// The generation health check: an error when the first inputs took
+    /// more than a second to generate (checked once they are all timed).
+    fn generation_too_slow(&self) -> Option<String> {
+        if !self.config.health_checks {
+            return None;
+        }
+        let (timed, took) = self.subject.clock.reading();
+        if timed < TIMED_INPUTS || took <= TOO_SLOW {
+            return None;
+        }
+        Some(format!(
+            "health check: generating inputs is too slow: the first {timed} took {} ({} each), before the \
+             property ran on any of them; a run of {} cases would spend about {} generating. Make the generator \
+             cheaper (smaller collections, `max_size`, fewer filters), or turn the check off with \
+             `SPECCHECK_HEALTH_CHECKS=0` (`Config::health_checks`)",
+            human::duration(took),
+            human::duration(took / timed as u32),
+            self.config.cases,
+            human::duration(took / timed as u32 * self.config.cases),
+        ))
     }
 
     /// Runs generated case `index` again, recording its choices and spans
