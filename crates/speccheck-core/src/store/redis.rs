@@ -184,7 +184,7 @@ impl FailureStore for RedisStore {
             }
         }
         // Newest first, as the directory store keeps them.
-        found.sort_by(|a, b| b.0.cmp(&a.0));
+        found.sort_by_key(|e| std::cmp::Reverse(e.0));
         found.truncate(MAX_ENTRIES);
         (found.into_iter().map(|(_, f)| f).collect(), warnings)
     }
@@ -207,7 +207,7 @@ impl FailureStore for RedisStore {
                 .into_iter()
                 .filter_map(|(f, v)| Some((parse_entry(&f, &v).ok()?.0, f)))
                 .collect();
-            all.sort_by(|a, b| b.0.cmp(&a.0));
+            all.sort_by_key(|e| std::cmp::Reverse(e.0));
             let old: Vec<Vec<u8>> = all.into_iter().skip(MAX_ENTRIES).map(|(_, f)| f).collect();
             if !old.is_empty() {
                 self.with(|c| ::redis::cmd("HDEL").arg(&key).arg(&old).query::<()>(c)).map_err(io::Error::other)?;
