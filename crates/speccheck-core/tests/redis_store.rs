@@ -191,3 +191,37 @@ fn an_unreachable_store_is_a_warning_naming_it_and_runs_keep_their_verdicts() {
     assert_eq!(failed(&again).choices, c.choices);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// Cost of the store: a simple property at default settings, store off,
+/// directory only, and directory + Redis. Run by hand:
+/// `cargo test -p speccheck-core --features redis --release --test redis_store -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn measure_the_cost_of_the_store() {
+    let Some(server) = Server::start() else { return };
+    let dir = temp_dir("measure");
+    let configs = [
+        ("off", Config { database: None, ..Config::named("measure::p") }),
+        ("directory", Config { database: Some(dir.clone()), ..Config::named("measure::p") }),
+        ("directory + redis", worker("measure::p", dir.clone(), &server.url())),
+    ];
+    for round in 0..3 {
+        for (what, config) in &configs {
+            let (runs, started) = (3000, Instant::now());
+            let mut cases = 0;
+            for _ in 0..runs {
+                let r = Property::new(any::<Vec<u64>>()).config(config.clone()).run(|v: Vec<u64>| v.len() < 100_000);
+                assert!(r.passed());
+                cases += r.stats.passed;
+            }
+            let s = started.elapsed().as_secs_f64();
+            println!(
+                "round {round} {what:>18}: {:>9.0} cases/s ({:.3} ms per run of {} cases)",
+                cases as f64 / s,
+                s * 1000.0 / runs as f64,
+                cases / runs
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
