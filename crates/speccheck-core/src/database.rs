@@ -16,7 +16,7 @@ use crate::choice::ChoiceSequence;
 /// First line of a file: what it is and its format version.
 const HEADER: &str = "# speccheck failure database, format 2";
 /// Failures kept per test.
-const MAX_ENTRIES: usize = 8;
+pub(crate) const MAX_ENTRIES: usize = 8;
 
 /// One stored failure.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -46,6 +46,22 @@ pub enum DatabaseWarning {
         /// What is wrong.
         detail: String,
     },
+    /// A store could not be reached, or answered something that is not a
+    /// store's answer: it is skipped for this load.
+    Unavailable {
+        /// The store (its URL).
+        location: String,
+        /// Why.
+        detail: String,
+    },
+    /// One stored entry is not a failure this version can read (corrupt,
+    /// or written by another version): it is left out.
+    CorruptEntry {
+        /// Where the entry is.
+        location: String,
+        /// What is wrong.
+        detail: String,
+    },
 }
 
 impl std::fmt::Display for DatabaseWarning {
@@ -54,6 +70,12 @@ impl std::fmt::Display for DatabaseWarning {
             DatabaseWarning::Unreadable { path, source } => write!(f, "could not read {}: {source}", path.display()),
             DatabaseWarning::Corrupt { path, detail } => {
                 write!(f, "ignoring corrupt failure database file {}: {detail}", path.display())
+            }
+            DatabaseWarning::Unavailable { location, detail } => {
+                write!(f, "the failure store {location} is unavailable ({detail}); going on without it")
+            }
+            DatabaseWarning::CorruptEntry { location, detail } => {
+                write!(f, "ignoring an unreadable entry of the failure store {location}: {detail}")
             }
         }
     }

@@ -38,6 +38,7 @@ pub mod runner;
 pub mod seed;
 pub mod shrink;
 pub mod span;
+pub mod store;
 pub mod term;
 pub mod test_case;
 pub mod tree;

@@ -39,7 +39,7 @@ pub use speccheck_core::{
     RunReport, RunVerdict, Span, SpanKind, SpanTree, Tail, Term, TestCase, TestResult, TreeView, TypeInfo, Verbosity,
     Verdict, any, assume, collect, cover, decode_value, encode_value, label, note, reject, target,
 };
-pub use speccheck_core::{case, database, enumerate::enumerate, gens, runner, shrink, term, test_case};
+pub use speccheck_core::{case, database, enumerate::enumerate, gens, runner, shrink, store, term, test_case};
 pub use speccheck_derive::{Arbitrary, Targetable, contract, contracts, measure, predicate, property};
 /// Testing by dualization: symbolic protocol models test live systems
 /// (cargo feature `dual`).

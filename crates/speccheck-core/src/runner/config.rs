@@ -6,7 +6,11 @@
 //! variables — the operator's last word (a soak run, a pinned seed).
 
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
+
+use crate::database::FailureDatabase;
+use crate::store::{FailureStore, Multiplexed, ReadOnly};
 
 use crate::seed::{fnv1a, random_seed};
 
@@ -87,7 +91,15 @@ pub struct Config {
     pub max_discard_ratio: u32,
     /// Directory of the failure database (`None`: off).
     pub database: Option<PathBuf>,
-    /// Whether new failures are written to the database.
+    /// A shared failure store by URL (`redis://host:port/db`, with the
+    /// `redis` feature; `SPECCHECK_DATABASE=redis://…`), used beside the
+    /// directory: failures are read from both and written to both.
+    pub database_url: Option<String>,
+    /// A failure store given in code (any [`FailureStore`]), used beside
+    /// the directory and the URL's store, like them.
+    pub store: Option<Arc<dyn FailureStore>>,
+    /// Whether new failures are written to the database (when not, every
+    /// store is read through [`ReadOnly`]).
     pub database_writes: bool,
     /// The active profile.
     pub profile: Profile,
@@ -209,6 +221,8 @@ impl Config {
             threads: 1,
             max_discard_ratio: 10,
             database: None,
+            database_url: None,
+            store: None,
             database_writes: true,
             profile: Profile::Default,
             explain: ExplainMode::Generalize,
@@ -228,6 +242,38 @@ impl Config {
             expected_failure: false,
             overridden: Vec::new(),
         }
+    }
+}
+
+impl Config {
+    /// The failure store of a run: the directory (`database`), the store
+    /// given in code (`store`) and the URL's (`database_url`), multiplexed
+    /// when there are several (the directory first), read-only when
+    /// `database_writes` is off. `None` when there is none. A URL that
+    /// cannot be opened is a warning (second value), and the run goes on
+    /// with the others.
+    pub fn failure_store(&self) -> (Option<Arc<dyn FailureStore>>, Vec<String>) {
+        let mut stores: Vec<Arc<dyn FailureStore>> = Vec::new();
+        let mut warnings = Vec::new();
+        if let Some(dir) = &self.database {
+            stores.push(Arc::new(FailureDatabase::new(dir)));
+        }
+        if let Some(store) = &self.store {
+            stores.push(store.clone());
+        }
+        if let Some(url) = &self.database_url {
+            match crate::store::open_url(url) {
+                Ok(store) => stores.push(store),
+                Err(e) => warnings.push(format!("the failure store is not used: {e}")),
+            }
+        }
+        let store: Arc<dyn FailureStore> = match stores.len() {
+            0 => return (None, warnings),
+            1 => stores.remove(0),
+            _ => Arc::new(Multiplexed(stores)),
+        };
+        let store = if self.database_writes { store } else { Arc::new(ReadOnly(store)) };
+        (Some(store), warnings)
     }
 }
 
@@ -413,8 +459,15 @@ impl Config {
         }
         if let Some(v) = var("SPECCHECK_DATABASE") {
             match v.trim() {
-                "off" | "0" | "none" => self.database = None,
+                "off" | "0" | "none" => {
+                    self.database = None;
+                    self.database_url = None;
+                    self.store = None;
+                }
                 "readonly" => self.database_writes = false,
+                // A URL: shared beside the directory, so that a developer
+                // keeps the failures found locally.
+                url if url.contains("://") => self.database_url = Some(url.to_string()),
                 path => self.database = Some(PathBuf::from(path)),
             }
         }
@@ -553,6 +606,43 @@ mod tests {
         let e = Config::base().apply_vars(vars(&[("SPECCHECK_CASES", "lots")])).unwrap_err();
         assert_eq!(e.var, "SPECCHECK_CASES");
         assert!(e.to_string().contains("lots"));
+    }
+
+    #[test]
+    fn the_database_variable_takes_a_path_a_url_or_off() {
+        let c = Config { database: Some("d".into()), ..Config::base() };
+        let url = c.clone().apply_vars(vars(&[("SPECCHECK_DATABASE", "redis://127.0.0.1:6379/0")])).unwrap();
+        assert_eq!(url.database_url.as_deref(), Some("redis://127.0.0.1:6379/0"));
+        assert_eq!(url.database, Some("d".into()), "the directory stays beside the URL");
+        let off = url.apply_vars(vars(&[("SPECCHECK_DATABASE", "off")])).unwrap();
+        assert_eq!((off.database, off.database_url), (None, None));
+        let path = c.apply_vars(vars(&[("SPECCHECK_DATABASE", "/tmp/x")])).unwrap();
+        assert_eq!(path.database, Some("/tmp/x".into()));
+    }
+
+    #[test]
+    fn read_only_runs_read_their_stores_through_the_wrapper() {
+        let dir = std::env::temp_dir().join(format!("speccheck-config-ro-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let c = Config { database: Some(dir.clone()), ..Config::base() }.with_profile(Profile::Ci);
+        let (store, warnings) = c.failure_store();
+        assert!(warnings.is_empty());
+        let store = store.expect("a store");
+        let f = crate::database::StoredFailure {
+            choices: crate::choice::ChoiceSequence(Vec::new()),
+            message: String::new(),
+            crashed: false,
+        };
+        store.save("t", f).unwrap();
+        assert!(!dir.exists(), "a read-only store wrote");
+    }
+
+    #[test]
+    fn an_unusable_url_is_a_warning_and_the_directory_is_still_used() {
+        let c = Config { database: Some("d".into()), database_url: Some("nope://x".into()), ..Config::base() };
+        let (store, warnings) = c.failure_store();
+        assert!(warnings[0].contains("nope://x"), "{warnings:?}");
+        assert!(store.expect("the directory").location("t").starts_with("d"));
     }
 
     #[test]

@@ -23,9 +23,9 @@ use super::source::Sourced;
 use super::subject::Subject;
 use crate::case::{CaseResult, FailureKind, Outcome};
 use crate::choice::{ChoiceSequence, ReplayTag};
-use crate::database::FailureDatabase;
 use crate::observe::Observer;
 use crate::shrink::ShrinkStats;
+use crate::store::FailureStore;
 use crate::test_case::{Tail, TestCase};
 use crate::watch::{Phase, Watch};
 
@@ -36,7 +36,8 @@ pub(crate) struct Engine {
     pub(crate) tag: ReplayTag,
     pub(crate) config: Config,
     pub(crate) seed: u64,
-    pub(crate) db: Option<FailureDatabase>,
+    /// Where failures are saved and replayed from (see [`crate::store`]).
+    pub(crate) db: Option<Arc<dyn FailureStore>>,
     pub(crate) watch: Arc<Watch>,
     /// The smallest failure so far, for a report if a later phase hangs.
     pub(crate) failing: Failing,
@@ -79,7 +80,7 @@ impl Engine {
         subject: Subject,
         config: Config,
         seed: u64,
-        db: Option<FailureDatabase>,
+        db: Option<Arc<dyn FailureStore>>,
         watch: Arc<Watch>,
         child: Option<Isolated>,
         source: Option<Sourced>,

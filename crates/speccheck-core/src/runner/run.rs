@@ -19,6 +19,7 @@ use super::source::Sourced;
 use super::subject::Subject;
 use crate::database::FailureDatabase;
 use crate::journal;
+use crate::store::FailureStore;
 use crate::watch::Watch;
 
 /// One run of a property, before it starts.
@@ -32,11 +33,13 @@ pub(crate) struct Run {
 impl Run {
     /// Runs the property and reports.
     pub(crate) fn report(mut self) -> RunReport {
-        let db = self.config.database.clone().map(FailureDatabase::new);
-        // Crashed runs are recorded (and recovered) only where the
-        // database is written.
-        let recorded = db.clone().filter(|_| self.config.database_writes && !self.config.expected_failure);
-        let crashed = recorded.as_ref().map(|db| self.replay_crashed(db)).unwrap_or_default();
+        let (store, store_warnings) = self.config.failure_store();
+        // Crashed runs are recorded (and recovered) only in the local
+        // directory (the journal is of this machine's processes), and only
+        // where the database is written.
+        let recorded = (self.config.database.clone().map(FailureDatabase::new))
+            .filter(|_| self.config.database_writes && !self.config.expected_failure);
+        let crashed = recorded.as_ref().map(|db| self.replay_crashed(db, store.as_deref())).unwrap_or_default();
         let seed = self.config.effective_seed();
         let journal = recorded.as_ref().filter(|_| !self.config.isolate).and_then(journal::for_database);
         let name = self.config.name.clone();
@@ -44,12 +47,15 @@ impl Run {
             j.begin(&name, seed);
         }
         let warning = crashed.warning.clone();
-        let mut report = self.start(seed, db);
+        let mut report = self.start(seed, store);
         if let Some(j) = &journal {
             j.end(&name);
         }
         if let Some(w) = warning {
             report.warnings.insert(0, w);
+        }
+        for (i, w) in store_warnings.into_iter().enumerate() {
+            report.warnings.insert(i, w);
         }
         if let Some(db) = &recorded
             && crashed.seed.is_some()
@@ -71,7 +77,7 @@ impl Run {
     /// its seed is replayed first, in isolation, where the crash is a
     /// verdict. A saved failure that crashed its process is replayed in
     /// isolation too.
-    fn replay_crashed(&mut self, db: &FailureDatabase) -> Crashed {
+    fn replay_crashed(&mut self, db: &FailureDatabase, store: Option<&dyn FailureStore>) -> Crashed {
         // Opening this process's journal first recovers the journals of
         // dead processes into crashed-run records.
         let _ = journal::for_database(db);
@@ -88,7 +94,8 @@ impl Run {
                 ));
             }
         }
-        if !self.config.isolate && db.load(&self.config.name).0.iter().any(|f| f.crashed) {
+        // Any store's: a crash saved by another machine crashes this one too.
+        if !self.config.isolate && store.is_some_and(|s| s.load(&self.config.name).0.iter().any(|f| f.crashed)) {
             self.config.isolate = true;
         }
         found
@@ -96,7 +103,7 @@ impl Run {
 
     /// Starts the engine: on this thread when nothing needs watching, else
     /// on a worker thread watched from this one.
-    fn start(self, seed: u64, db: Option<FailureDatabase>) -> RunReport {
+    fn start(self, seed: u64, db: Option<Arc<dyn FailureStore>>) -> RunReport {
         let Run { config, subject, source, started } = self;
         let child = if config.isolate {
             let Some(path) = config.test_path.clone() else {

@@ -22,10 +22,9 @@ impl Engine {
             crashed: info.kind == FailureKind::Crash,
         };
         match db.save(&self.config.name, stored) {
-            Ok(()) => Some(db.path_for(&self.config.name)),
+            Ok(()) => Some(PathBuf::from(db.location(&self.config.name))),
             Err(e) => {
-                warnings
-                    .push(format!("could not save the failure to {}: {e}", db.path_for(&self.config.name).display()));
+                warnings.push(format!("could not save the failure to {}: {e}", db.location(&self.config.name)));
                 None
             }
         }

@@ -137,10 +137,8 @@ impl Engine {
             return Searched::Nothing;
         }
         let Some(db) = self.db.as_ref() else { return Searched::Nothing };
-        let (entries, warning) = db.load(&self.config.name);
-        if let Some(w) = warning {
-            warnings.push(w.to_string());
-        }
+        let (entries, found) = db.load(&self.config.name);
+        warnings.extend(found.iter().map(ToString::to_string));
         for entry in entries {
             let r = self.watched_replay(&entry.choices, self.replay_case(&entry.choices, Tail::Stop));
             let stale = r.misaligned > 0

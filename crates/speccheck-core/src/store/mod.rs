@@ -1,0 +1,173 @@
+//! Failure stores (Hypothesis's `ExampleDatabase` family): where a failing
+//! property's input, as its choices, waits for the next run, keyed by the
+//! property's name. [`FailureStore`] is the interface; the runner holds
+//! one as `Arc<dyn FailureStore>` built from [`Config`](crate::Config)
+//! (see [`Config::failure_store`](crate::Config::failure_store)):
+//!
+//! * [`FailureDatabase`]: a directory of the crate (the default);
+//! * [`ReadOnly`]: reads another store, never writes it (the CI profile);
+//! * [`Multiplexed`]: reads from all its stores, writes to all of them
+//!   (a developer's directory beside a store the team shares);
+//! * `redis::RedisStore` (cargo feature `redis`): a Redis server shared by
+//!   machines, opened from a `redis://` URL.
+//!
+//! A store that cannot be reached or holds garbage is a warning, never a
+//! failed run: the failures are a cache of work already done.
+
+use std::fmt;
+use std::io;
+use std::sync::Arc;
+
+use crate::choice::ChoiceSequence;
+use crate::database::{DatabaseWarning, FailureDatabase, StoredFailure};
+
+#[cfg(feature = "redis")]
+pub mod redis;
+
+/// Where the failures of properties are kept between runs, keyed by
+/// property name. Shared by the threads of a run (hence `Send + Sync`).
+pub trait FailureStore: Send + Sync + fmt::Debug {
+    /// Where `test`'s failures are kept, for people (a file, a URL).
+    fn location(&self, test: &str) -> String;
+
+    /// `test`'s stored failures, newest first. What cannot be read (an
+    /// unreachable server, a corrupt entry) is left out with a warning.
+    fn load(&self, test: &str) -> (Vec<StoredFailure>, Vec<DatabaseWarning>);
+
+    /// Stores `failure` first among `test`'s.
+    fn save(&self, test: &str, failure: StoredFailure) -> io::Result<()>;
+
+    /// Forgets `choices` among `test`'s failures (it passes now, or no
+    /// longer fits its generator).
+    fn remove(&self, test: &str, choices: &ChoiceSequence) -> io::Result<()>;
+}
+
+impl FailureStore for FailureDatabase {
+    fn location(&self, test: &str) -> String {
+        self.path_for(test).display().to_string()
+    }
+
+    fn load(&self, test: &str) -> (Vec<StoredFailure>, Vec<DatabaseWarning>) {
+        let (failures, warning) = FailureDatabase::load(self, test);
+        (failures, warning.into_iter().collect())
+    }
+
+    fn save(&self, test: &str, failure: StoredFailure) -> io::Result<()> {
+        FailureDatabase::save(self, test, failure)
+    }
+
+    fn remove(&self, test: &str, choices: &ChoiceSequence) -> io::Result<()> {
+        FailureDatabase::remove(self, test, choices)
+    }
+}
+
+/// Reads a store and never writes it: saves and removals succeed without
+/// doing anything (what CI uses, so that a run does not change the store
+/// it shares with developers).
+#[derive(Clone, Debug)]
+pub struct ReadOnly(pub Arc<dyn FailureStore>);
+
+impl FailureStore for ReadOnly {
+    fn location(&self, test: &str) -> String {
+        self.0.location(test)
+    }
+
+    fn load(&self, test: &str) -> (Vec<StoredFailure>, Vec<DatabaseWarning>) {
+        self.0.load(test)
+    }
+
+    fn save(&self, _: &str, _: StoredFailure) -> io::Result<()> {
+        Ok(())
+    }
+
+    fn remove(&self, _: &str, _: &ChoiceSequence) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Several stores as one: loads read every store (the first store's
+/// failures first, then the others' not seen yet), saves and removals go
+/// to every store. One store failing does not stop the others.
+#[derive(Clone, Debug)]
+pub struct Multiplexed(pub Vec<Arc<dyn FailureStore>>);
+
+impl Multiplexed {
+    /// Applies `write` to every store; an error names the stores that
+    /// failed, and says where it worked.
+    fn each(&self, test: &str, write: impl Fn(&dyn FailureStore) -> io::Result<()>) -> io::Result<()> {
+        let (mut done, mut failed) = (Vec::new(), Vec::new());
+        for store in &self.0 {
+            match write(&**store) {
+                Ok(()) => done.push(store.location(test)),
+                Err(e) => failed.push(format!("{}: {e}", store.location(test))),
+            }
+        }
+        if failed.is_empty() {
+            return Ok(());
+        }
+        let done = if done.is_empty() { String::new() } else { format!(" (done in {})", done.join(", ")) };
+        Err(io::Error::other(format!("{}{done}", failed.join("; "))))
+    }
+}
+
+impl FailureStore for Multiplexed {
+    fn location(&self, test: &str) -> String {
+        self.0.iter().map(|s| s.location(test)).collect::<Vec<_>>().join(" and ")
+    }
+
+    fn load(&self, test: &str) -> (Vec<StoredFailure>, Vec<DatabaseWarning>) {
+        let (mut all, mut warnings) = (Vec::<StoredFailure>::new(), Vec::new());
+        for store in &self.0 {
+            let (failures, w) = store.load(test);
+            warnings.extend(w);
+            for f in failures {
+                // The same input in two stores is replayed once.
+                if !all.iter().any(|g| g.choices == f.choices) {
+                    all.push(f);
+                }
+            }
+        }
+        (all, warnings)
+    }
+
+    fn save(&self, test: &str, failure: StoredFailure) -> io::Result<()> {
+        self.each(test, |s| s.save(test, failure.clone()))
+    }
+
+    fn remove(&self, test: &str, choices: &ChoiceSequence) -> io::Result<()> {
+        self.each(test, |s| s.remove(test, choices))
+    }
+}
+
+/// Opens the store a URL names (`redis://host:port/db`, with the `redis`
+/// feature). One store per URL and process, so that its connection (or
+/// the knowledge that it is down) serves every property of the process.
+pub fn open_url(url: &str) -> Result<Arc<dyn FailureStore>, String> {
+    let scheme = url.split_once("://").map(|(s, _)| s.to_ascii_lowercase());
+    match scheme.as_deref() {
+        Some("redis") => open_redis(url),
+        _ => Err(format!("{url}: not a failure store URL (expected a directory, `off`, or redis://host:port/db)")),
+    }
+}
+
+#[cfg(feature = "redis")]
+fn open_redis(url: &str) -> Result<Arc<dyn FailureStore>, String> {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    static OPEN: OnceLock<Mutex<HashMap<String, Arc<dyn FailureStore>>>> = OnceLock::new();
+    let mut open = OPEN.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(store) = open.get(url) {
+        return Ok(store.clone());
+    }
+    let store: Arc<dyn FailureStore> = Arc::new(redis::RedisStore::open(url)?);
+    open.insert(url.to_string(), store.clone());
+    Ok(store)
+}
+
+#[cfg(not(feature = "redis"))]
+fn open_redis(url: &str) -> Result<Arc<dyn FailureStore>, String> {
+    Err(format!("{url}: this build has no Redis support (turn on speccheck's `redis` cargo feature)"))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,252 @@
+//! A failure store on a Redis server (cargo feature `redis`), shared by
+//! every machine that reaches it: a failure one worker saves is replayed
+//! first by the others. Each property is a Redis hash at
+//! `<prefix><property name>` (prefix `speccheck:failures:`, or the URL's
+//! `?prefix=`): one field per failure, its replay string, whose value is
+//! `1 <saved at, ms since 1970> <failure|crash> <message>`. One field per
+//! failure makes saves and removals single commands: two workers saving
+//! at once both keep theirs.
+//!
+//! The server being down, slow, or not a Redis server is a warning naming
+//! the URL, never a failed run; after a connection fails the store is left
+//! alone for a few seconds, so that a suite of many properties does not
+//! wait on a dead server once per property.
+
+use std::collections::HashMap;
+use std::io;
+use std::sync::Mutex;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use super::FailureStore;
+use crate::choice::ChoiceSequence;
+use crate::database::{DatabaseWarning, MAX_ENTRIES, StoredFailure};
+
+/// Longest wait for a connection: a store is a cache, not worth a slow start.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(1);
+/// Longest wait for an answer.
+const IO_TIMEOUT: Duration = Duration::from_secs(2);
+/// How long a store that failed is left alone before trying again.
+const RETRY_AFTER: Duration = Duration::from_secs(5);
+/// Key prefix when the URL names none.
+const DEFAULT_PREFIX: &str = "speccheck:failures:";
+/// Version of the entry format (the first word of a value).
+const VERSION: &str = "1";
+
+/// A failure store on a Redis server. Connects on first use, and again
+/// after a failure; commands of the threads of a process share one
+/// connection (a few per run: not worth a pool).
+pub struct RedisStore {
+    client: ::redis::Client,
+    /// The URL without credentials, for messages.
+    shown: String,
+    prefix: String,
+    link: Mutex<Link>,
+}
+
+#[derive(Default)]
+struct Link {
+    conn: Option<::redis::Connection>,
+    /// Set when connecting or a command failed: until when it is left alone, and why.
+    down: Option<(Instant, String)>,
+}
+
+impl std::fmt::Debug for RedisStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RedisStore").field("url", &self.shown).field("prefix", &self.prefix).finish()
+    }
+}
+
+impl RedisStore {
+    /// The store at `url`: `redis://[user:password@]host:port[/db][?prefix=P]`.
+    /// Only a malformed URL is an error: the server is reached on first use.
+    pub fn open(url: &str) -> Result<Self, String> {
+        let shown = without_credentials(url);
+        let (base, query) = url.split_once('?').unwrap_or((url, ""));
+        let mut prefix = DEFAULT_PREFIX.to_string();
+        for pair in query.split('&').filter(|p| !p.is_empty()) {
+            match pair.split_once('=') {
+                Some(("prefix", p)) => prefix = p.to_string(),
+                _ => return Err(format!("{shown}: unknown parameter {pair:?} (the only one is `prefix=`)")),
+            }
+        }
+        let client = ::redis::Client::open(base).map_err(|e| format!("{shown}: not a Redis URL: {e}"))?;
+        Ok(RedisStore { client, shown, prefix, link: Mutex::new(Link::default()) })
+    }
+
+    /// The URL, without credentials.
+    pub fn url(&self) -> &str {
+        &self.shown
+    }
+
+    fn key(&self, test: &str) -> String {
+        format!("{}{test}", self.prefix)
+    }
+
+    /// Runs `command` on the connection (made first if needed). Any error
+    /// drops the connection (after a garbled answer it cannot be trusted);
+    /// one of the connection itself also leaves the store alone for a while.
+    fn with<T>(&self, command: impl FnOnce(&mut ::redis::Connection) -> ::redis::RedisResult<T>) -> Result<T, String> {
+        let mut link = self.link.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((until, why)) = &link.down {
+            if Instant::now() < *until {
+                return Err(why.clone());
+            }
+            link.down = None;
+        }
+        if link.conn.is_none() {
+            let connected = self.client.get_connection_with_timeout(CONNECT_TIMEOUT).and_then(|c| {
+                c.set_read_timeout(Some(IO_TIMEOUT))?;
+                c.set_write_timeout(Some(IO_TIMEOUT))?;
+                Ok(c)
+            });
+            match connected {
+                Ok(c) => link.conn = Some(c),
+                Err(e) => {
+                    let why = format!("cannot connect: {e}");
+                    link.down = Some((Instant::now() + RETRY_AFTER, why.clone()));
+                    return Err(why);
+                }
+            }
+        }
+        let conn = link.conn.as_mut().expect("connected above");
+        match command(conn) {
+            Ok(v) => Ok(v),
+            Err(e) => {
+                link.conn = None;
+                let why = e.to_string();
+                if e.is_io_error() || e.is_timeout() || e.is_connection_dropped() || e.is_connection_refusal() {
+                    link.down = Some((Instant::now() + RETRY_AFTER, why.clone()));
+                }
+                Err(why)
+            }
+        }
+    }
+
+    /// Every entry of `test`: field and value, as stored.
+    fn entries(&self, test: &str) -> Result<HashMap<Vec<u8>, Vec<u8>>, String> {
+        let key = self.key(test);
+        self.with(|c| ::redis::cmd("HGETALL").arg(&key).query(c))
+    }
+}
+
+/// An entry read: when it was saved, and the failure.
+fn parse_entry(field: &[u8], value: &[u8]) -> Result<(u64, StoredFailure), String> {
+    let field = std::str::from_utf8(field).map_err(|_| "its name is not text".to_string())?;
+    let value = std::str::from_utf8(value).map_err(|_| "its value is not text".to_string())?;
+    let choices = ChoiceSequence::from_replay_string(field).map_err(|e| format!("{field:?}: {e}"))?;
+    let mut words = value.splitn(4, ' ');
+    let (version, at, kind) = (words.next(), words.next(), words.next());
+    if version != Some(VERSION) {
+        return Err(format!("{field:?}: not an entry of this version (value {value:?})"));
+    }
+    let at: u64 = at.and_then(|a| a.parse().ok()).ok_or_else(|| format!("{field:?}: no time in {value:?}"))?;
+    let crashed = match kind {
+        Some("failure") => false,
+        Some("crash") => true,
+        _ => return Err(format!("{field:?}: unknown kind in {value:?}")),
+    };
+    Ok((at, StoredFailure { choices, message: words.next().unwrap_or("").to_string(), crashed }))
+}
+
+fn now_ms() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
+}
+
+/// `redis://user:pw@host/…` shown as `redis://host/…`.
+fn without_credentials(url: &str) -> String {
+    match url.split_once("://") {
+        Some((scheme, rest)) => {
+            let (authority, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+            let host = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+            format!("{scheme}://{host}{path}")
+        }
+        None => url.to_string(),
+    }
+}
+
+impl FailureStore for RedisStore {
+    fn location(&self, test: &str) -> String {
+        format!("{} (key {})", self.shown, self.key(test))
+    }
+
+    fn load(&self, test: &str) -> (Vec<StoredFailure>, Vec<DatabaseWarning>) {
+        let entries = match self.entries(test) {
+            Ok(e) => e,
+            Err(detail) => {
+                return (Vec::new(), vec![DatabaseWarning::Unavailable { location: self.shown.clone(), detail }]);
+            }
+        };
+        let (mut found, mut warnings) = (Vec::new(), Vec::new());
+        for (field, value) in entries {
+            match parse_entry(&field, &value) {
+                Ok(entry) => found.push(entry),
+                Err(detail) => warnings.push(DatabaseWarning::CorruptEntry { location: self.location(test), detail }),
+            }
+        }
+        // Newest first, as the directory store keeps them.
+        found.sort_by_key(|e| std::cmp::Reverse(e.0));
+        found.truncate(MAX_ENTRIES);
+        (found.into_iter().map(|(_, f)| f).collect(), warnings)
+    }
+
+    fn save(&self, test: &str, failure: StoredFailure) -> io::Result<()> {
+        let key = self.key(test);
+        let kind = if failure.crashed { "crash" } else { "failure" };
+        let value = format!("{VERSION} {} {kind} {}", now_ms(), failure.message);
+        let field = failure.choices.to_replay_string();
+        let (stored,): (usize,) = self
+            .with(|c| {
+                ::redis::pipe().cmd("HSET").arg(&key).arg(&field).arg(&value).ignore().cmd("HLEN").arg(&key).query(c)
+            })
+            .map_err(io::Error::other)?;
+        if stored > MAX_ENTRIES {
+            // Keep the newest few, as the directory does.
+            let mut all: Vec<(u64, Vec<u8>)> = self
+                .entries(test)
+                .map_err(io::Error::other)?
+                .into_iter()
+                .filter_map(|(f, v)| Some((parse_entry(&f, &v).ok()?.0, f)))
+                .collect();
+            all.sort_by_key(|e| std::cmp::Reverse(e.0));
+            let old: Vec<Vec<u8>> = all.into_iter().skip(MAX_ENTRIES).map(|(_, f)| f).collect();
+            if !old.is_empty() {
+                self.with(|c| ::redis::cmd("HDEL").arg(&key).arg(&old).query::<()>(c)).map_err(io::Error::other)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn remove(&self, test: &str, choices: &ChoiceSequence) -> io::Result<()> {
+        let key = self.key(test);
+        let field = choices.to_replay_string();
+        self.with(|c| ::redis::cmd("HDEL").arg(&key).arg(&field).query::<()>(c)).map_err(io::Error::other)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn credentials_are_not_shown() {
+        assert_eq!(without_credentials("redis://u:secret@h:1/2"), "redis://h:1/2");
+        assert_eq!(without_credentials("redis://h:1"), "redis://h:1");
+    }
+
+    #[test]
+    fn entries_round_trip_and_garbage_is_an_error() {
+        let f = StoredFailure { choices: ChoiceSequence(Vec::new()), message: "a b\nc".into(), crashed: true };
+        let field = f.choices.to_replay_string();
+        let value = format!("{VERSION} 17 crash {}", f.message);
+        assert_eq!(parse_entry(field.as_bytes(), value.as_bytes()).unwrap(), (17, f));
+        assert!(parse_entry(b"zzz", value.as_bytes()).is_err());
+        assert!(parse_entry(field.as_bytes(), b"9 17 crash x").is_err());
+        assert!(parse_entry(field.as_bytes(), &[0xff]).is_err());
+    }
+
+    #[test]
+    fn a_url_with_an_unknown_parameter_is_refused() {
+        assert!(RedisStore::open("redis://127.0.0.1:1/0?prefix=p").is_ok());
+        assert!(RedisStore::open("redis://127.0.0.1:1/0?pool=3").is_err());
+    }
+}
