@@ -4,6 +4,8 @@
 
 use std::time::Duration;
 
+pub mod hegel_peer;
+
 /// Mean, standard deviation and 95th percentile of a sample.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Summary {

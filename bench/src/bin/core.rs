@@ -1,5 +1,5 @@
-//! Core engine benchmark (issue 2): throughput of speccheck, proptest and
-//! quickcheck on the same three properties, in one run, and the final
+//! Core engine benchmark (issue 2): throughput of speccheck, proptest,
+//! quickcheck and hegeltest (Hypothesis's engine) on the same three properties, in one run, and the final
 //! shrunk size of a failing variant of each.
 //!
 //! ```text
@@ -17,6 +17,7 @@ use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use speccheck::{Config, Generator, Property, RunVerdict, Tail, TestCase, gens};
+use speccheck_bench::hegel_peer::{self, gs};
 use speccheck_bench::{Summary, Table, machine};
 
 #[derive(Parser, Debug)]
@@ -204,6 +205,33 @@ fn qc(cases: u32, seed: u64) -> QuickCheck {
     QuickCheck::new().rng(Gen::from_size_and_seed(100, seed)).tests(u64::from(cases)).max_tests(u64::from(cases) * 10)
 }
 
+/// hegeltest's expression generator as its users write one (a composite
+/// of draws, as `@composite` in Hypothesis): the same size-halving
+/// recursion as quickcheck's, every choice drawn from the test case so its
+/// engine shrinks them.
+fn hg_expr(tc: &hegel_peer::TestCase, size: usize) -> Expr {
+    let leaf = |tc: &hegel_peer::TestCase| {
+        if tc.draw(gs::booleans()) { Expr::Num(tc.draw(gs::integers::<i16>())) } else { Expr::Var }
+    };
+    if size <= 1 {
+        return leaf(tc);
+    }
+    match tc.draw(gs::integers::<u8>().max_value(4)) {
+        0 | 1 => leaf(tc),
+        2 => Expr::Neg(Box::new(hg_expr(tc, size / 2))),
+        3 => Expr::Add(Box::new(hg_expr(tc, size / 2)), Box::new(hg_expr(tc, size / 2))),
+        _ => Expr::Mul(Box::new(hg_expr(tc, size / 2)), Box::new(hg_expr(tc, size / 2))),
+    }
+}
+
+fn hg_vec_i32(tc: &hegel_peer::TestCase) -> Vec<i32> {
+    hegel_peer::vec_uniform_len(tc, 100, gs::integers::<i32>())
+}
+
+fn hg_insert_input(tc: &hegel_peer::TestCase) -> (Vec<u8>, u8) {
+    (hegel_peer::vec_uniform_len(tc, 100, gs::integers::<u8>()), tc.draw(gs::integers::<u8>()))
+}
+
 // ----- measurements -----------------------------------------------------------
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -211,9 +239,10 @@ enum Tool {
     Speccheck,
     Proptest,
     Quickcheck,
+    Hegeltest,
 }
 
-const TOOLS: [Tool; 3] = [Tool::Speccheck, Tool::Proptest, Tool::Quickcheck];
+const TOOLS: [Tool; 4] = [Tool::Speccheck, Tool::Proptest, Tool::Quickcheck, Tool::Hegeltest];
 
 impl Tool {
     fn name(self) -> &'static str {
@@ -221,6 +250,7 @@ impl Tool {
             Tool::Speccheck => "speccheck",
             Tool::Proptest => "proptest",
             Tool::Quickcheck => "quickcheck",
+            Tool::Hegeltest => "hegeltest",
         }
     }
 }
@@ -306,6 +336,27 @@ fn throughput(tool: Tool, bench: Bench, cases: u32, seed: u64) -> (Duration, f64
                     if prop_expr(&e, false) { Ok(()) } else { Err(TestCaseError::fail("simplify")) }
                 })
                 .unwrap();
+        }
+        (Tool::Hegeltest, bench) => {
+            let settings = hegel_peer::settings(u64::from(cases), seed);
+            let failed = match bench {
+                Bench::Reverse => hegel_peer::find(settings, move |tc| {
+                    let xs = hg_vec_i32(tc);
+                    add(xs.len());
+                    if prop_reverse(&xs, false) { Ok(()) } else { Err(()) }
+                }),
+                Bench::Insert => hegel_peer::find(settings, move |tc| {
+                    let (xs, x) = hg_insert_input(tc);
+                    add(xs.len());
+                    if prop_insert(&xs, x, false) { Ok(()) } else { Err(()) }
+                }),
+                Bench::Expr => hegel_peer::find(settings, move |tc| {
+                    let e = hg_expr(tc, 100);
+                    add(size(&e));
+                    if prop_expr(&e, false) { Ok(()) } else { Err(()) }
+                }),
+            };
+            assert!(matches!(failed, Ok(None)), "hegeltest: {failed:?}");
         }
         (Tool::Quickcheck, bench) => {
             // quickcheck takes function pointers: count through a static.
@@ -401,6 +452,26 @@ fn shrunk(tool: Tool, bench: Bench, seed: u64) -> Option<(f64, Duration)> {
                 _ => return None,
             }
         }
+        (Tool::Hegeltest, bench) => {
+            let settings = hegel_peer::settings(1000, seed);
+            match bench {
+                Bench::Reverse => hegel_peer::find(settings, |tc| {
+                    let xs = hg_vec_i32(tc);
+                    if prop_reverse(&xs, true) { Ok(()) } else { Err(xs.len()) }
+                })
+                .ok()??,
+                Bench::Insert => hegel_peer::find(settings, |tc| {
+                    let (xs, x) = hg_insert_input(tc);
+                    if prop_insert(&xs, x, true) { Ok(()) } else { Err(xs.len() + 1) }
+                })
+                .ok()??,
+                Bench::Expr => hegel_peer::find(settings, |tc| {
+                    let e = hg_expr(tc, 100);
+                    if prop_expr(&e, true) { Ok(()) } else { Err(size(&e)) }
+                })
+                .ok()??,
+            }
+        }
         (Tool::Quickcheck, bench) => {
             // quickcheck reports the shrunk input only in its panic message;
             // recompute it by shrinking with its own `shrink` the same way
@@ -474,9 +545,28 @@ fn main() {
     out.push_str("rounds, by tens of percent here, and a round's tools see the same drift): its mean / sd / p95 are\n");
     out.push_str("over the rounds. Inputs: vectors of length 0..100\n");
     out.push_str("(uniform) for every tool; the recursive enum comes from `#[derive(Arbitrary)]` (speccheck), `prop_recursive`\n");
-    out.push_str("(proptest) and a size-halving hand-written `Arbitrary` (quickcheck). `mean input` is elements or\n");
     out.push_str(
-        "constructors per case, to show how far distributions differ. quickcheck runs through its own runner.\n\n",
+        "(proptest), a size-halving hand-written `Arbitrary` (quickcheck) and the same size-halving recursion\n",
+    );
+    out.push_str(
+        "written as a composite of draws (hegeltest). `mean input` is elements or constructors per case, to show\n",
+    );
+    out.push_str(
+        "how far distributions differ. quickcheck runs through its own runner. hegeltest (0.51, library `hegel`,\n",
+    );
+    out.push_str("Hypothesis's engine) runs through its own runner (`Hegel::new(..).run()`, what `#[hegel::test]`\n");
+    out.push_str(
+        "expands to) at its real defaults (`Settings::new()`: the environment's profile, health checks on) but\n",
+    );
+    out.push_str("the case count, a fixed seed, no example database and quiet output; a failure panics, as a user's\n");
+    out.push_str(
+        "`assert!` would. Its vectors draw the length (`integers::<usize>().max_value(99)`) and then that many\n",
+    );
+    out.push_str(
+        "elements (`vecs(..).min_size(n).max_size(n)`), since its own `vecs(..).max_size(99)` averages about\n",
+    );
+    out.push_str(
+        "five elements; its integers are Hypothesis's (biased towards small and boundary values), not uniform.\n\n",
     );
 
     out.push_str("## Throughput (passing properties)\n\n");
@@ -527,7 +617,12 @@ fn main() {
     out.push_str("draws `0` about once in 65536 leaves and does not find the bug. speccheck runs with its\n");
     out.push_str("defaults, hang detection included: a run moves to a worker thread and its report comes back by\n");
     out.push_str("a hand-off, which costs about 0.02 ms per run on this machine (`timeout: None` saves it;\n");
-    out.push_str("proptest and quickcheck watch for no hangs).\n\n");
+    out.push_str(
+        "proptest and quickcheck watch for no hangs). hegeltest gets the same 1000 cases (`test_cases`) and\n",
+    );
+    out.push_str(
+        "shrinks with its engine's defaults; its size is that of the last failing case, its final replay.\n\n",
+    );
     let mut table =
         Table::new(&["property", "tool", "bug found", "final size (mean / sd / p95)", "time ms (mean / sd / p95)"]);
     for bench in BENCHES {

@@ -160,6 +160,18 @@ fn main() {
         "* quickcheck: its own runner, `QuickCheck::quicktest`, at its defaults (a generator of size 100,\n",
         "  at most 10,000 tests) but the search budget, shrinking with hand-written `shrink`s in\n",
         "  `genericShrink`'s style (sub-terms, then each field in turn, elements included).\n",
+        "* hegeltest (0.51, library `hegel`, Hypothesis's engine): its own runner (`Hegel::new(..).run()`,\n",
+        "  what `#[hegel::test]` expands to) at its defaults (`Settings::new()`: the environment's profile,\n",
+        "  health checks on, its shrinker unbounded but by its own limits) but the search budget\n",
+        "  (`test_cases`), a fixed seed, no example database and quiet output. A failure panics, as a\n",
+        "  user's `assert!` would; a precondition rejects with `tc.reject()` (its only way, an unwind).\n",
+        "  It cannot draw from a proptest strategy and still shrink (a value sampled from a drawn seed\n",
+        "  shrinks only through the seed), so each benchmark's input is a composite of its draws that\n",
+        "  mirrors the strategy's shape: vectors of a length uniform in the same range (the length, then\n",
+        "  that many elements), the same depth bounds, one draw choosing among a type's constructors\n",
+        "  (uniform only in intent: it is Hypothesis's bounded-integer distribution), and its own\n",
+        "  integers (Hypothesis's, biased towards small and boundary values: not uniform). This is the\n",
+        "  closest its API comes; the distribution is near the strategy's, not equal to it.\n",
         "* *none* is quickcheck's first counterexample, unshrunk.\n",
         "\n",
         "The paper's rows are its Tables 1 and 2 (GHC, 2014; QuickCheck there is `genericShrink`, with\n",
@@ -186,6 +198,9 @@ fn main() {
         "proptest time ms",
         "time ratio",
         "time goal",
+        "hegeltest size",
+        "hegeltest time ms",
+        "speccheck ÷ hegeltest time",
     ]);
     for b in &selected {
         let mut sizes: Vec<Vec<f64>> = vec![Vec::new(); TOOLS.len()];
@@ -271,6 +286,9 @@ fn main() {
             format!("{:.3}", t_pt * 1e3),
             format!("{:.2}", t_ours / t_pt),
             if t_ours <= t_pt { "met".into() } else { "MISSED".into() },
+            format!("{:.2}", size_sum[idx(Tool::Hegeltest)].mean),
+            format!("{:.3}", time_sum[idx(Tool::Hegeltest)].mean * 1e3),
+            format!("{:.4}", t_ours / time_sum[idx(Tool::Hegeltest)].mean),
         ]);
         eprintln!("done: {} ({:.1} s so far)", b.name, started.elapsed().as_secs_f64());
     }
@@ -288,8 +306,8 @@ fn main() {
              again. speccheck does the same by generating the heap from the program but recording it as a\n\
              heap (`gens::represent`), so its shrinker and reducer work on the heap's own tree; the smallest\n\
              failing input is then **{min_data}** (`Empty` and the invalid heap `Node(1, Node(0, Nil, Nil), Nil)`).\n\
-             proptest and quickcheck cannot shrink a computed heap on its own: their rows repeat the first\n\
-             block's.\n\n"
+             proptest, quickcheck and hegeltest cannot shrink a computed heap on its own: their rows repeat\n\
+             the first block's.\n\n"
         ));
     }
     if selected.iter().any(|b| b.key == "stackset") {
@@ -308,6 +326,16 @@ fn main() {
         ));
     }
     out.push_str(&table.to_markdown());
+    let hegel_errors = common::HEGEL_ERRORS.with(|m| m.borrow().clone());
+    if !hegel_errors.is_empty() {
+        out.push_str(
+            "\nhegeltest runs that stopped with an error of their own (timed and warm-up runs alike; such a\n",
+        );
+        out.push_str("run counts as not found):\n\n");
+        for (e, n) in &hegel_errors {
+            out.push_str(&format!("* {n} × `{e}`\n"));
+        }
+    }
     out.push_str("\n## Goal: mean size ≤ the best of proptest, quickcheck and the paper; mean time ≤ proptest's\n\n");
     out.push_str(&goals.to_markdown());
     out.push_str(concat!(

@@ -51,17 +51,22 @@ pub enum Tool {
     /// quickcheck: its own runner (`QuickCheck::quicktest`) with its
     /// defaults, shrinking with the benchmark's `Arbitrary::shrink`.
     Quickcheck,
+    /// hegeltest (Hypothesis's engine): its own runner at its defaults, no
+    /// example database, drawing with a composite of draws that mirrors
+    /// the benchmark's strategy.
+    Hegeltest,
     /// No shrinking: the first counterexample quickcheck's generator finds.
     NoShrinking,
 }
 
-pub const TOOLS: [Tool; 7] = [
+pub const TOOLS: [Tool; 8] = [
     Tool::SpeccheckDefaults,
     Tool::Speccheck,
     Tool::ShrinkOnly,
     Tool::ReduceOnly,
     Tool::Proptest,
     Tool::Quickcheck,
+    Tool::Hegeltest,
     Tool::NoShrinking,
 ];
 
@@ -74,6 +79,7 @@ impl Tool {
             Tool::ReduceOnly => "speccheck SmartCheck only",
             Tool::Proptest => "proptest (defaults)",
             Tool::Quickcheck => "quickcheck (its runner, defaults)",
+            Tool::Hegeltest => "hegeltest (its runner, defaults)",
             Tool::NoShrinking => "none (no shrinking)",
         }
     }
@@ -243,4 +249,54 @@ pub fn quickcheck<T: QcSubject + 'static>(seed: u64, shrink: bool) -> Option<T> 
 /// A random number below `n` from quickcheck's generator.
 pub fn qc_below(g: &mut Gen, n: usize) -> usize {
     if n == 0 { 0 } else { (u64::arbitrary(g) % n as u64) as usize }
+}
+
+/// Finds and shrinks a counterexample with hegeltest (its runner at its
+/// defaults, the search budget every tool gets, no example database),
+/// drawing each input with `draw`; returns it. A rejected input is
+/// `tc.reject()`, hegeltest's only way to discard. A run that stops with
+/// an error of its own (a failed health check, say) finds nothing.
+pub fn hegel<T: 'static>(
+    seed: u64,
+    draw: impl Fn(&speccheck_bench::hegel_peer::TestCase) -> T,
+    check: fn(&T) -> Check,
+) -> Option<T> {
+    use speccheck_bench::hegel_peer;
+    let found = hegel_peer::find(hegel_peer::settings(u64::from(CASES), seed), |tc| {
+        let v = draw(tc);
+        match check(&v) {
+            Check::Pass => Ok(()),
+            Check::Discard => tc.reject(),
+            Check::Fail => Err(v),
+        }
+    });
+    match found {
+        Ok(v) => v,
+        Err(e) => {
+            HEGEL_ERRORS.with(|m| *m.borrow_mut().entry(e.lines().next().unwrap_or("").to_string()).or_insert(0) += 1);
+            None
+        }
+    }
+}
+
+thread_local! {
+    /// hegeltest's own run errors, by first line, with their counts: the
+    /// table says why a run found nothing.
+    pub static HEGEL_ERRORS: std::cell::RefCell<std::collections::BTreeMap<String, usize>> =
+        const { std::cell::RefCell::new(std::collections::BTreeMap::new()) };
+}
+
+/// A vector of length uniform in `0..max_len` for hegeltest (see
+/// [`speccheck_bench::hegel_peer::vec_uniform_len`]).
+pub fn hg_vec<T, G>(tc: &speccheck_bench::hegel_peer::TestCase, max_len: usize, element: G) -> Vec<T>
+where
+    G: hegel::Generator<T> + hegel::PrintableGenerator<T>,
+    T: Debug + 'static,
+{
+    speccheck_bench::hegel_peer::vec_uniform_len(tc, max_len, element)
+}
+
+/// A choice among `n` alternatives for hegeltest (it shrinks towards 0).
+pub fn hg_below(tc: &speccheck_bench::hegel_peer::TestCase, n: usize) -> usize {
+    tc.draw(speccheck_bench::hegel_peer::gs::integers::<usize>().max_value(n - 1))
 }

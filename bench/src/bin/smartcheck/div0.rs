@@ -66,6 +66,19 @@ impl common::QcSubject for QcExp {
     }
 }
 
+/// hegeltest: the strategy's shape as a composite of draws (a constant,
+/// or below the depth bound of 6 one of the two binary constructors), each
+/// choice drawn from the test case so its engine shrinks it.
+fn hg_exp(tc: &speccheck_bench::hegel_peer::TestCase, depth: usize) -> Exp {
+    use speccheck_bench::hegel_peer::gs;
+    let choice = if depth == 0 { 0 } else { common::hg_below(tc, 3) };
+    match choice {
+        0 => Exp::C(tc.draw(gs::integers::<i32>())),
+        1 => Exp::Add(Box::new(hg_exp(tc, depth - 1)), Box::new(hg_exp(tc, depth - 1))),
+        _ => Exp::Div(Box::new(hg_exp(tc, depth - 1)), Box::new(hg_exp(tc, depth - 1))),
+    }
+}
+
 pub fn run(tool: Tool, seed: u64) -> Option<Sample> {
     common::timed(|| match tool {
         _ if tool.is_speccheck() => {
@@ -74,6 +87,7 @@ pub fn run(tool: Tool, seed: u64) -> Option<Sample> {
         }
         Tool::Proptest => common::proptest(pt_exp(), seed, check).map(|e| size(&e)),
         Tool::Quickcheck => common::quickcheck::<QcExp>(seed, true).map(|e| size(&e.0)),
+        Tool::Hegeltest => common::hegel(seed, |tc| hg_exp(tc, 6), check).map(|e| size(&e)),
         _ => common::quickcheck::<QcExp>(seed, false).map(|e| size(&e.0)),
     })
 }

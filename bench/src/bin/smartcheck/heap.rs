@@ -217,6 +217,23 @@ impl common::QcSubject for QcHeapPP {
     }
 }
 
+/// hegeltest: the strategy's shape as a composite of draws (one of the
+/// three leaves, or below the depth bound of 6 one of the three program
+/// steps), each choice drawn from the test case so its engine shrinks it;
+/// the heap is rebuilt from the program, as for proptest and quickcheck.
+fn hg_program(tc: &speccheck_bench::hegel_peer::TestCase, depth: usize) -> HeapP {
+    use speccheck_bench::hegel_peer::gs;
+    let int = || tc.draw(gs::integers::<i32>());
+    match common::hg_below(tc, if depth == 0 { 3 } else { 6 }) {
+        0 => HeapP::Empty,
+        1 => HeapP::Unit(int()),
+        2 => HeapP::FromList(common::hg_vec(tc, 10, gs::integers::<i32>())),
+        3 => HeapP::Insert(int(), Box::new(hg_program(tc, depth - 1))),
+        4 => HeapP::SafeRemoveMin(Box::new(hg_program(tc, depth - 1))),
+        _ => HeapP::Merge(Box::new(hg_program(tc, depth - 1)), Box::new(hg_program(tc, depth - 1))),
+    }
+}
+
 pub fn run(tool: Tool, seed: u64) -> Option<Sample> {
     common::timed(|| match tool {
         _ if tool.is_speccheck() => {
@@ -225,6 +242,7 @@ pub fn run(tool: Tool, seed: u64) -> Option<Sample> {
         }
         Tool::Proptest => common::proptest(pt_program().prop_map(HeapPP::of), seed, check).map(|h| size(&h)),
         Tool::Quickcheck => common::quickcheck::<QcHeapPP>(seed, true).map(|h| size(&h.0)),
+        Tool::Hegeltest => common::hegel(seed, |tc| HeapPP::of(hg_program(tc, 6)), check).map(|h| size(&h)),
         _ => common::quickcheck::<QcHeapPP>(seed, false).map(|h| size(&h.0)),
     })
 }

@@ -236,6 +236,69 @@ impl common::QcSubject for QcLang {
     }
 }
 
+// ----- hegeltest ----------------------------------------------------------------
+
+/// The strategy's shape as a composite of hegeltest's draws: variables of
+/// `[a-z][a-z0-9]{0,5}` drawn a character at a time, expressions of depth
+/// at most 4 (a leaf or one of the seven operators, by one draw),
+/// vectors of a length uniform in their range, its integers (Hypothesis's).
+fn hg_lang(tc: &speccheck_bench::hegel_peer::TestCase) -> Lang {
+    use speccheck_bench::hegel_peer::{TestCase, gs};
+    const ALNUM: &[u8] = b"abcdefghijklmnopqrstuvwxyz0123456789";
+    fn var(tc: &TestCase) -> Var {
+        let mut v = String::new();
+        v.push(char::from(b'a' + common::hg_below(tc, 26) as u8));
+        for _ in 0..common::hg_below(tc, 6) {
+            v.push(char::from(ALNUM[common::hg_below(tc, ALNUM.len())]));
+        }
+        Var(v)
+    }
+    fn exp(tc: &TestCase, depth: usize) -> Exp {
+        let b = |e: Exp| Box::new(e);
+        let two = || (b(exp(tc, depth - 1)), b(exp(tc, depth - 1)));
+        match common::hg_below(tc, if depth == 0 { 2 } else { 9 }) {
+            0 => Exp::Int(tc.draw(gs::integers::<i32>())),
+            1 => Exp::Bool(tc.draw(gs::booleans())),
+            2 => Exp::Not(b(exp(tc, depth - 1))),
+            3 => {
+                let (x, y) = two();
+                Exp::Add(x, y)
+            }
+            4 => {
+                let (x, y) = two();
+                Exp::Sub(x, y)
+            }
+            5 => {
+                let (x, y) = two();
+                Exp::Mul(x, y)
+            }
+            6 => {
+                let (x, y) = two();
+                Exp::Div(x, y)
+            }
+            7 => {
+                let (x, y) = two();
+                Exp::And(x, y)
+            }
+            _ => {
+                let (x, y) = two();
+                Exp::Or(x, y)
+            }
+        }
+    }
+    fn list<T>(tc: &TestCase, n: usize, one: impl Fn(&TestCase) -> T) -> Vec<T> {
+        (0..common::hg_below(tc, n)).map(|_| one(tc)).collect()
+    }
+    let stmt = |tc: &TestCase| match common::hg_below(tc, 3) {
+        0 => Stmt::Assign(var(tc), exp(tc, 4)),
+        1 => Stmt::Alloc(var(tc), exp(tc, 4)),
+        _ => Stmt::Return(exp(tc, 4)),
+    };
+    let module = |tc: &TestCase| Mod { imports: list(tc, 4, var), exports: list(tc, 4, var) };
+    let func = |tc: &TestCase| Func { name: var(tc), args: list(tc, 4, |tc| exp(tc, 4)), stmts: list(tc, 4, stmt) };
+    Lang { modules: list(tc, 4, module), funcs: list(tc, 4, func) }
+}
+
 pub fn run(tool: Tool, seed: u64) -> Option<Sample> {
     common::timed(|| match tool {
         _ if tool.is_speccheck() => {
@@ -244,6 +307,7 @@ pub fn run(tool: Tool, seed: u64) -> Option<Sample> {
         }
         Tool::Proptest => common::proptest(pt_lang(), seed, check).map(|l| size(&l)),
         Tool::Quickcheck => common::quickcheck::<QcLang>(seed, true).map(|l| size(&l.0)),
+        Tool::Hegeltest => common::hegel(seed, hg_lang, check).map(|l| size(&l)),
         _ => common::quickcheck::<QcLang>(seed, false).map(|l| size(&l.0)),
     })
 }

@@ -45,6 +45,10 @@ pub fn run(tool: Tool, seed: u64) -> Option<Sample> {
         }
         Tool::Proptest => common::proptest(strategy(), seed, check).map(|xs| xs.len()),
         Tool::Quickcheck => common::quickcheck::<QcList>(seed, true).map(|xs| xs.0.len()),
+        Tool::Hegeltest => {
+            common::hegel(seed, |tc| common::hg_vec(tc, 100, speccheck_bench::hegel_peer::gs::integers::<i32>()), check)
+                .map(|xs| xs.len())
+        }
         _ => common::quickcheck::<QcList>(seed, false).map(|xs| xs.0.len()),
     })
 }

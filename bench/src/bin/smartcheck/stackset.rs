@@ -165,6 +165,33 @@ impl common::QcSubject for QcStackSet {
     }
 }
 
+// ----- hegeltest ----------------------------------------------------------------
+
+/// The same shape as a composite of hegeltest's draws: letters `a..=z`,
+/// `Some` or `None` by a boolean, vectors of a length uniform in their range,
+/// its `u8` and `i8` integers (Hypothesis's, not uniform).
+fn hg_stackset(tc: &speccheck_bench::hegel_peer::TestCase) -> StackSet {
+    use speccheck_bench::hegel_peer::{TestCase, gs};
+    let window = |tc: &TestCase| char::from(tc.draw(gs::integers::<u8>().min_value(b'a').max_value(b'z')));
+    let windows = |tc: &TestCase, n: usize| (0..common::hg_below(tc, n)).map(|_| window(tc)).collect::<Vec<_>>();
+    let i8 = |tc: &TestCase| tc.draw(gs::integers::<i8>());
+    let ws = |tc: &TestCase| {
+        let tag = Tag(tc.draw(gs::integers::<u8>()));
+        let layout = i8(tc);
+        let stack =
+            tc.draw(gs::booleans()).then(|| Stack { focus: window(tc), up: windows(tc, 4), down: windows(tc, 4) });
+        Workspace { tag, layout, stack }
+    };
+    let screen = |tc: &TestCase| Screen { workspace: ws(tc), screen: i8(tc), detail: i8(tc) };
+    let current = screen(tc);
+    let visible = (0..common::hg_below(tc, 4)).map(|_| screen(tc)).collect();
+    let hidden = (0..common::hg_below(tc, 5)).map(|_| ws(tc)).collect();
+    let byte = |tc: &TestCase| tc.draw(gs::integers::<u8>());
+    let floating =
+        (0..common::hg_below(tc, 3)).map(|_| (window(tc), (byte(tc), byte(tc), byte(tc), byte(tc)))).collect();
+    StackSet { current, visible, hidden, floating }
+}
+
 pub fn run(tool: Tool, seed: u64) -> Option<Sample> {
     common::timed(|| match tool {
         _ if tool.is_speccheck() => {
@@ -172,6 +199,7 @@ pub fn run(tool: Tool, seed: u64) -> Option<Sample> {
         }
         Tool::Proptest => common::proptest(pt_stackset(), seed, check).map(|s| size(&s)),
         Tool::Quickcheck => common::quickcheck::<QcStackSet>(seed, true).map(|s| size(&s.0)),
+        Tool::Hegeltest => common::hegel(seed, hg_stackset, check).map(|s| size(&s)),
         _ => common::quickcheck::<QcStackSet>(seed, false).map(|s| size(&s.0)),
     })
 }

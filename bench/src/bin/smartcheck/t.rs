@@ -68,6 +68,13 @@ impl common::QcSubject for QcT {
     }
 }
 
+/// hegeltest: five lists, each of a length uniform in 0..100, of its
+/// `i16`s (Hypothesis's integers: not uniform).
+fn hg_t(tc: &speccheck_bench::hegel_peer::TestCase) -> T {
+    let list = || common::hg_vec(tc, 100, speccheck_bench::hegel_peer::gs::integers::<i16>());
+    T(list(), list(), list(), list(), list())
+}
+
 pub fn run(tool: Tool, seed: u64) -> Option<Sample> {
     common::timed(|| match tool {
         _ if tool.is_speccheck() => {
@@ -75,6 +82,7 @@ pub fn run(tool: Tool, seed: u64) -> Option<Sample> {
         }
         Tool::Proptest => common::proptest(strategy(), seed, check).map(|t| size(&t)),
         Tool::Quickcheck => common::quickcheck::<QcT>(seed, true).map(|t| size(&t.0)),
+        Tool::Hegeltest => common::hegel(seed, hg_t, check).map(|t| size(&t)),
         _ => common::quickcheck::<QcT>(seed, false).map(|t| size(&t.0)),
     })
 }
