@@ -62,3 +62,24 @@ fn a_score_that_is_not_a_number_is_an_error_naming_its_label() {
     let RunVerdict::Error(e) = &report.verdict else { panic!("{report}") };
     assert!(e.contains("\"ratio of widgets\"") && e.contains("NaN"), "{e}");
 }
+
+#[test]
+fn a_target_phase_that_ends_early_says_so() {
+    // Scores come only from the first cases: the best input does not
+    // report one when run again, so there is nothing to climb from.
+    let calls = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let seen = calls.clone();
+    let report = Property::new(any::<u8>())
+        .configure(|c| {
+            c.cases = 100;
+            c.database = None;
+        })
+        .run(move |x: u8| {
+            if seen.fetch_add(1, std::sync::atomic::Ordering::Relaxed) < 10 {
+                target(f64::from(x), "early");
+            }
+        });
+    assert!(report.passed(), "{report}");
+    assert!(report.stats.passed < 100, "{report}");
+    assert!(report.warnings.iter().any(|n| n.contains("target phase ended before the run's 100 cases")), "{report}");
+}

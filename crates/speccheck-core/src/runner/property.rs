@@ -263,8 +263,6 @@ where
     }
 }
 
-/// The named inputs `render` shows for `value`, or a plain statement that
-/// showing them panicked (a `Debug` or `Display` of the user's).
 /// Runs the body on `value` with its observation (`SPECCHECK_OBSERVE`):
 /// the input, rendered, and the body's time ride on the case's labels.
 fn observed<T, V: Verdict>(
@@ -282,6 +280,8 @@ fn observed<T, V: Verdict>(
     outcome
 }
 
+/// The named inputs `render` shows for `value`, or a plain statement that
+/// showing them panicked (a `Debug` or `Display` of the user's).
 fn shown_safely<T>(render: &(dyn Fn(&T) -> Vec<(String, Term)> + Send + Sync), value: &T) -> Vec<(String, Term)> {
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| render(value))) {
         Ok(terms) => terms,

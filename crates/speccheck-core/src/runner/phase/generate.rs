@@ -27,7 +27,7 @@ const TOO_SLOW: std::time::Duration = std::time::Duration::from_secs(1);
 
 impl Engine {
     /// The random generation phase.
-    pub(crate) fn generate(&self, stats: &mut RunStats, started: Instant) -> Searched {
+    pub(crate) fn generate(&self, stats: &mut RunStats, warnings: &mut Vec<String>, started: Instant) -> Searched {
         if let Some(s) = self.simplest_first(stats, started) {
             return s;
         }
@@ -42,7 +42,7 @@ impl Engine {
                 Some(Full::Enough) if tally.stats.targets.is_empty() || !self.config.phases.target => {
                     return Searched::over(RunVerdict::Passed);
                 }
-                Some(Full::Enough) => return self.climb_targets(tally.stats, deadline),
+                Some(Full::Enough) => return self.climb_targets(tally.stats, warnings, deadline),
                 Some(Full::GaveUp(reason)) => return Searched::over(RunVerdict::GaveUp { reason }),
                 Some(Full::Error(e)) => return Searched::over(RunVerdict::Error(e)),
                 None => {}

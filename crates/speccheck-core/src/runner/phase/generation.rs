@@ -38,7 +38,7 @@ impl Engine {
             }
             (_, Some(depth)) => self.exhaust(depth, stats, &mut notes, started),
             (fallback, None) => {
-                let s = self.generate(stats, started);
+                let s = self.generate(stats, warnings, started);
                 // Topped up when the filter rejected most values and the
                 // run is short of its cases.
                 let rejected = stats.discarded + stats.invalid;

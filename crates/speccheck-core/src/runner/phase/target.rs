@@ -37,7 +37,12 @@ enum Climb {
 impl Engine {
     /// Runs the target phase with the cases generation left: hill climbing
     /// from the best generated input of each label.
-    pub(crate) fn climb_targets(&self, stats: &mut RunStats, deadline: Option<Instant>) -> Searched {
+    pub(crate) fn climb_targets(
+        &self,
+        stats: &mut RunStats,
+        warnings: &mut Vec<String>,
+        deadline: Option<Instant>,
+    ) -> Searched {
         let labels: Vec<String> = stats.targets.keys().cloned().collect();
         let remaining = self.config.shard_cases().saturating_sub(stats.passed);
         if labels.is_empty() || remaining == 0 {
@@ -68,6 +73,17 @@ impl Engine {
             if let Some(e) = &stats.target_error {
                 return Searched::over(RunVerdict::Error(e.clone()));
             }
+        }
+        // A climb can end before its share (a best input that no longer
+        // reports its score, one without choices to change): the run then
+        // checked fewer cases than asked, and warns.
+        let wanted = self.config.shard_cases();
+        if stats.passed < wanted && !stats.time_budget_hit {
+            warnings.push(format!(
+                "the target phase ended before the run's {wanted} cases ({} passed): a label's best input did not \
+                 report its score when run again, or had no choice left to change",
+                stats.passed
+            ));
         }
         Searched::over(RunVerdict::Passed)
     }
