@@ -2,9 +2,11 @@
 //! bundled reference server (or one of its mutants) when no target is
 //! given, a server on the loopback interface otherwise.
 //!
-//! Exit status: 0 when the server passed, 1 when it was rejected, 2 when
-//! there is no verdict (a setup error, or runs the validator could not
-//! decide).
+//! A default run rejects a server only when it breaks a MUST of RFC 9110;
+//! a SHOULD it does not follow is a finding, printed with its clause and
+//! trace (`--strict` enforces SHOULDs too). Exit status: see
+//! [`crate::report`] (0 passed, 1 rejected, 2 setup error, 3 flaky, 4 no
+//! verdict).
 
 use std::net::{SocketAddr, ToSocketAddrs};
 use std::path::PathBuf;
@@ -16,6 +18,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 use speccheck::runner::report::RunVerdict;
 use speccheck_dual::exec::tcp::Tcp;
+use speccheck_dual::rule::Level;
 use speccheck_dual::tester::{DualReport, Tester};
 use speccheck_fixtures::http::{HttpBug, HttpServer};
 use speccheck_http::{Http, Isolation, Method, Vocabulary};
@@ -72,6 +75,10 @@ pub struct Args {
     /// milliseconds.
     #[arg(long, default_value_t = 1000)]
     pub liveness_ms: u64,
+    /// Reject for SHOULDs of RFC 9110 too (by default only a MUST rejects;
+    /// a SHOULD not followed is reported as a finding).
+    #[arg(long)]
+    pub strict: bool,
     /// Write a machine-readable report here.
     #[arg(long)]
     pub json: Option<PathBuf>,
@@ -140,6 +147,9 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             s.conns = args.connections.max(1);
             s.fuel = args.steps.max(1);
             s.liveness = Duration::from_millis(args.liveness_ms);
+            if args.strict {
+                s.enforce = Level::Should;
+            }
         })
         .configure(|c| {
             c.cases = args.executions;
@@ -195,4 +205,10 @@ fn print_report(report: &DualReport, http: &Http, target: &str) {
         println!("{}", http.render(exec));
     }
     println!("{report}");
+    for f in &report.findings {
+        println!("finding: {} (seen in {} executions)", f.identity, f.seen);
+        println!("{}\n", f.rejection);
+        println!("the first trace that showed it ({} messages):\n", f.execution.trace.len());
+        println!("{}", http.render_finding(&f.execution, &f.rejection));
+    }
 }

@@ -45,12 +45,15 @@ enum Command {
     },
     /// Test an HTTP/1.1 server against the model: the bundled reference
     /// server (or a mutant of it) by default, or --target HOST:PORT.
-    /// Exit status: 0 passed, 1 rejected, 2 no verdict (setup error).
+    /// Rejects only for RFC 9110 MUSTs (--strict: SHOULDs too); SHOULDs not
+    /// followed are findings. Exit status: 0 passed, 1 rejected, 2 setup
+    /// error, 3 flaky, 4 no verdict (too many inconclusive executions).
     Http(Box<http::Args>),
     /// Test a file synchronizer against the model of reconciliation: the
     /// bundled reference synchronizer (or a mutant of it) by default,
     /// --unison, or --command '<command with {a} {b}>'.
-    /// Exit status: 0 passed, 1 rejected, 2 no verdict (setup error).
+    /// Exit status: 0 passed, 1 rejected, 2 setup error, 3 flaky, 4 no
+    /// verdict (too many inconclusive executions).
     Sync(Box<sync::Args>),
     /// The bundled reference synchronizer itself: `[--bug NAME] A B STATE`
     /// (what `speccheck sync` and the tour run, as a process: see the
@@ -65,11 +68,11 @@ enum Command {
 
 fn main() {
     let cli = Cli::parse();
-    // Errors: the tour exits 1; `http` exits 2 (no verdict: setup error).
+    // Errors: the tour exits 1; the testers exit with a setup error.
     let (result, error_status) = match cli.command {
         Command::Tour { stops, list, seed } => (tour::run(&stops, list, seed).map(|()| 0), 1),
-        Command::Http(args) => (http::run(*args), 2),
-        Command::Sync(args) => (sync::run(*args), 2),
+        Command::Http(args) => (http::run(*args), report::SETUP_ERROR),
+        Command::Sync(args) => (sync::run(*args), report::SETUP_ERROR),
         Command::SyncReference { args } => std::process::exit(sync::reference(&args)),
     };
     match result {

@@ -145,3 +145,87 @@ fn a_failing_reset_command_is_a_setup_error() {
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(text(&o).contains("could not reset") && text(&o).contains("exit 3"), "{}", text(&o));
 }
+
+#[test]
+fn a_should_not_followed_is_a_finding_and_a_rejection_only_when_strict() {
+    let json = std::env::temp_dir().join(format!("speccheck-http-finding-{}.json", std::process::id()));
+    let args = ["--mutant", "get-no-etag", "--seed", "1", "--executions", "60"];
+    let o = speccheck(&[&args[..], &["--json", json.to_str().unwrap()]].concat());
+    assert_eq!(o.status.code(), Some(0), "a SHOULD never changes the exit status:\n{}", text(&o));
+    let out = text(&o);
+    assert!(out.contains("finding: ") && out.contains("RFC 9110 §8.8.3 SHOULD"), "{out}");
+    assert!(out.contains("GET /") && out.contains("breaks: "), "the finding's trace is shown:\n{out}");
+    let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(report["exit_status"], 0);
+    let finding = &report["findings"][0];
+    assert_eq!(finding["rules"][0]["level"], "SHOULD", "{report}");
+    assert_eq!(finding["rules"][0]["clause"], "RFC 9110 §8.8.3", "{report}");
+    assert!(finding["trace"].as_array().is_some_and(|t| !t.is_empty()), "{report}");
+    let _ = std::fs::remove_file(json);
+    let o = speccheck(&[&args[..], &["--strict"]].concat());
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+}
+
+#[test]
+fn a_rejection_names_its_rule_in_the_report_and_the_json() {
+    let json = std::env::temp_dir().join(format!("speccheck-http-rule-{}.json", std::process::id()));
+    let o = speccheck(&["--mutant", "create-200", "--seed", "1", "--json", json.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(text(&o).contains("breaks: PUT: RFC 9110 §9.3.4 MUST"), "{}", text(&o));
+    let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(report["failure"]["rules"][0]["clause"], "RFC 9110 §9.3.4", "{report}");
+    assert_eq!(report["failure"]["rules"][0]["answering"], "PUT", "{report}");
+    assert_eq!(report["exit_status"], 1);
+    let _ = std::fs::remove_file(json);
+}
+
+/// A minimal server that is right whenever each execution sends one
+/// request on names of its own: a PUT creates (412 under `If-Match`, which
+/// nothing on a new name matches), anything else finds nothing.
+fn answer_minimally(s: &mut std::net::TcpStream, head: &str) {
+    let method = head.split(' ').next().unwrap_or("");
+    let reply = match method {
+        "PUT" if head.to_ascii_lowercase().contains("\r\nif-match:") => "412 Precondition Failed",
+        "PUT" => "201 Created",
+        _ => "404 Not Found",
+    };
+    let _ = s.write_all(format!("HTTP/1.1 {reply}\r\nContent-Length: 0\r\n\r\n").as_bytes());
+}
+
+#[test]
+fn a_failure_that_does_not_reproduce_exits_flaky() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    static GARBLED: AtomicBool = AtomicBool::new(false);
+    let addr = server(Duration::from_secs(60), |mut s| {
+        let mut buf = Vec::new();
+        let mut chunk = [0u8; 1024];
+        s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+        loop {
+            while let Some(end) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+                let head = String::from_utf8_lossy(&buf[..end + 4]).into_owned();
+                let length = head
+                    .lines()
+                    .find_map(|l| l.to_ascii_lowercase().strip_prefix("content-length:").map(|v| v.trim().to_string()))
+                    .and_then(|v| v.parse::<usize>().ok())
+                    .unwrap_or(0);
+                if buf.len() < end + 4 + length {
+                    break;
+                }
+                buf.drain(..end + 4 + length);
+                // The very first response of the server's life is garbage.
+                if !GARBLED.swap(true, Ordering::SeqCst) {
+                    let _ = s.write_all(b"HTTP/1.1 2O0 OK\r\n\r\n");
+                    return;
+                }
+                answer_minimally(&mut s, &head);
+            }
+            match s.read(&mut chunk) {
+                Ok(0) | Err(_) => return,
+                Ok(n) => buf.extend_from_slice(&chunk[..n]),
+            }
+        }
+    });
+    let o = speccheck(&["--target", &addr, "--executions", "10", "--seed", "1", "--steps", "1", "--connections", "1"]);
+    assert_eq!(o.status.code(), Some(3), "{}", text(&o));
+    assert!(text(&o).contains("FLAKY"), "{}", text(&o));
+}

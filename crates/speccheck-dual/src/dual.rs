@@ -38,6 +38,7 @@ use std::fmt::{self, Debug};
 use std::sync::Arc;
 
 use crate::model::{Answer, Conn, Event, Model, ModelError, Symbolic, Thread};
+use crate::rule::{self, Broken, Check, Level};
 use crate::network::Network;
 use crate::solver::{Native, Solver};
 use crate::sym::{Expr, Sort, Syms, Var};
@@ -198,6 +199,22 @@ pub struct Rejection {
     pub branches_before: usize,
     /// Why branches died (distinct reasons, a few).
     pub reasons: Vec<String>,
+    /// The rules the response broke, one per branch that expected a
+    /// response there (see [`crate::rule`]).
+    pub broken: Vec<Broken>,
+}
+
+impl Rejection {
+    /// What identifies this failure: the rules it breaks.
+    pub fn identity(&self) -> String {
+        rule::identity(&self.broken)
+    }
+
+    /// The strongest level among the broken rules (`Must` when none is
+    /// named: the model's own expectation).
+    pub fn level(&self) -> Level {
+        self.broken.iter().map(|b| b.rule.level).min().unwrap_or(Level::Must)
+    }
 }
 
 impl fmt::Display for Rejection {
@@ -213,6 +230,9 @@ impl fmt::Display for Rejection {
         )?;
         for r in &self.reasons {
             write!(f, "\n  - {r}")?;
+        }
+        if !self.broken.is_empty() {
+            write!(f, "\n  breaks: {}", self.identity())?;
         }
         Ok(())
     }
@@ -244,10 +264,36 @@ pub struct Validator<M: Model, S: Solver = Native> {
     limits: Limits,
     stats: ValidatorStats,
     failed: Option<Invalid>,
+    enforce: Level,
 }
 
 /// Most distinct death reasons kept for a report.
 const MAX_REASONS: usize = 6;
+
+/// Most distinct broken rules kept for a rejection.
+const MAX_BROKEN: usize = 16;
+
+/// What the branches that died on one observation left behind.
+struct Dead<'a> {
+    reasons: &'a mut Vec<String>,
+    /// Each broken rule with the position of its check among the response's.
+    broken: &'a mut Vec<(usize, Broken)>,
+}
+
+/// The first check a branch (with constraints `store`) could not meet, and
+/// its position: the first false on its own, else the first that
+/// contradicts the ones before it.
+fn broken_rule<S: Solver>(mut store: S, checks: &[Check]) -> (usize, rule::Rule) {
+    if let Some(i) = checks.iter().position(|c| store.resolve(&c.holds).truth() == Some(false)) {
+        return (i, checks[i].rule);
+    }
+    for (i, c) in checks.iter().enumerate() {
+        if !store.assert(c.holds.clone()) {
+            return (i, c.rule);
+        }
+    }
+    (0, rule::Rule::MODEL)
+}
 
 impl<M: Model, S: Solver> Validator<M, S> {
     /// The validator for a freshly started server.
@@ -260,7 +306,20 @@ impl<M: Model, S: Solver> Validator<M, S> {
             limits,
             stats: ValidatorStats { max_branches: 1, ..Default::default() },
             failed: None,
+            enforce: Level::Must,
         })
+    }
+
+    /// Enforces the rules up to `level` (MUSTs only by default; `Should`
+    /// enforces every rule). Set before the first observation.
+    pub fn enforcing(mut self, level: Level) -> Self {
+        self.enforce = level;
+        self
+    }
+
+    /// The level of rules enforced.
+    pub fn enforced(&self) -> Level {
+        self.enforce
     }
 
     /// The branches alive.
@@ -344,16 +403,26 @@ impl<M: Model, S: Solver> Validator<M, S> {
         self.stats.observations += 1;
         let before = self.branches.len();
         let mut reasons: Vec<String> = Vec::new();
+        let mut broken: Vec<(usize, Broken)> = Vec::new();
         let mut survivors: Vec<Branch<M, S>> = Vec::new();
         let mut seen: HashSet<Branch<M, S>> = HashSet::new();
         for b in std::mem::take(&mut self.branches) {
-            if let Err(e) = self.explain(b, conn, obs, &mut survivors, &mut seen, &mut reasons) {
+            let mut dead = Dead { reasons: &mut reasons, broken: &mut broken };
+            if let Err(e) = self.explain(b, conn, obs, &mut survivors, &mut seen, &mut dead) {
                 self.failed = Some(e.clone());
                 return Err(e);
             }
         }
         if survivors.is_empty() {
-            let rejection = Rejection { index, conn, observed: M::Resp::show(obs), branches_before: before, reasons };
+            // The response breaks the rules of the branches that explained
+            // most of it (their first unmet expectation came latest): a
+            // branch that expected another status entirely (another order
+            // of concurrent requests, a choice the server did not make)
+            // says less about what is wrong.
+            let deepest = broken.iter().map(|(d, _)| *d).max().unwrap_or(0);
+            let broken = broken.into_iter().filter(|(d, _)| *d == deepest).map(|(_, b)| b).collect();
+            let observed = M::Resp::show(obs);
+            let rejection = Rejection { index, conn, observed, branches_before: before, reasons, broken };
             let e = if self.stats.abandoned > 0 {
                 Invalid::OutOfFuel { fuel: self.limits.fuel, abandoned: self.stats.abandoned, rejection }
             } else {
@@ -376,10 +445,11 @@ impl<M: Model, S: Solver> Validator<M, S> {
         obs: &<M::Resp as Symbolic>::Concrete,
         out: &mut Vec<Branch<M, S>>,
         seen: &mut HashSet<Branch<M, S>>,
-        reasons: &mut Vec<String>,
+        dead: &mut Dead<'_>,
     ) -> Result<(), Invalid> {
         let model = self.model.clone();
         let mut work = vec![(start, 0usize)];
+        let reasons = &mut *dead.reasons;
         let mut note = |r: String| {
             if reasons.len() < MAX_REASONS && !reasons.contains(&r) {
                 reasons.push(r);
@@ -387,9 +457,14 @@ impl<M: Model, S: Solver> Validator<M, S> {
         };
         while let Some((mut b, steps)) = work.pop() {
             if let Some(expected) = b.net.emit_response(conn) {
-                let guard = expected.matches(obs);
+                let checks: Vec<Check> =
+                    expected.checks(obs).into_iter().filter(|c| c.rule.level <= self.enforce).collect();
+                let guard = Expr::and(checks.iter().map(|c| c.holds.clone()));
                 self.stats.constraints += 1;
                 let resolved = b.store.resolve(&guard);
+                // Kept to find the broken rule should the guard fail (it cannot
+                // when it already resolves to true).
+                let before = (resolved.truth() != Some(true)).then(|| b.store.clone());
                 if b.store.assert(guard) {
                     let b = compact(b);
                     if seen.insert(b.clone()) {
@@ -399,6 +474,11 @@ impl<M: Model, S: Solver> Validator<M, S> {
                         }
                     }
                 } else {
+                    let (depth, rule) = before.map_or((0, rule::Rule::MODEL), |store| broken_rule(store, &checks));
+                    let broke = (depth, Broken { rule, answering: expected.answering() });
+                    if dead.broken.len() < MAX_BROKEN && !dead.broken.contains(&broke) {
+                        dead.broken.push(broke);
+                    }
                     note(match resolved.truth() {
                         // The response itself differs from what this branch sends.
                         Some(false) => format!("expected {expected:?}"),
@@ -435,7 +515,8 @@ impl<M: Model, S: Solver> Validator<M, S> {
                     for c in conns {
                         let mut next = b.clone();
                         let q = next.net.deliver(c).expect("a deliverable request");
-                        work.push((step(next, Answer::Recv(c, q))?, steps + 1));
+                        let others = next.net.pending_requests().filter(|(o, _)| *o != c).count();
+                        work.push((step(next, Answer::Recv(c, q, others))?, steps + 1));
                     }
                 }
                 Observer::ToTester(c, r) => {
@@ -551,7 +632,17 @@ pub fn validate<M: Model, S: Solver>(
     trace: &[Observation<M::Req, <M::Resp as Symbolic>::Concrete>],
     limits: Limits,
 ) -> Result<usize, Invalid> {
-    let mut v = Validator::<M, S>::new(model, limits).map_err(Invalid::Model)?;
+    validate_enforcing::<M, S>(model, trace, limits, Level::Must)
+}
+
+/// [`validate`], enforcing the rules up to `level` (see [`crate::rule`]).
+pub fn validate_enforcing<M: Model, S: Solver>(
+    model: Arc<M>,
+    trace: &[Observation<M::Req, <M::Resp as Symbolic>::Concrete>],
+    limits: Limits,
+    level: Level,
+) -> Result<usize, Invalid> {
+    let mut v = Validator::<M, S>::new(model, limits).map_err(Invalid::Model)?.enforcing(level);
     for o in trace {
         match o {
             Observation::Sent(c, q) => v.observe_send(*c, q.clone())?,

@@ -40,6 +40,7 @@
 use std::fmt::{self, Debug};
 use std::hash::Hash;
 
+use crate::rule::{Check, Rule};
 use crate::sym::{Expr, Sort, SymJson, Syms, Value};
 
 /// A client connection, numbered from 0.
@@ -62,6 +63,20 @@ pub trait Symbolic: Clone + Debug + Eq + Hash + Syms + Send + Sync + 'static {
     /// (the thesis's *guard*): `false` when the shapes differ, a
     /// conjunction of equalities otherwise.
     fn matches(&self, obs: &Self::Concrete) -> Expr;
+
+    /// The expectations `obs` must meet, each under the rule that demands
+    /// it (see [`crate::rule`]); their conjunction should be
+    /// [`matches`](Self::matches). By default one expectation, `matches`,
+    /// under [`Rule::MODEL`] (a MUST).
+    fn checks(&self, obs: &Self::Concrete) -> Vec<Check> {
+        vec![Check::new(Rule::MODEL, self.matches(obs))]
+    }
+
+    /// What this response answers, for reports and for telling failures
+    /// apart (e.g. the request's method); `None` by default.
+    fn answering(&self) -> Option<String> {
+        None
+    }
 
     /// The concrete response, when this one has no unknowns (interpreting a
     /// model concretely: the brute-force enumerator, the model as a server).
@@ -174,8 +189,10 @@ impl<R: Debug> Debug for Event<R> {
 /// The answer an interpreter gives to an event.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Answer<Q> {
-    /// To [`Event::Recv`]: the request and its connection.
-    Recv(Conn, Q),
+    /// To [`Event::Recv`]: the request, its connection, and how many
+    /// requests were then in flight on other connections (the server is
+    /// handling this one concurrently with them, see [`Cx::concurrent`]).
+    Recv(Conn, Q, usize),
     /// To [`Event::Send`] and [`Event::Require`]: go on.
     Done,
     /// To [`Event::Fresh`]: the value (a variable, or a constant when
@@ -215,6 +232,7 @@ pub struct Cx<'a, M: Model + ?Sized> {
     pos: usize,
     suspended: Option<Event<M::Resp>>,
     error: Option<ModelError>,
+    concurrent: usize,
 }
 
 impl<M: Model + ?Sized> Cx<'_, M> {
@@ -247,9 +265,21 @@ impl<M: Model + ?Sized> Cx<'_, M> {
     /// Receives the next request, from whichever connection delivers one.
     pub fn recv(&mut self) -> Step<(Conn, M::Req)> {
         match self.event(Event::Recv)? {
-            Answer::Recv(c, q) => Ok((c, q)),
+            Answer::Recv(c, q, others) => {
+                self.concurrent = others;
+                Ok((c, q))
+            }
             other => Err(self.mismatch("recv", &other)),
         }
+    }
+
+    /// How many requests were in flight on other connections when the
+    /// last request was received: when more than zero, the server handles
+    /// it concurrently with them (a protocol may permit failures then that
+    /// it does not permit otherwise, such as a lock held by another
+    /// client).
+    pub fn concurrent(&self) -> usize {
+        self.concurrent
     }
 
     /// Sends `resp` on connection `conn`.
@@ -421,7 +451,7 @@ impl<M: Model> Thread<M> {
         let mut empty = 0;
         loop {
             let mut state = self.state.clone();
-            let mut cx = Cx::<M> { log: &self.log, pos: 0, suspended: None, error: None };
+            let mut cx = Cx::<M> { log: &self.log, pos: 0, suspended: None, error: None, concurrent: 0 };
             let result = model.serve(&mut state, &mut cx);
             if let Some(e) = cx.error {
                 return Err(e);
@@ -501,7 +531,7 @@ mod tests {
         let mut t = Thread::start(&m).unwrap();
         assert_eq!(t.pending(), &Event::Recv);
         // A request of 5 > 0: the ground condition needs no answer.
-        t.answer(&m, Answer::Recv(0, 5)).unwrap();
+        t.answer(&m, Answer::Recv(0, 5, 0)).unwrap();
         assert_eq!(t.pending(), &Event::Fresh(Sort::Int, "n"));
         let x = Expr::Var(crate::sym::Var { id: 0, sort: Sort::Int, hint: "n" });
         t.answer(&m, Answer::Fresh(x.clone())).unwrap();
@@ -510,7 +540,7 @@ mod tests {
         assert_eq!(t.state(), &x);
         assert_eq!(t.iterations(), 1);
         // Now the condition is symbolic: fork.
-        t.answer(&m, Answer::Recv(1, 3)).unwrap();
+        t.answer(&m, Answer::Recv(1, 3, 0)).unwrap();
         assert_eq!(t.pending(), &Event::Branch(Expr::int(3).le(x.clone())));
         let mut other = t.clone();
         t.answer(&m, Answer::Branch(true)).unwrap();

@@ -24,13 +24,14 @@ use speccheck_core::gens;
 use speccheck_core::runner::report::RunVerdict;
 use speccheck_core::{Config, FailureInfo, FailureKind, Outcome, Property, RunReport, Term, TestCase};
 
+use crate::dual::Rejection;
 use crate::exec::{Execution, Settings, Target, Verdict, draw_script, execute, execute_paced, execute_script};
 use crate::harness::script::Step;
 use crate::protocol::Protocol;
 use crate::solver::{Native, Solver};
 
 /// When the first failure happened, counted from the start of the run.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct FirstFailure {
     /// Time from the start of the run to the end of the failing execution.
     pub after: Duration,
@@ -38,6 +39,8 @@ pub struct FirstFailure {
     pub executions: u64,
     /// Messages sent and received, over all those executions.
     pub interactions: u64,
+    /// What failed (see [`Verdict::identity`]): the shrunk failure keeps it.
+    pub identity: String,
 }
 
 /// A run's report and the tester's own counters.
@@ -54,6 +57,13 @@ pub struct DualReport {
     pub inconclusive: u64,
     /// Why (a few distinct reasons).
     pub inconclusive_reasons: Vec<String>,
+    /// Executions whose script the wall-clock budget of one execution cut
+    /// short (validated as far as they went).
+    pub budget_hits: u64,
+    /// Responses that break a rule the run does not enforce (a SHOULD, by
+    /// default): one per distinct set of rules, with how often it was seen
+    /// and the first execution that showed it. Findings never fail a run.
+    pub findings: Vec<Finding>,
     /// The first failure, if any.
     pub first_failure: Option<FirstFailure>,
     /// The execution of the reported failure, with its trace and verdict:
@@ -70,6 +80,24 @@ impl DualReport {
     }
 }
 
+/// A rule the system does not follow, and that the run does not enforce
+/// (see [`crate::rule`]).
+#[derive(Clone, Debug)]
+pub struct Finding {
+    /// The rules broken (what tells findings apart).
+    pub identity: String,
+    /// The response and why no behaviour that follows every rule explains it.
+    pub rejection: Rejection,
+    /// Executions that showed it.
+    pub seen: u64,
+    /// The first of them, with its trace.
+    pub execution: Execution,
+}
+
+/// Above this share of executions without a full verdict (inconclusive, or
+/// cut short by their budget), a run that found nothing is no pass.
+pub const MAX_NO_VERDICT_SHARE: f64 = 0.1;
+
 impl fmt::Display for DualReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.run)?;
@@ -80,6 +108,9 @@ impl fmt::Display for DualReport {
         for r in &self.inconclusive_reasons {
             write!(f, "\n  inconclusive: {}", r.lines().next().unwrap_or(""))?;
         }
+        if self.budget_hits > 0 {
+            write!(f, ", {} cut short by the execution budget", self.budget_hits)?;
+        }
         if let Some(ff) = &self.first_failure {
             write!(
                 f,
@@ -89,7 +120,14 @@ impl fmt::Display for DualReport {
                 ff.interactions
             )?;
         }
-        writeln!(f)
+        writeln!(f)?;
+        if !self.findings.is_empty() {
+            writeln!(f, "  findings (rules not enforced: reported, never a failure):")?;
+            for x in &self.findings {
+                writeln!(f, "  - {} (seen in {} execution{})", x.identity, x.seen, if x.seen == 1 { "" } else { "s" })?;
+            }
+        }
+        Ok(())
     }
 }
 
@@ -103,6 +141,8 @@ struct Shared {
     interactions: AtomicU64,
     inconclusive: AtomicU64,
     inconclusive_reasons: Mutex<Vec<String>>,
+    budget_hits: AtomicU64,
+    findings: Mutex<Vec<Finding>>,
     first: Mutex<Option<FirstFailure>>,
     final_execution: Mutex<Option<Execution>>,
     /// The first failing execution, kept for a failure that never reproduces.
@@ -110,8 +150,8 @@ struct Shared {
     on_execution: Option<OnExecution>,
 }
 
-/// A script and the pace it was taken at.
-type Paced = (Vec<Step>, Vec<Duration>);
+/// A failing script, the pace it was taken at, and its failure's identity.
+type Paced = (Vec<Step>, Vec<Duration>, String);
 
 /// Called after every execution (progress reports).
 type OnExecution = Arc<dyn Fn(&Execution) + Send + Sync>;
@@ -226,15 +266,23 @@ impl<P: Protocol, S: Solver> Tester<P, S> {
             _ => None,
         };
         let final_execution = shared.final_execution.lock().unwrap_or_else(|e| e.into_inner()).take().or(found);
+        let executions = shared.executions.load(Ordering::Relaxed);
+        let inconclusive = shared.inconclusive.load(Ordering::Relaxed);
+        let budget_hits = shared.budget_hits.load(Ordering::Relaxed);
+        if let Some(reason) = no_verdict(&run.verdict, executions, inconclusive, budget_hits) {
+            run.verdict = RunVerdict::Incomplete { reason };
+        }
         DualReport {
             run,
-            executions: shared.executions.load(Ordering::Relaxed),
+            executions,
             interactions: shared.interactions.load(Ordering::Relaxed),
-            inconclusive: shared.inconclusive.load(Ordering::Relaxed),
+            inconclusive,
             inconclusive_reasons: std::mem::take(
                 &mut *shared.inconclusive_reasons.lock().unwrap_or_else(|e| e.into_inner()),
             ),
-            first_failure: *shared.first.lock().unwrap_or_else(|e| e.into_inner()),
+            budget_hits,
+            findings: std::mem::take(&mut *shared.findings.lock().unwrap_or_else(|e| e.into_inner())),
+            first_failure: shared.first.lock().unwrap_or_else(|e| e.into_inner()).clone(),
             final_execution,
         }
     }
@@ -246,6 +294,35 @@ impl<P: Protocol, S: Solver> Tester<P, S> {
         if !r.passed() {
             panic!("\n{r}");
         }
+    }
+}
+
+/// Why a run that found nothing is no pass: too many of its executions
+/// had no full verdict.
+fn no_verdict(verdict: &RunVerdict, executions: u64, inconclusive: u64, budget_hits: u64) -> Option<String> {
+    let partial = inconclusive + budget_hits;
+    let share = partial as f64 / executions.max(1) as f64;
+    if !matches!(verdict, RunVerdict::Passed) || partial == 0 || share <= MAX_NO_VERDICT_SHARE {
+        return None;
+    }
+    Some(format!(
+        "{partial} of {executions} executions ({:.0}%) had no full verdict ({inconclusive} inconclusive, \
+         {budget_hits} cut short by the execution budget): more than {:.0}% is no pass (raise the validator's limits \
+         or the execution budget, or lower the steps per execution)",
+        share * 100.0,
+        MAX_NO_VERDICT_SHARE * 100.0
+    ))
+}
+
+/// Counts a finding (generation only: shrinking re-runs would count the
+/// same one again).
+fn record_finding(shared: &Shared, exec: &Execution) {
+    let Some(rejection) = &exec.finding else { return };
+    let identity = rejection.identity();
+    let mut findings = shared.findings.lock().unwrap_or_else(|e| e.into_inner());
+    match findings.iter_mut().find(|f| f.identity == identity) {
+        Some(f) => f.seen += 1,
+        None => findings.push(Finding { identity, rejection: rejection.clone(), seen: 1, execution: exec.clone() }),
     }
 }
 
@@ -270,19 +347,33 @@ fn body<P: Protocol, S: Solver>(
         }
         // A known script (confirming a failure, shrinking, the final run):
         // drawn whole, then run — again, for a failure that must reproduce.
-        let script = draw_script(protocol, settings, tc, repeat.as_ref().map(|(s, _)| s.as_slice()));
+        let script = draw_script(protocol, settings, tc, repeat.as_ref().map(|(s, _, _)| s.as_slice()));
         let attempts = if repeat.is_some() || tc.is_final() { settings.attempts.max(1) } else { 1 };
+        // A confirmation wants the failure it confirms: another one the
+        // same script shows under another interleaving is kept only if
+        // that one never comes back.
+        let wanted = repeat.as_ref().map(|(_, _, id)| id.as_str());
+        let mut other: Option<Execution> = None;
         let mut attempt = 0;
         loop {
             attempt += 1;
             let exec = match &repeat {
                 // The first attempts at the pace of the failure, the last at the script's own.
-                Some((_, pace)) if attempt < attempts => {
+                Some((_, pace, _)) if attempt < attempts => {
                     execute_paced::<P, S>(protocol, target, settings, seed, &script, pace)?
                 }
                 _ => execute_script::<P, S>(protocol, target, settings, seed, &script)?,
             };
-            if exec.verdict.is_failure() || attempt >= attempts {
+            let same = exec.verdict.is_failure() && wanted.is_none_or(|id| exec.verdict.identity() == id);
+            if !same && exec.verdict.is_failure() && other.is_none() {
+                other = Some(exec.clone());
+            }
+            if !same && attempt >= attempts
+                && let Some(o) = other.take()
+            {
+                return Ok(o);
+            }
+            if same || attempt >= attempts {
                 if attempt > 1 && exec.verdict.is_failure() && tc.is_final() {
                     tc.note(|| {
                         format!(
@@ -308,6 +399,12 @@ fn body<P: Protocol, S: Solver>(
     if let Some(f) = &shared.on_execution {
         f(&exec);
     }
+    if generating {
+        record_finding(shared, &exec);
+    }
+    if let Verdict::Accepted { budget_hit: true } = exec.verdict {
+        shared.budget_hits.fetch_add(1, Ordering::Relaxed);
+    }
     if tc.is_final() {
         *shared.final_execution.lock().unwrap_or_else(|e| e.into_inner()) = Some(exec.clone());
         let steps = exec.steps.clone();
@@ -331,12 +428,13 @@ fn body<P: Protocol, S: Solver>(
     {
         let mut first = shared.first.lock().unwrap_or_else(|e| e.into_inner());
         if first.is_none() {
-            *first = Some(FirstFailure { after: started.elapsed(), executions, interactions });
+            let identity = exec.verdict.identity();
+            *first = Some(FirstFailure { after: started.elapsed(), executions, interactions, identity });
             *shared.found_execution.lock().unwrap_or_else(|e| e.into_inner()) = Some(exec.clone());
         }
     }
     if generating && repeat.is_none() {
-        let failing = (exec.steps.clone(), exec.pacing.clone());
+        let failing = (exec.steps.clone(), exec.pacing.clone(), exec.verdict.identity());
         shared.repeats.lock().unwrap_or_else(|e| e.into_inner()).insert(seed, failing);
     }
     let message = format!(
@@ -350,7 +448,23 @@ fn body<P: Protocol, S: Solver>(
     Outcome::Fail(FailureInfo {
         kind: FailureKind::Returned,
         message,
-        location: Some(format!("speccheck-dual ({})", exec.verdict.kind())),
+        location: Some(format!("speccheck-dual ({})", exec.verdict.identity())),
         in_generator: false,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pass_with_many_executions_without_a_full_verdict_is_no_pass() {
+        let passed = RunVerdict::Passed;
+        assert_eq!(no_verdict(&passed, 100, 0, 0), None);
+        assert_eq!(no_verdict(&passed, 100, 5, 5), None, "10% is tolerated");
+        let reason = no_verdict(&passed, 100, 4, 7).expect("11% is not");
+        assert!(reason.contains("11 of 100 executions") && reason.contains("7 cut short"), "{reason}");
+        // A verdict that is no pass stays what it is.
+        assert_eq!(no_verdict(&RunVerdict::Error("x".into()), 100, 50, 0), None);
+    }
 }

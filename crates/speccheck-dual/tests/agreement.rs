@@ -68,7 +68,9 @@ fn simulate<M: Model>(tc: &mut TestCase, model: &M, sim: &Sim<M>) -> Trace<M> {
                             continue;
                         }
                         let c = ready[tc.draw_index(ready.len())];
-                        Answer::Recv(c, to_server[c].pop_front().expect("ready"))
+                        let q = to_server[c].pop_front().expect("ready");
+                        let others = (0..conns).filter(|&o| o != c).map(|o| to_server[o].len()).sum();
+                        Answer::Recv(c, q, others)
                     }
                     Event::Send(c, r) => {
                         to_client[c].push_back(r);

@@ -566,9 +566,10 @@ impl Connection {
     }
 }
 
-/// The HTTP server: the reference, or one mutant.
+/// The HTTP server: the reference, or a mutant (one planted bug, or
+/// several together).
 pub struct HttpServer {
-    bug: Option<HttpBug>,
+    bugs: Vec<HttpBug>,
     /// Target → resource.
     resources: HashMap<String, Resource>,
     /// The last tag number issued.
@@ -582,8 +583,14 @@ impl HttpServer {
     /// The reference server (`bug: None`) or a mutant; `seed` picks where
     /// its tag counter starts.
     pub fn new(bug: Option<HttpBug>, seed: u64) -> Self {
+        HttpServer::with_bugs(bug.into_iter().collect(), seed)
+    }
+
+    /// A mutant with every bug of `bugs` (a server with several
+    /// deviations at once).
+    pub fn with_bugs(bugs: Vec<HttpBug>, seed: u64) -> Self {
         HttpServer {
-            bug,
+            bugs,
             resources: HashMap::new(),
             next_tag: splitmix(seed) % TAG_START_RANGE,
             conns: BTreeMap::new(),
@@ -597,7 +604,7 @@ impl HttpServer {
     }
 
     fn has(&self, bug: HttpBug) -> bool {
-        self.bug == Some(bug)
+        self.bugs.contains(&bug)
     }
 
     fn connection(&mut self, conn: Conn) -> &mut Connection {

@@ -41,11 +41,13 @@ pub mod etag;
 mod heuristics;
 pub mod message;
 pub mod model;
+pub mod rfc;
 
 use std::sync::Arc;
 
 use rand::rngs::SmallRng;
 use serde_json::Value as Json;
+use speccheck_dual::dual::Rejection;
 use speccheck_dual::exec::{Execution, Verdict};
 use speccheck_dual::harness::jexp::{JExp, JFn};
 use speccheck_dual::protocol::{Answering, Decoded, Protocol, View, Wire};
@@ -150,40 +152,69 @@ impl Http {
 }
 
 impl Http {
+    /// Whether the heuristics could have proposed `q`: a request shrinking
+    /// made that they never would (a method token of one letter, a body on
+    /// a GET, a name or a body outside the vocabulary) is a different test,
+    /// so the step that stands for it is skipped instead.
+    pub fn would_propose(&self, q: &HttpReq) -> bool {
+        let v = &self.vocabulary;
+        let method = match &q.method {
+            Method::Other(m) => v.other_methods.contains(m),
+            _ => true,
+        };
+        let with_body = matches!(q.method, Method::Put | Method::Post);
+        let body = if with_body { v.bodies.contains(&q.body) } else { q.body.is_empty() };
+        let conditional = (q.if_match.is_none() && q.if_none_match.is_none()) || v.conditional.contains(&q.method);
+        method && body && conditional && v.paths.contains(&q.path)
+    }
+
     /// An execution's trace as HTTP messages, each tagged with its
     /// connection, the response no branch of the model explains marked
     /// with why. Resource names are shown without the execution's prefix.
     pub fn render(&self, exec: &Execution) -> String {
-        let rejected = match &exec.verdict {
-            Verdict::Rejected(r) => Some(r.index),
-            _ => None,
-        };
-        let mut out = String::new();
-        let mut observation = 0;
-        for e in &exec.trace {
-            if e.closed {
-                out.push_str(&format!("conn {}: closed by the server\n\n", e.conn));
-                continue;
-            }
-            let lines = if e.sent { render_request(&e.ir) } else { render_response(&e.ir) };
-            let arrow = if e.sent { "->" } else { "<-" };
-            for (i, l) in lines.iter().enumerate() {
-                let tag = if i == 0 { format!("conn {} {arrow}", e.conn) } else { String::new() };
-                out.push_str(&format!("{tag:<11} {l}\n"));
-            }
-            if rejected == Some(observation)
-                && let Verdict::Rejected(r) = &exec.verdict
-            {
-                out.push_str("^^^^^^^^^^^ no behaviour of the model explains this response:\n");
-                for why in &r.reasons {
-                    out.push_str(&format!("            - {why}\n"));
-                }
-            }
-            out.push('\n');
-            observation += 1;
+        match &exec.verdict {
+            Verdict::Rejected(r) => render_marked(exec, Some((r, "no behaviour of the model explains this response"))),
+            _ => render_marked(exec, None),
         }
-        out
     }
+
+    /// The trace of an execution that showed a finding, the response that
+    /// breaks a rule not enforced marked with the rule.
+    pub fn render_finding(&self, exec: &Execution, finding: &Rejection) -> String {
+        render_marked(exec, Some((finding, "this response does not follow a rule the run does not enforce")))
+    }
+}
+
+/// The trace, with the observation `marked` names marked with its reasons.
+fn render_marked(exec: &Execution, marked: Option<(&Rejection, &str)>) -> String {
+    let mut out = String::new();
+    let mut observation = 0;
+    for e in &exec.trace {
+        if e.closed {
+            out.push_str(&format!("conn {}: closed by the server\n\n", e.conn));
+            continue;
+        }
+        let lines = if e.sent { render_request(&e.ir) } else { render_response(&e.ir) };
+        let arrow = if e.sent { "->" } else { "<-" };
+        for (i, l) in lines.iter().enumerate() {
+            let tag = if i == 0 { format!("conn {} {arrow}", e.conn) } else { String::new() };
+            out.push_str(&format!("{tag:<11} {l}\n"));
+        }
+        if let Some((r, headline)) = marked
+            && r.index == observation
+        {
+            out.push_str(&format!("^^^^^^^^^^^ {headline}:\n"));
+            for why in &r.reasons {
+                out.push_str(&format!("            - {why}\n"));
+            }
+            if !r.broken.is_empty() {
+                out.push_str(&format!("            breaks: {}\n", r.identity()));
+            }
+        }
+        out.push('\n');
+        observation += 1;
+    }
+    out
 }
 
 fn render_request(ir: &Json) -> Vec<String> {
@@ -245,7 +276,7 @@ impl Protocol for Http {
     }
 
     fn request_from_ir(&self, ir: &Json) -> Option<HttpReq> {
-        HttpReq::from_ir(ir)
+        HttpReq::from_ir(ir).filter(|q| self.would_propose(q))
     }
 
     fn response_to_ir(&self, resp: &HttpResp) -> Json {

@@ -27,10 +27,12 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use speccheck_dual::model::{Cx, Model, Step, Symbolic};
+use speccheck_dual::rule::{Check, Rule};
 use speccheck_dual::sym::{Expr, Syms};
 
 use crate::etag::EntityTag;
 use crate::message::{Condition, HttpReq, HttpResp, Method};
+use crate::rfc;
 
 /// A stored representation.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -73,16 +75,18 @@ impl Syms for HttpState {
 pub enum TagSpec {
     /// Anything (error responses).
     Any,
-    /// The resource's tag if the server sends its tags, no header if not.
+    /// The resource's tag: if sent, it must be the tag (a MUST); it should
+    /// be sent when the server issues tags for the representation (a
+    /// SHOULD, per response: RFC 9110 §8.8.3).
     Is {
-        /// Whether the server sends the tag.
+        /// Whether the server issues the tag.
         tagged: Expr,
         /// The tag.
         tag: EntityTag,
     },
     /// No header, or the tag (a successful `PUT` may send the new tag).
     MaybeIs {
-        /// Whether the server sends the tag.
+        /// Whether the server issues the tag.
         tagged: Expr,
         /// The tag.
         tag: EntityTag,
@@ -96,23 +100,60 @@ pub enum BodySpec {
     Any,
     /// Exactly these bytes.
     Exact(String),
+    /// None, as for `HEAD`: and a `Content-Length`, if sent, of the length
+    /// `GET` would send (RFC 9110 §8.6).
+    Head {
+        /// The length of the representation.
+        length: usize,
+    },
 }
 
-/// A response as the model sends it.
+/// A response as the model sends it: the statuses the RFC allows, the
+/// ones it recommends, and what the header fields and body must be, each
+/// under its rule ([`crate::rfc`]).
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct HttpSym {
+    /// The method of the request it answers.
+    pub answering: Method,
     /// The status codes the server may answer with.
     pub status: Vec<u16>,
+    /// The rule that allows only those.
+    pub status_rule: Rule,
+    /// The ones recommended, under a SHOULD (a subset of `status`).
+    pub preferred: Option<(Vec<u16>, Rule)>,
+    /// The statuses the `ETag` and body expectations apply to (every one
+    /// when `None`): a 304 names the tag, a 412 beside it need not.
+    pub described: Option<Vec<u16>>,
     /// The `ETag` header.
     pub etag: TagSpec,
+    /// The rule behind a missing `ETag` (a SHOULD).
+    pub etag_sent: Rule,
     /// The body.
     pub body: BodySpec,
+    /// The rule behind the body.
+    pub body_rule: Rule,
 }
 
 impl HttpSym {
-    /// An error status (one of `codes`), any body, any tag.
-    pub fn error(codes: &[u16]) -> Self {
-        HttpSym { status: codes.to_vec(), etag: TagSpec::Any, body: BodySpec::Any }
+    /// An answer to `method`: one of `codes` under `rule`, any body, any tag.
+    pub fn error(method: &Method, codes: &[u16], rule: Rule) -> Self {
+        HttpSym {
+            answering: method.clone(),
+            status: codes.to_vec(),
+            status_rule: rule,
+            preferred: None,
+            described: None,
+            etag: TagSpec::Any,
+            etag_sent: rfc::ETAG_SENT,
+            body: BodySpec::Any,
+            body_rule: rule,
+        }
+    }
+
+    /// The same, recommending `codes` under the SHOULD `rule`.
+    pub fn preferring(mut self, codes: &[u16], rule: Rule) -> Self {
+        self.preferred = Some((codes.to_vec(), rule));
+        self
     }
 }
 
@@ -130,8 +171,11 @@ impl Syms for HttpSym {
 
 impl fmt::Debug for HttpSym {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let codes: Vec<String> = self.status.iter().map(u16::to_string).collect();
-        write!(f, "status {}", codes.join(" or "))?;
+        let codes = |cs: &[u16]| cs.iter().map(u16::to_string).collect::<Vec<_>>().join(" or ");
+        write!(f, "status {}", codes(&self.status))?;
+        if let Some((p, _)) = &self.preferred {
+            write!(f, " (recommended: {})", codes(p))?;
+        }
         match &self.etag {
             TagSpec::Any => {}
             TagSpec::Is { tagged, tag } => write!(f, ", ETag {tag} (if {tagged}, else none)")?,
@@ -140,35 +184,61 @@ impl fmt::Debug for HttpSym {
         match &self.body {
             BodySpec::Any => Ok(()),
             BodySpec::Exact(b) => write!(f, ", body {b:?}"),
+            BodySpec::Head { length } => write!(f, ", no body (Content-Length {length} if any)"),
         }
     }
+}
+
+/// The `Content-Length` a response declared, if one parses.
+fn content_length(obs: &HttpResp) -> Option<Option<usize>> {
+    let declared = obs.headers.iter().find(|(n, _)| n.eq_ignore_ascii_case("content-length"))?;
+    Some(declared.1.trim().parse().ok())
 }
 
 impl Symbolic for HttpSym {
     type Concrete = HttpResp;
 
     fn matches(&self, obs: &HttpResp) -> Expr {
-        let status = Expr::bool(self.status.contains(&obs.status));
-        let body = Expr::bool(match &self.body {
-            BodySpec::Any => true,
-            BodySpec::Exact(b) => obs.body == b.as_bytes(),
-        });
-        let etag = match (&self.etag, &obs.etag) {
-            (TagSpec::Any, _) => Expr::bool(true),
-            (TagSpec::Is { tagged, .. }, None) => !tagged.clone(),
-            (TagSpec::MaybeIs { .. }, None) => Expr::bool(true),
-            (TagSpec::Is { tagged, tag } | TagSpec::MaybeIs { tagged, tag }, Some(seen)) => {
-                Expr::and([tagged.clone(), tag.is(seen)])
+        Expr::and(self.checks(obs).into_iter().map(|c| c.holds))
+    }
+
+    fn checks(&self, obs: &HttpResp) -> Vec<Check> {
+        let mut checks = vec![Check::new(self.status_rule, Expr::bool(self.status.contains(&obs.status)))];
+        if let Some((preferred, rule)) = &self.preferred {
+            checks.push(Check::new(*rule, Expr::bool(preferred.contains(&obs.status))));
+        }
+        if self.described.as_ref().is_some_and(|d| !d.contains(&obs.status)) {
+            return checks;
+        }
+        match &self.body {
+            BodySpec::Any => {}
+            BodySpec::Exact(b) => checks.push(Check::new(self.body_rule, Expr::bool(obs.body == b.as_bytes()))),
+            BodySpec::Head { length } => {
+                checks.push(Check::new(rfc::HEAD_NO_CONTENT, Expr::bool(obs.body.is_empty())));
+                let declared = content_length(obs).is_none_or(|n| n == Some(*length));
+                checks.push(Check::new(rfc::HEAD_LENGTH, Expr::bool(declared)));
             }
-        };
-        Expr::and([status, body, etag])
+        }
+        match (&self.etag, &obs.etag) {
+            (TagSpec::Any, _) => {}
+            (TagSpec::Is { tagged, .. }, None) => checks.push(Check::new(self.etag_sent, !tagged.clone())),
+            (TagSpec::MaybeIs { .. }, None) => {}
+            (TagSpec::Is { tagged, tag } | TagSpec::MaybeIs { tagged, tag }, Some(seen)) => {
+                checks.push(Check::new(rfc::ETAG_CURRENT, Expr::and([tagged.clone(), tag.is(seen)])));
+            }
+        }
+        checks
+    }
+
+    fn answering(&self) -> Option<String> {
+        Some(self.answering.as_str().to_string())
     }
 
     fn concretize(&self) -> Option<HttpResp> {
         let [status] = self.status[..] else { return None };
         let body = match &self.body {
             BodySpec::Exact(b) => b.clone().into_bytes(),
-            BodySpec::Any => Vec::new(),
+            BodySpec::Any | BodySpec::Head { .. } => Vec::new(),
         };
         let etag = match &self.etag {
             TagSpec::Any => None,
@@ -199,12 +269,16 @@ impl Symbolic for HttpSym {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct HttpModel;
 
-/// A failed precondition: its status code.
-type Failed = Option<u16>;
+/// A failed precondition: its status code and the rule.
+type Failed = Option<(u16, Rule)>;
+
+/// Statuses of a write that failed without effect, permitted while other
+/// requests are in flight (a lock, a conflict, a race the server lost).
+const REFUSED: [u16; 4] = [409, 423, 500, 503];
 
 impl HttpModel {
-    /// Evaluates `If-Match` then `If-None-Match` (RFC 7232 §6) against the
-    /// current representation; `Some(status)` when one fails.
+    /// Evaluates `If-Match` then `If-None-Match` (RFC 9110 §13.2.2)
+    /// against the current representation; `Some` when one fails.
     fn preconditions(cx: &mut Cx<'_, Self>, req: &HttpReq, current: Option<&Resource>) -> Step<Failed> {
         if let Some(cond) = &req.if_match {
             // Strong comparison; `*` holds when a representation exists.
@@ -216,7 +290,7 @@ impl HttpModel {
                 }
             };
             if !holds {
-                return Ok(Some(412));
+                return Ok(Some((412, rfc::IF_MATCH_FALSE)));
             }
         }
         if let Some(cond) = &req.if_none_match {
@@ -229,34 +303,77 @@ impl HttpModel {
                 }
             };
             if matched {
-                return Ok(Some(if req.method.is_read() { 304 } else { 412 }));
+                return Ok(Some(if req.method.is_read() {
+                    (304, rfc::IF_NONE_MATCH_READ)
+                } else {
+                    (412, rfc::IF_NONE_MATCH_WRITE)
+                }));
             }
         }
         Ok(None)
     }
 
+    /// The rule a performed method follows: its own, or, when the request
+    /// had preconditions, that they held.
+    fn performed(req: &HttpReq, own: Rule) -> Rule {
+        if req.if_match.is_some() || req.if_none_match.is_some() { rfc::PRECONDITIONS_HOLD } else { own }
+    }
+
     fn read(cx: &mut Cx<'_, Self>, req: &HttpReq, current: Option<&Resource>) -> Step<HttpSym> {
-        // Preconditions apply only when the response would be 2xx (§5).
-        let Some(r) = current else { return Ok(HttpSym::error(&[404])) };
+        // Preconditions apply only when the response would be 2xx (§13.2.1).
+        let Some(r) = current else { return Ok(HttpSym::error(&req.method, &[404, 410], rfc::NOT_FOUND)) };
         let etag = TagSpec::Is { tagged: r.tagged.clone(), tag: r.tag.clone() };
+        let head = req.method == Method::Head;
+        let (etag_sent, length) = (if head { rfc::HEAD_LIKE_GET } else { rfc::ETAG_SENT }, r.body.len());
+        let body = if head { BodySpec::Head { length } } else { BodySpec::Exact(r.body.clone()) };
+        let ok = |status: Vec<u16>, status_rule: Rule, body: BodySpec, body_rule: Rule| HttpSym {
+            answering: req.method.clone(),
+            status,
+            status_rule,
+            preferred: None,
+            described: None,
+            etag: etag.clone(),
+            etag_sent,
+            body,
+            body_rule,
+        };
         Ok(match Self::preconditions(cx, req, current)? {
-            Some(304) => HttpSym { status: vec![304], etag, body: BodySpec::Exact(String::new()) },
-            Some(code) => HttpSym::error(&[code]),
+            // The method is not performed: 304 (which names the tag and has
+            // no content) recommended, 412 allowed.
+            Some((304, rule)) => HttpSym {
+                described: Some(vec![304]),
+                ..ok(vec![304, 412], rule, BodySpec::Exact(String::new()), rfc::NOT_MODIFIED_EMPTY)
+            }
+            .preferring(&[304], rfc::NOT_MODIFIED),
+            Some((code, rule)) => HttpSym::error(&req.method, &[code], rule),
             None => {
-                let body = if req.method == Method::Head { String::new() } else { r.body.clone() };
-                HttpSym { status: vec![200], etag, body: BodySpec::Exact(body) }
+                let rule = Self::performed(req, rfc::GET_TRANSFERS);
+                ok(vec![200], rule, body, rfc::GET_TRANSFERS)
             }
         })
     }
 
+    /// A write that failed without effect, when other requests are in
+    /// flight and the server says so (`None` otherwise). It is named by the
+    /// rule of the write it did not carry out (`rule`): a response neither
+    /// way explains breaks that one rule, whichever order of the
+    /// concurrent requests the validator considered.
+    fn refused(cx: &mut Cx<'_, Self>, req: &HttpReq, rule: Rule) -> Step<Option<HttpSym>> {
+        Ok((cx.concurrent() > 0 && cx.or()?).then(|| HttpSym::error(&req.method, &REFUSED, rule)))
+    }
+
     fn write(s: &mut HttpState, cx: &mut Cx<'_, Self>, req: &HttpReq, current: Option<&Resource>) -> Step<HttpSym> {
-        if let Some(code) = Self::preconditions(cx, req, current)? {
-            return Ok(HttpSym::error(&[code]));
+        if let Some((code, rule)) = Self::preconditions(cx, req, current)? {
+            return Ok(HttpSym::error(&req.method, &[code], rule));
+        }
+        let own = if current.is_none() { rfc::PUT_CREATES } else { rfc::PUT_REPLACES };
+        if let Some(refused) = Self::refused(cx, req, Self::performed(req, own))? {
+            return Ok(refused);
         }
         let tagged = cx.fresh_bool("etag sent")?;
         let tag = EntityTag::new(cx.fresh_bool("weak")?, cx.fresh_str("etag")?);
         // A strong validator changes whenever the representation does
-        // (RFC 7232 §2.1).
+        // (RFC 9110 §8.8.1).
         // Only an old tag the tester has seen whole can be repeated: were any
         // part of it still unknown, some value of that part (untagged, weak,
         // another opaque string — nothing else constrains a replaced tag)
@@ -269,9 +386,19 @@ impl HttpModel {
         cx.require(!Expr::and([clash.clone(), !tag.weak.clone()]))?;
         let stored = Resource { body: req.body.clone(), tag: tag.clone(), tagged: tagged.clone(), clash };
         s.resources.insert(req.path.clone(), stored);
-        // 201 for a creation (RFC 7231 §4.3.4); an overwrite is 200 or 204.
+        // 201 for a creation; an overwrite is 200 or 204 (RFC 9110 §9.3.4).
         let status = if current.is_none() { vec![201] } else { vec![200, 204] };
-        Ok(HttpSym { status, etag: TagSpec::MaybeIs { tagged, tag }, body: BodySpec::Any })
+        Ok(HttpSym {
+            answering: req.method.clone(),
+            status,
+            status_rule: Self::performed(req, own),
+            preferred: None,
+            described: None,
+            etag: TagSpec::MaybeIs { tagged, tag },
+            etag_sent: rfc::ETAG_SENT,
+            body: BodySpec::Any,
+            body_rule: own,
+        })
     }
 
     /// The opaque part of `old`'s tag when it is known to be strong and sent:
@@ -289,13 +416,24 @@ impl HttpModel {
 
     fn delete(s: &mut HttpState, cx: &mut Cx<'_, Self>, req: &HttpReq, current: Option<&Resource>) -> Step<HttpSym> {
         if current.is_none() {
-            return Ok(HttpSym::error(&[404]));
+            // Not found is recommended; a server may also treat the deletion
+            // as done, and then a false If-Match is evaluated (§13.2.1).
+            let mut allowed = vec![404, 410, 200, 202, 204];
+            if req.if_match.is_some() {
+                allowed.push(412);
+            }
+            return Ok(HttpSym::error(&req.method, &allowed, rfc::NOT_FOUND)
+                .preferring(&[404, 410], rfc::DELETE_NOT_FOUND));
         }
-        if let Some(code) = Self::preconditions(cx, req, current)? {
-            return Ok(HttpSym::error(&[code]));
+        if let Some((code, rule)) = Self::preconditions(cx, req, current)? {
+            return Ok(HttpSym::error(&req.method, &[code], rule));
+        }
+        let done = Self::performed(req, rfc::DELETE_DONE);
+        if let Some(refused) = Self::refused(cx, req, done)? {
+            return Ok(refused);
         }
         s.resources.remove(&req.path);
-        Ok(HttpSym::error(&[200, 202, 204]))
+        Ok(HttpSym::error(&req.method, &[200, 202, 204, 207], done).preferring(&[200, 202, 204], rfc::DELETE_STATUS))
     }
 }
 
@@ -337,9 +475,10 @@ impl Model for HttpModel {
             Method::Get | Method::Head => Self::read(cx, &req, current.as_ref())?,
             Method::Put => Self::write(s, cx, &req, current.as_ref())?,
             Method::Delete => Self::delete(s, cx, &req, current.as_ref())?,
-            Method::Post if current.is_none() => HttpSym::error(&[404, 405, 501]),
-            Method::Post => HttpSym::error(&[200, 204, 405, 501]),
-            Method::Other(_) => HttpSym::error(&[405, 501]),
+            Method::Post if current.is_none() => HttpSym::error(&req.method, &[404, 405, 501], rfc::POST_SEMANTICS),
+            Method::Post => HttpSym::error(&req.method, &[200, 204, 405, 501], rfc::POST_SEMANTICS),
+            Method::Other(_) => HttpSym::error(&req.method, &[400, 404, 405, 501], rfc::UNKNOWN_METHOD)
+                .preferring(&[405, 501], rfc::UNKNOWN_METHOD_501),
         };
         cx.send(conn, resp)
     }

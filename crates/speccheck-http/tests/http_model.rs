@@ -1,12 +1,14 @@
-//! The HTTP/1.1 model on hand-written traces: what RFC 7231–7232 allow is
-//! accepted, what they forbid is rejected at the observation that breaks
-//! them.
+//! The HTTP/1.1 model on hand-written traces: what RFC 9110 allows is
+//! accepted, what it forbids (a MUST) is rejected at the observation that
+//! breaks it, and what it only recommends (a SHOULD) is rejected by a
+//! strict validator alone, naming the clause.
 
 use std::sync::Arc;
 
-use speccheck_dual::dual::{Invalid, Limits, Observation, validate};
+use speccheck_dual::dual::{Invalid, Limits, Observation, validate, validate_enforcing};
+use speccheck_dual::rule::{Level, Rule};
 use speccheck_dual::solver::Native;
-use speccheck_http::{Condition, HttpModel, HttpReq, HttpResp, Method};
+use speccheck_http::{Condition, HttpModel, HttpReq, HttpResp, Method, rfc};
 
 type Obs = Observation<HttpReq, HttpResp>;
 
@@ -46,6 +48,24 @@ fn exchange(pairs: Vec<(HttpReq, HttpResp)>) -> Result<usize, Invalid> {
         trace.push(Observation::Received(0, r));
     }
     validate::<HttpModel, Native>(Arc::new(HttpModel), &trace, Limits::default())
+}
+
+/// The same, enforcing every rule (SHOULDs too).
+fn strictly(pairs: Vec<(HttpReq, HttpResp)>) -> Result<usize, Invalid> {
+    let mut trace: Vec<Obs> = Vec::new();
+    for (q, r) in pairs {
+        trace.push(Observation::Sent(0, q));
+        trace.push(Observation::Received(0, r));
+    }
+    validate_enforcing::<HttpModel, Native>(Arc::new(HttpModel), &trace, Limits::default(), Level::Should)
+}
+
+/// The rules a rejection names.
+fn broken(r: Result<usize, Invalid>) -> Vec<Rule> {
+    match r {
+        Err(Invalid::Rejected(rej)) => rej.broken.iter().map(|b| b.rule).collect(),
+        other => panic!("expected a rejection, got {other:?}"),
+    }
 }
 
 fn rejected_at(r: Result<usize, Invalid>) -> usize {
@@ -110,17 +130,21 @@ fn if_match_is_strong_and_if_none_match_weak() {
         (if_match(req(Method::Put, "a", "y"), &["W/\"1\""]), 412),
         (if_match(req(Method::Put, "a", "y"), &["\"0\"", "\"1\""]), 204),
         (if_match(req(Method::Put, "a", "y"), &["*"]), 204),
-        (if_none_match(req(Method::Get, "a", ""), &["W/\"1\""]), 304),
+        (if_none_match(req(Method::Head, "a", ""), &["W/\"1\""]), 304),
         (if_none_match(req(Method::Put, "a", "y"), &["\"1\""]), 412),
         (if_none_match(req(Method::Put, "a", "y"), &["*"]), 412),
         (if_none_match(req(Method::Get, "a", ""), &["\"2\""]), 200),
     ];
     for (q, status) in cases {
-        let body = if status == 200 { "x" } else { "" };
+        let body = if status == 200 && q.method == Method::Get { "x" } else { "" };
         let etag = if matches!(status, 200 | 304) { Some("\"1\"") } else { None };
         let ok = exchange(vec![put(), (q.clone(), resp(status, etag, body))]);
         assert!(ok.is_ok(), "{q:?} → {status}: {ok:?}");
-        let wrong = if status == 412 { 204 } else { 412 };
+        let wrong = match status {
+            412 => 204,
+            304 => 200,
+            _ => 412,
+        };
         let bad = exchange(vec![put(), (q.clone(), resp(wrong, etag, body))]);
         assert_eq!(rejected_at(bad), 3, "{q:?} → {wrong} must be rejected");
     }
@@ -169,4 +193,105 @@ fn deletes() {
     assert!(exchange(vec![put.clone(), del.clone(), (req(Method::Get, "a", ""), resp(404, None, "gone"))]).is_ok());
     let stays = (req(Method::Get, "a", ""), resp(200, Some("\"1\""), "x"));
     assert_eq!(rejected_at(exchange(vec![put, del, stays])), 5);
+}
+
+#[test]
+fn a_get_whose_if_none_match_is_true_is_not_performed_and_should_be_304() {
+    let put = || (req(Method::Put, "a", "x"), resp(201, Some("\"1\""), ""));
+    let get = || if_none_match(req(Method::Get, "a", ""), &["\"1\""]);
+    assert!(exchange(vec![put(), (get(), resp(304, Some("\"1\""), ""))]).is_ok());
+    // 412 is allowed (the method was not performed), but 304 is recommended.
+    assert!(exchange(vec![put(), (get(), resp(412, None, ""))]).is_ok());
+    assert_eq!(broken(strictly(vec![put(), (get(), resp(412, None, ""))])), vec![rfc::NOT_MODIFIED]);
+    // Performing it is a MUST violation.
+    let ignored = exchange(vec![put(), (get(), resp(200, Some("\"1\""), "x"))]);
+    assert_eq!(broken(ignored), vec![rfc::IF_NONE_MATCH_READ]);
+    // A 304 has no content.
+    assert_eq!(broken(exchange(vec![put(), (get(), resp(304, Some("\"1\""), "x"))])), vec![rfc::NOT_MODIFIED_EMPTY]);
+}
+
+#[test]
+fn an_etag_is_recommended_per_response_and_must_name_the_current_tag() {
+    let put = || (req(Method::Put, "a", "x"), resp(201, Some("\"1\""), ""));
+    let get = |etag: Option<&str>| (req(Method::Get, "a", ""), resp(200, etag, "x"));
+    // A tag on PUT and none on GET: allowed, but not what RFC 9110 recommends.
+    assert!(exchange(vec![put(), get(None), get(Some("\"1\""))]).is_ok());
+    assert_eq!(broken(strictly(vec![put(), get(None)])), vec![rfc::ETAG_SENT]);
+    // Another tag is a MUST violation, with or without a strict validator.
+    assert_eq!(broken(exchange(vec![put(), get(Some("\"2\""))])), vec![rfc::ETAG_CURRENT]);
+    // HEAD sends GET's header fields (a SHOULD) and no content (a MUST).
+    let head = |etag: Option<&str>, body: &str| (req(Method::Head, "a", ""), resp(200, etag, body));
+    assert!(exchange(vec![put(), head(None, "")]).is_ok());
+    assert_eq!(broken(strictly(vec![put(), head(None, "")])), vec![rfc::HEAD_LIKE_GET]);
+    assert_eq!(broken(exchange(vec![put(), head(Some("\"1\""), "x")])), vec![rfc::HEAD_NO_CONTENT]);
+}
+
+#[test]
+fn a_head_content_length_is_the_length_get_would_send() {
+    let put = (req(Method::Put, "a", "hello"), resp(201, None, ""));
+    let head = |length: &str| {
+        let mut r = resp(200, None, "");
+        r.headers.push(("Content-Length".into(), length.into()));
+        (req(Method::Head, "a", ""), r)
+    };
+    assert!(exchange(vec![put.clone(), head("5")]).is_ok());
+    assert_eq!(broken(exchange(vec![put, head("6")])), vec![rfc::HEAD_LENGTH]);
+}
+
+#[test]
+fn an_unknown_method_may_get_any_refusal_and_should_get_501_or_405() {
+    let brew = || req(Method::Other("BREW".into()), "a", "");
+    for status in [400, 404, 405, 501] {
+        assert!(exchange(vec![(brew(), resp(status, None, ""))]).is_ok(), "{status}");
+    }
+    assert_eq!(broken(strictly(vec![(brew(), resp(400, None, ""))])), vec![rfc::UNKNOWN_METHOD_501]);
+    assert_eq!(broken(exchange(vec![(brew(), resp(200, None, ""))])), vec![rfc::UNKNOWN_METHOD]);
+}
+
+#[test]
+fn a_delete_of_nothing_should_be_not_found() {
+    let del = || req(Method::Delete, "a", "");
+    assert!(exchange(vec![(del(), resp(204, None, ""))]).is_ok());
+    assert_eq!(broken(strictly(vec![(del(), resp(204, None, ""))])), vec![rfc::DELETE_NOT_FOUND]);
+    assert!(strictly(vec![(del(), resp(404, None, ""))]).is_ok());
+}
+
+#[test]
+fn a_write_may_fail_without_effect_only_while_other_requests_are_in_flight() {
+    let put = req(Method::Put, "a", "x");
+    let get = req(Method::Get, "a", "");
+    // Alone on the server, a PUT that creates answers 201.
+    assert_eq!(broken(exchange(vec![(put.clone(), resp(423, None, ""))])), vec![rfc::PUT_CREATES]);
+    // With a GET in flight on another connection, a lock or a conflict may
+    // refuse it, and then nothing was written.
+    let concurrent = |status: u16, then: HttpResp| {
+        let trace: Vec<Obs> = vec![
+            Observation::Sent(0, put.clone()),
+            Observation::Sent(1, get.clone()),
+            Observation::Received(0, resp(status, None, "")),
+            Observation::Received(1, resp(404, None, "")),
+            Observation::Sent(0, get.clone()),
+            Observation::Received(0, then),
+        ];
+        validate::<HttpModel, Native>(Arc::new(HttpModel), &trace, Limits::default())
+    };
+    assert!(concurrent(423, resp(404, None, "")).is_ok());
+    assert!(concurrent(201, resp(200, None, "x")).is_ok());
+    let ghost = concurrent(423, resp(200, None, "x"));
+    assert_eq!(rejected_at(ghost), 5, "a refused write changed nothing");
+}
+
+#[test]
+fn a_rejection_is_named_by_the_rules_it_breaks() {
+    let put = || (req(Method::Put, "a", "x"), resp(201, None, ""));
+    let overwrite = exchange(vec![put(), (req(Method::Put, "a", "y"), resp(201, None, ""))]);
+    match overwrite {
+        Err(Invalid::Rejected(r)) => {
+            assert_eq!(r.level(), Level::Must);
+            let id = r.identity();
+            assert!(id.starts_with("PUT: RFC 9110 §9.3.4 MUST"), "{id}");
+            assert!(r.to_string().contains("breaks: PUT: RFC 9110 §9.3.4"), "{r}");
+        }
+        other => panic!("expected a rejection, got {other:?}"),
+    }
 }

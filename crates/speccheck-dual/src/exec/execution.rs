@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use super::Verdict;
-use crate::dual::ValidatorStats;
+use crate::dual::{Rejection, ValidatorStats};
 use crate::harness::script::Step;
 use crate::protocol::TraceEntry;
 
@@ -33,6 +33,9 @@ pub struct Execution {
     /// Time spent validating observations (the validator's share of
     /// `elapsed`).
     pub validation: Duration,
+    /// The first response that breaks a rule the validator did not enforce
+    /// (a SHOULD, when it enforces MUSTs): a finding, not a failure.
+    pub finding: Option<Rejection>,
 }
 
 impl Execution {

@@ -6,7 +6,7 @@ use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
 use super::{Transport, TransportError, Verdict};
-use crate::dual::Validator;
+use crate::dual::{Invalid, Rejection, Validator};
 use crate::model::{Conn, Model};
 use crate::protocol::{Answering, Decoded, Protocol, Req, TraceEntry, Wire};
 use crate::solver::Solver;
@@ -27,6 +27,12 @@ pub(super) struct Live<'a, P: Protocol, S: Solver> {
     protocol: &'a P,
     pub(super) transport: Box<dyn Transport>,
     pub(super) validator: Validator<P::Model, S>,
+    /// A validator enforcing every rule, beside one enforcing MUSTs only:
+    /// the first observation it rejects and the other accepts is a finding
+    /// (a SHOULD not followed). Dropped once it has one, or has no verdict.
+    shadow: Option<Validator<P::Model, S>>,
+    /// The finding.
+    pub(super) finding: Option<Rejection>,
     execution: u64,
     /// Per transport slot: the model's number of the connection open there
     /// (a reconnection gets a new number).
@@ -54,6 +60,7 @@ impl<'a, P: Protocol, S: Solver> Live<'a, P, S> {
         protocol: &'a P,
         transport: Box<dyn Transport>,
         validator: Validator<P::Model, S>,
+        shadow: Option<Validator<P::Model, S>>,
         conns: usize,
     ) -> Self {
         let now = transport.clock();
@@ -61,6 +68,8 @@ impl<'a, P: Protocol, S: Solver> Live<'a, P, S> {
             protocol,
             transport,
             validator,
+            shadow,
+            finding: None,
             execution: execution_id(),
             ids: (0..conns).collect(),
             next_id: conns,
@@ -164,6 +173,9 @@ impl<'a, P: Protocol, S: Solver> Live<'a, P, S> {
                     self.trace.push(TraceEntry { label, conn, sent: false, closed: false, ir });
                     let t = Instant::now();
                     let observed = self.validator.observe_recv(conn, &resp);
+                    if observed.is_ok() {
+                        self.shadow(|v| v.observe_recv(conn, &resp));
+                    }
                     self.validation += t.elapsed();
                     if let Err(e) = observed {
                         return Some(e.into());
@@ -189,6 +201,7 @@ impl<'a, P: Protocol, S: Solver> Live<'a, P, S> {
         if let Err(e) = self.validator.observe_close(conn) {
             return Some(e.into());
         }
+        self.shadow(|v| v.observe_close(conn));
         self.trace.push(TraceEntry { label: 0, conn, sent: false, closed: true, ir: serde_json::Value::Null });
         self.awaiting[slot].clear();
         self.bufs[slot].clear();
@@ -241,8 +254,32 @@ impl<'a, P: Protocol, S: Solver> Live<'a, P, S> {
         self.trace.push(TraceEntry { label, conn, sent: true, closed: false, ir });
         self.sent += 1;
         let t = Instant::now();
+        if self.shadow.is_some() {
+            self.shadow(|v| v.observe_send(conn, req.clone()));
+        }
         let observed = self.validator.observe_send(conn, req);
         self.validation += t.elapsed();
         observed.map_err(Verdict::from)
+    }
+
+    /// Shows the shadow validator what the validator accepted.
+    fn shadow(&mut self, observe: impl FnOnce(&mut Validator<P::Model, S>) -> Result<(), Invalid>) {
+        let Some(v) = self.shadow.as_mut() else { return };
+        match observe(v) {
+            Ok(()) => {}
+            Err(Invalid::Rejected(mut r)) => {
+                // What the finding is about: the rules the validator does
+                // not enforce (the others only say which way each branch
+                // went).
+                let enforced = self.validator.enforced();
+                if r.broken.iter().any(|b| b.rule.level > enforced) {
+                    r.broken.retain(|b| b.rule.level > enforced);
+                }
+                self.finding = Some(r);
+                self.shadow = None;
+            }
+            // No verdict from the stricter validator: no finding either.
+            Err(_) => self.shadow = None,
+        }
     }
 }

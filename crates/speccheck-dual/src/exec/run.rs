@@ -14,6 +14,7 @@ use speccheck_core::TestCase;
 use super::live::Live;
 use super::{Execution, Settings, SetupError, Target, Transport, TransportError, Verdict};
 use crate::dual::{Validator, ValidatorStats};
+use crate::rule::Level;
 use crate::harness::jexp::JExp;
 use crate::harness::script::{Grammar, ScriptDrawer, Step};
 use crate::protocol::{Protocol, View};
@@ -125,15 +126,20 @@ fn run<P: Protocol, S: Solver>(
         Source::Fixed(steps, pace) => Script::Fixed(steps, pace),
     };
     let validator = match Validator::<P::Model, S>::new(protocol.model(), settings.limits) {
-        Ok(v) => v,
+        Ok(v) => v.enforcing(settings.enforce),
         Err(e) => return Ok(unstarted(Verdict::Model(e), started)),
     };
+    // Findings need a second validator that enforces what this one does not.
+    let shadow = (settings.findings && settings.enforce < Level::Should)
+        .then(|| Validator::<P::Model, S>::new(protocol.model(), settings.limits).ok())
+        .flatten()
+        .map(|v| v.enforcing(Level::Should));
     let mut run = Run {
         protocol,
         settings,
         started,
         conns,
-        live: Live::new(protocol, transport, validator, conns),
+        live: Live::new(protocol, transport, validator, shadow, conns),
         steps: Vec::new(),
         pacing: Vec::new(),
         skipped: 0,
@@ -166,6 +172,7 @@ fn unstarted(verdict: Verdict, started: Instant) -> Execution {
         elapsed: started.elapsed(),
         validator: ValidatorStats::default(),
         validation: Duration::ZERO,
+        finding: None,
     }
 }
 
@@ -375,6 +382,7 @@ impl<P: Protocol, S: Solver> Run<'_, P, S> {
             validator: self.live.validator.stats(),
             validation: self.live.validation,
             trace: self.live.trace,
+            finding: self.live.finding,
         })
     }
 }

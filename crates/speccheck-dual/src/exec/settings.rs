@@ -4,6 +4,7 @@
 use std::time::Duration;
 
 use crate::dual::Limits;
+use crate::rule::Level;
 
 /// Settings of one execution.
 #[derive(Clone, Copy, Debug)]
@@ -34,6 +35,13 @@ pub struct Settings {
     /// connections is the system's, so a failure that needs one may take
     /// more than one try. Reported with the attempt it took.
     pub attempts: usize,
+    /// The rules whose breach fails an execution: MUSTs only by default
+    /// (`Level::Should`: every rule, a strict run).
+    pub enforce: Level,
+    /// Whether to look for findings: responses that break a rule not
+    /// enforced (a second validator enforcing every rule runs beside the
+    /// first).
+    pub findings: bool,
 }
 
 impl Default for Settings {
@@ -48,6 +56,8 @@ impl Default for Settings {
             max_in_flight: 4,
             limits: Limits::default(),
             attempts: 8,
+            enforce: Level::Must,
+            findings: true,
         }
     }
 }

@@ -78,6 +78,18 @@ impl Verdict {
     }
 }
 
+impl Verdict {
+    /// What makes two failures the same failure while shrinking: the kind,
+    /// and for a rejection the rules the response breaks (see
+    /// [`crate::rule`]), so a failure never turns into another.
+    pub fn identity(&self) -> String {
+        match self {
+            Verdict::Rejected(r) => format!("rejected: {}", r.identity()),
+            other => other.kind().to_string(),
+        }
+    }
+}
+
 impl fmt::Display for Verdict {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
