@@ -75,6 +75,10 @@ pub struct Args {
     /// milliseconds.
     #[arg(long, default_value_t = 1000)]
     pub liveness_ms: u64,
+    /// How many distinct failures (different rules broken) to look for:
+    /// after each, the search goes on for the next, each shrunk on its own.
+    #[arg(long, default_value_t = speccheck_dual::tester::DISTINCT_FAILURES)]
+    pub failures: usize,
     /// Reject for SHOULDs of RFC 9110 too (by default only a MUST rejects;
     /// a SHOULD not followed is reported as a finding).
     #[arg(long)]
@@ -156,6 +160,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             c.seed = args.seed;
             c.time_budget = Some(Duration::from_secs(args.time));
         })
+        .distinct_failures(args.failures)
         .on_execution(move |e| {
             most.fetch_max(e.validator.max_branches, std::sync::atomic::Ordering::Relaxed);
             progress.inc(1);
@@ -205,6 +210,13 @@ fn print_report(report: &DualReport, http: &Http, target: &str) {
         println!("{}", http.render(exec));
     }
     println!("{report}");
+    for (i, o) in report.other_failures.iter().enumerate() {
+        println!("another failure ({} of {}): {}", i + 2, report.other_failures.len() + 1, o.run.summary());
+        if let Some(exec) = &o.final_execution {
+            println!("{}\n", exec.verdict);
+            println!("{}", http.render(exec));
+        }
+    }
     for f in &report.findings {
         println!("finding: {} (seen in {} executions)", f.identity, f.seen);
         println!("{}\n", f.rejection);

@@ -58,7 +58,7 @@ pub fn json_report(report: &DualReport, target: &str, elapsed: Duration) -> serd
             })
             .collect::<Vec<_>>()
     };
-    let failure = report.final_execution.as_ref().map(|e| {
+    let failure = |e: &Execution| {
         json!({
             "verdict": e.verdict.to_string(),
             "kind": e.verdict.kind(),
@@ -66,7 +66,21 @@ pub fn json_report(report: &DualReport, target: &str, elapsed: Duration) -> serd
             "rules": match &e.verdict { Verdict::Rejected(r) => rules(r), _ => Vec::new() },
             "trace": trace(e),
         })
-    });
+    };
+    let others: Vec<serde_json::Value> = report
+        .other_failures
+        .iter()
+        .map(|o| {
+            json!({
+                "summary": o.run.summary(),
+                "failure": o.final_execution.as_ref().map(failure),
+                "replay": match &o.run.verdict {
+                    RunVerdict::Failed(c) => Some(format!("SPECCHECK_REPLAY={}", c.replay_string())),
+                    _ => None,
+                },
+            })
+        })
+        .collect();
     let findings: Vec<serde_json::Value> = report
         .findings
         .iter()
@@ -95,7 +109,8 @@ pub fn json_report(report: &DualReport, target: &str, elapsed: Duration) -> serd
         "first_failure": report.first_failure.as_ref().map(|f| json!({
             "after_ms": f.after.as_millis() as u64, "executions": f.executions, "interactions": f.interactions,
         })),
-        "failure": failure,
+        "failure": report.final_execution.as_ref().map(failure),
+        "other_failures": others,
         "replay": match &report.run.verdict {
             RunVerdict::Failed(c) | RunVerdict::Flaky(c) => Some(format!("SPECCHECK_REPLAY={}", c.replay_string())),
             _ => None,

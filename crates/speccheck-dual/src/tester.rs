@@ -71,12 +71,36 @@ pub struct DualReport {
     /// the failure never reproduced (a flaky verdict with no final run),
     /// the failing execution as it was found.
     pub final_execution: Option<Execution>,
+    /// Failures that break other rules, found by searching on after the
+    /// first (each shrunk on its own; see [`Tester::run`]).
+    pub other_failures: Vec<OtherFailure>,
+}
+
+/// A further failure of a run: one that breaks other rules than those
+/// reported before it.
+#[derive(Clone, Debug)]
+pub struct OtherFailure {
+    /// The search that found it (its verdict, shrunk script, replay).
+    pub run: RunReport,
+    /// When it was first seen in that search.
+    pub first_failure: Option<FirstFailure>,
+    /// Its final execution, with the trace.
+    pub final_execution: Option<Execution>,
 }
 
 impl DualReport {
     /// True when the system passed.
     pub fn passed(&self) -> bool {
         self.run.passed()
+    }
+
+    /// The identity of the reported failure (see [`Verdict::identity`]),
+    /// when the run failed.
+    pub fn failure_identity(&self) -> Option<String> {
+        if !matches!(self.run.verdict, RunVerdict::Failed(_)) {
+            return None;
+        }
+        self.final_execution.as_ref().map(|e| e.verdict.identity())
     }
 }
 
@@ -121,6 +145,10 @@ impl fmt::Display for DualReport {
             )?;
         }
         writeln!(f)?;
+        for o in &self.other_failures {
+            let what = o.final_execution.as_ref().map_or_else(|| o.run.summary(), |e| e.verdict.identity());
+            writeln!(f, "  another failure: {what}")?;
+        }
         if !self.findings.is_empty() {
             writeln!(f, "  findings (rules not enforced: reported, never a failure):")?;
             for x in &self.findings {
@@ -144,6 +172,8 @@ struct Shared {
     budget_hits: AtomicU64,
     findings: Mutex<Vec<Finding>>,
     first: Mutex<Option<FirstFailure>>,
+    /// Identities of failures reported already (a later search's passes).
+    known: Vec<String>,
     final_execution: Mutex<Option<Execution>>,
     /// The first failing execution, kept for a failure that never reproduces.
     found_execution: Mutex<Option<Execution>>,
@@ -164,8 +194,14 @@ pub struct Tester<P: Protocol, S: Solver = Native> {
     settings: Settings,
     config: Config,
     on_execution: Option<OnExecution>,
+    distinct: usize,
     solver: PhantomData<fn() -> S>,
 }
+
+/// How many distinct failures `speccheck http` looks for by default (a
+/// [`Tester`] stops at the first unless told otherwise: a protocol whose
+/// model names no rules has one kind of rejection).
+pub const DISTINCT_FAILURES: usize = 4;
 
 impl<P: Protocol> Tester<P> {
     /// A tester of the system `target` starts, for `protocol`.
@@ -185,6 +221,7 @@ impl<P: Protocol, S: Solver> Tester<P, S> {
             settings: Settings::default(),
             config,
             on_execution: None,
+            distinct: 1,
             solver: PhantomData,
         }
     }
@@ -233,9 +270,61 @@ impl<P: Protocol, S: Solver> Tester<P, S> {
     }
 
     /// Runs the tester as a speccheck property.
+    ///
+    /// With [`distinct_failures`](Self::distinct_failures) above 1, the
+    /// search goes on after a failure for failures that break other rules
+    /// (up to that many in all,
+    /// within the run's time budget): each is shrunk on its own, keeping
+    /// its identity, and reported in [`DualReport::other_failures`].
     pub fn run(&self) -> DualReport {
         let started = Instant::now();
-        let shared = Arc::new(Shared { on_execution: self.on_execution.clone(), ..Shared::default() });
+        let mut report = self.run_once(&[], self.config.time_budget);
+        let mut known: Vec<String> = report.failure_identity().into_iter().collect();
+        while !known.is_empty() && known.len() < self.distinct {
+            let left = match self.config.time_budget {
+                Some(budget) => match budget.checked_sub(started.elapsed()) {
+                    Some(left) if !left.is_zero() => Some(left),
+                    _ => break,
+                },
+                None => None,
+            };
+            let next = self.run_once(&known, left);
+            report.executions += next.executions;
+            report.interactions += next.interactions;
+            report.inconclusive += next.inconclusive;
+            report.budget_hits += next.budget_hits;
+            for f in next.findings.iter() {
+                if !report.findings.iter().any(|g| g.identity == f.identity) {
+                    report.findings.push(f.clone());
+                }
+            }
+            let Some(identity) = next.failure_identity().filter(|id| !known.contains(id)) else { break };
+            known.push(identity);
+            report.other_failures.push(OtherFailure {
+                run: next.run,
+                first_failure: next.first_failure,
+                final_execution: next.final_execution,
+            });
+        }
+        report
+    }
+
+    /// How many distinct failures a run looks for (1, the default: stop at
+    /// the first).
+    pub fn distinct_failures(mut self, n: usize) -> Self {
+        self.distinct = n.max(1);
+        self
+    }
+
+    /// One search; failures whose identity is in `known` count as passes
+    /// (they are reported already).
+    fn run_once(&self, known: &[String], time_budget: Option<Duration>) -> DualReport {
+        let started = Instant::now();
+        let shared = Arc::new(Shared {
+            on_execution: self.on_execution.clone(),
+            known: known.to_vec(),
+            ..Shared::default()
+        });
         let (protocol, target, settings, sh) =
             (self.protocol.clone(), self.target.clone(), self.settings, shared.clone());
 
@@ -243,6 +332,7 @@ impl<P: Protocol, S: Solver> Tester<P, S> {
         // An execution stops itself after its budget and a drain; the
         // runner's hang detection must not fire before that.
         let mut config = self.config.clone();
+        config.time_budget = time_budget;
         let needed = self.settings.budget + self.settings.liveness * 2 + Duration::from_secs(5);
         if let Some(t) = config.timeout
             && t < needed
@@ -284,6 +374,7 @@ impl<P: Protocol, S: Solver> Tester<P, S> {
             findings: std::mem::take(&mut *shared.findings.lock().unwrap_or_else(|e| e.into_inner())),
             first_failure: shared.first.lock().unwrap_or_else(|e| e.into_inner()).clone(),
             final_execution,
+            other_failures: Vec::new(),
         }
     }
 
@@ -401,6 +492,10 @@ fn body<P: Protocol, S: Solver>(
     }
     if generating {
         record_finding(shared, &exec);
+    }
+    if exec.verdict.is_failure() && shared.known.contains(&exec.verdict.identity()) {
+        // Reported by an earlier search: this one looks for others.
+        return Outcome::Pass;
     }
     if let Verdict::Accepted { budget_hit: true } = exec.verdict {
         shared.budget_hits.fetch_add(1, Ordering::Relaxed);

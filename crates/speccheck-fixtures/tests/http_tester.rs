@@ -23,9 +23,21 @@ fn run(bug: Option<HttpBug>, seed: u64, executions: u32, shrink: bool) -> DualRe
 }
 
 fn run_with(bugs: Vec<HttpBug>, seed: u64, executions: u32, shrink: bool, enforce: Level) -> DualReport {
+    run_distinct(bugs, seed, executions, shrink, enforce, 1)
+}
+
+fn run_distinct(
+    bugs: Vec<HttpBug>,
+    seed: u64,
+    executions: u32,
+    shrink: bool,
+    enforce: Level,
+    distinct: usize,
+) -> DualReport {
     let target = Tcp::spawn("bundled", move |s| Box::new(HttpServer::with_bugs(bugs.clone(), s)));
     Tester::new(Http::new(), target)
         .with_settings(|s| s.enforce = enforce)
+        .distinct_failures(distinct)
         .config(Config { cases: executions, seed: Some(seed), database: None, shrink, ..Config::named("http") })
         .run()
 }
@@ -103,12 +115,21 @@ fn shrinking_keeps_the_first_failure_on_a_server_with_two_deviations() {
     assert_eq!(first, last, "{r}");
     assert!(last.contains("MUST") && !last.contains("SHOULD"), "{last}");
     assert!(r.findings.iter().any(|f| f.identity.contains("DELETE")), "the SHOULD is a finding:\n{r}");
-    // Strict: whichever is found first is the one reported.
+    // Strict: whichever is found first is the one reported, and the search
+    // goes on for the other, shrunk on its own.
     for seed in [1, 2, 3] {
-        let strict = run_with(bugs.clone(), seed, 500, true, Level::Should);
+        let strict = run_distinct(bugs.clone(), seed, 500, true, Level::Should, 2);
         let (first, last) = identities(&strict);
         assert!(!first.is_empty(), "{strict}");
         assert_eq!(first, last, "seed {seed}: {strict}");
+        let [other] = &strict.other_failures[..] else { panic!("seed {seed}: one more failure expected:\n{strict}") };
+        let (first2, last2) = (
+            other.first_failure.as_ref().map(|f| f.identity.clone()).unwrap_or_default(),
+            other.final_execution.as_ref().map(|e| e.verdict.identity()).unwrap_or_default(),
+        );
+        assert_eq!(first2, last2, "seed {seed}: {strict}");
+        let both = [last.contains("SHOULD"), last2.contains("SHOULD")];
+        assert!(both == [true, false] || both == [false, true], "one MUST and one SHOULD: {last} / {last2}");
     }
 }
 
