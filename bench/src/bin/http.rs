@@ -90,7 +90,7 @@ fn mutants(args: &Args, out: &mut String) {
         let (mut rejected, mut flaky) = (0, 0);
         for seed in 1..=args.seeds {
             let r = tester(bundled(Some(bug)), Http::new(), seed, args.max_executions, 2).run();
-            if let (RunVerdict::Failed(_), Some(ff)) = (&r.run.verdict, r.first_failure) {
+            if let (RunVerdict::Failed(_), Some(ff)) = (&r.run.verdict, &r.first_failure) {
                 rejected += 1;
                 times.push(ff.after.as_secs_f64());
                 msgs.push(ff.interactions as f64);

@@ -205,7 +205,8 @@ fn closure<M: Model>(
                     if let Some(q) = cfg.to_server[c].front().cloned() {
                         let mut next = cfg.clone();
                         next.to_server[c].pop_front();
-                        let others = next.to_server.iter().enumerate().filter(|(o, _)| *o != c).map(|(_, q)| q.len()).sum();
+                        let others =
+                            next.to_server.iter().enumerate().filter(|(o, _)| *o != c).map(|(_, q)| q.len()).sum();
                         succ(next, Answer::Recv(c as Conn, q, others))?;
                     }
                 }

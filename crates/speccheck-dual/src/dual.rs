@@ -38,8 +38,8 @@ use std::fmt::{self, Debug};
 use std::sync::Arc;
 
 use crate::model::{Answer, Conn, Event, Model, ModelError, Symbolic, Thread};
-use crate::rule::{self, Broken, Check, Level};
 use crate::network::Network;
+use crate::rule::{self, Broken, Check, Level};
 use crate::solver::{Native, Solver};
 use crate::sym::{Expr, Sort, Syms, Var};
 
@@ -150,7 +150,7 @@ pub enum Invalid {
         /// Branches abandoned so far.
         abandoned: u64,
         /// The observation no live branch explains.
-        rejection: Rejection,
+        rejection: Box<Rejection>,
     },
 }
 
@@ -199,15 +199,26 @@ pub struct Rejection {
     pub branches_before: usize,
     /// Why branches died (distinct reasons, a few).
     pub reasons: Vec<String>,
-    /// The rules the response broke, one per branch that expected a
-    /// response there (see [`crate::rule`]).
+    /// The rules the response broke in the branches that explained most of
+    /// it (see [`crate::rule`]): what the report names.
     pub broken: Vec<Broken>,
+    /// The rules it broke in any branch (each order of concurrent requests,
+    /// each choice of the server): what a narrower form of the same
+    /// failure may break.
+    pub all_broken: Vec<Broken>,
 }
 
 impl Rejection {
     /// What identifies this failure: the rules it breaks.
     pub fn identity(&self) -> String {
         rule::identity(&self.broken)
+    }
+
+    /// Whether this rejection is `other`'s or a narrower form of it: it
+    /// breaks rules `other` broke in some branch, and no other (fewer
+    /// interleavings of concurrent requests, fewer branches, fewer rules).
+    pub fn is_within(&self, other: &Rejection) -> bool {
+        !self.broken.is_empty() && self.broken.iter().all(|b| other.all_broken.contains(b))
     }
 
     /// The strongest level among the broken rules (`Must` when none is
@@ -420,10 +431,17 @@ impl<M: Model, S: Solver> Validator<M, S> {
             // of concurrent requests, a choice the server did not make)
             // says less about what is wrong.
             let deepest = broken.iter().map(|(d, _)| *d).max().unwrap_or(0);
+            let mut all_broken: Vec<Broken> = Vec::new();
+            for (_, b) in &broken {
+                if !all_broken.contains(b) {
+                    all_broken.push(b.clone());
+                }
+            }
             let broken = broken.into_iter().filter(|(d, _)| *d == deepest).map(|(_, b)| b).collect();
             let observed = M::Resp::show(obs);
-            let rejection = Rejection { index, conn, observed, branches_before: before, reasons, broken };
+            let rejection = Rejection { index, conn, observed, branches_before: before, reasons, broken, all_broken };
             let e = if self.stats.abandoned > 0 {
+                let rejection = Box::new(rejection);
                 Invalid::OutOfFuel { fuel: self.limits.fuel, abandoned: self.stats.abandoned, rejection }
             } else {
                 Invalid::Rejected(rejection)

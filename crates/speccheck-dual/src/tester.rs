@@ -41,6 +41,8 @@ pub struct FirstFailure {
     pub interactions: u64,
     /// What failed (see [`Verdict::identity`]): the shrunk failure keeps it.
     pub identity: String,
+    /// The failing execution's verdict (see [`Verdict::is_within`]).
+    pub verdict: Verdict,
 }
 
 /// A run's report and the tester's own counters.
@@ -97,10 +99,16 @@ impl DualReport {
     /// The identity of the reported failure (see [`Verdict::identity`]),
     /// when the run failed.
     pub fn failure_identity(&self) -> Option<String> {
+        self.failure_verdict().map(|v| v.identity())
+    }
+
+    /// The verdict of the reported failure's final execution, when the run
+    /// failed.
+    pub fn failure_verdict(&self) -> Option<Verdict> {
         if !matches!(self.run.verdict, RunVerdict::Failed(_)) {
             return None;
         }
-        self.final_execution.as_ref().map(|e| e.verdict.identity())
+        self.final_execution.as_ref().map(|e| e.verdict.clone())
     }
 }
 
@@ -172,16 +180,19 @@ struct Shared {
     budget_hits: AtomicU64,
     findings: Mutex<Vec<Finding>>,
     first: Mutex<Option<FirstFailure>>,
-    /// Identities of failures reported already (a later search's passes).
-    known: Vec<String>,
+    /// Failures reported already (a later search's passes).
+    known: Vec<Verdict>,
+    /// The failure this search found, which shrinking keeps (a narrower
+    /// form of it counts as the same).
+    target: Mutex<Option<Verdict>>,
     final_execution: Mutex<Option<Execution>>,
     /// The first failing execution, kept for a failure that never reproduces.
     found_execution: Mutex<Option<Execution>>,
     on_execution: Option<OnExecution>,
 }
 
-/// A failing script, the pace it was taken at, and its failure's identity.
-type Paced = (Vec<Step>, Vec<Duration>, String);
+/// A failing script, the pace it was taken at, and its failure.
+type Paced = (Vec<Step>, Vec<Duration>, Verdict);
 
 /// Called after every execution (progress reports).
 type OnExecution = Arc<dyn Fn(&Execution) + Send + Sync>;
@@ -279,7 +290,7 @@ impl<P: Protocol, S: Solver> Tester<P, S> {
     pub fn run(&self) -> DualReport {
         let started = Instant::now();
         let mut report = self.run_once(&[], self.config.time_budget);
-        let mut known: Vec<String> = report.failure_identity().into_iter().collect();
+        let mut known: Vec<Verdict> = report.failure_verdict().into_iter().collect();
         while !known.is_empty() && known.len() < self.distinct {
             let left = match self.config.time_budget {
                 Some(budget) => match budget.checked_sub(started.elapsed()) {
@@ -298,8 +309,10 @@ impl<P: Protocol, S: Solver> Tester<P, S> {
                     report.findings.push(f.clone());
                 }
             }
-            let Some(identity) = next.failure_identity().filter(|id| !known.contains(id)) else { break };
-            known.push(identity);
+            let Some(verdict) = next.failure_verdict().filter(|v| !known.iter().any(|k| v.is_within(k))) else {
+                break;
+            };
+            known.push(verdict);
             report.other_failures.push(OtherFailure {
                 run: next.run,
                 first_failure: next.first_failure,
@@ -318,13 +331,10 @@ impl<P: Protocol, S: Solver> Tester<P, S> {
 
     /// One search; failures whose identity is in `known` count as passes
     /// (they are reported already).
-    fn run_once(&self, known: &[String], time_budget: Option<Duration>) -> DualReport {
+    fn run_once(&self, known: &[Verdict], time_budget: Option<Duration>) -> DualReport {
         let started = Instant::now();
-        let shared = Arc::new(Shared {
-            on_execution: self.on_execution.clone(),
-            known: known.to_vec(),
-            ..Shared::default()
-        });
+        let shared =
+            Arc::new(Shared { on_execution: self.on_execution.clone(), known: known.to_vec(), ..Shared::default() });
         let (protocol, target, settings, sh) =
             (self.protocol.clone(), self.target.clone(), self.settings, shared.clone());
 
@@ -443,7 +453,7 @@ fn body<P: Protocol, S: Solver>(
         // A confirmation wants the failure it confirms: another one the
         // same script shows under another interleaving is kept only if
         // that one never comes back.
-        let wanted = repeat.as_ref().map(|(_, _, id)| id.as_str());
+        let wanted = repeat.as_ref().map(|(_, _, v)| v);
         let mut other: Option<Execution> = None;
         let mut attempt = 0;
         loop {
@@ -455,11 +465,12 @@ fn body<P: Protocol, S: Solver>(
                 }
                 _ => execute_script::<P, S>(protocol, target, settings, seed, &script)?,
             };
-            let same = exec.verdict.is_failure() && wanted.is_none_or(|id| exec.verdict.identity() == id);
+            let same = exec.verdict.is_failure() && wanted.is_none_or(|id| exec.verdict.is_within(id));
             if !same && exec.verdict.is_failure() && other.is_none() {
                 other = Some(exec.clone());
             }
-            if !same && attempt >= attempts
+            if !same
+                && attempt >= attempts
                 && let Some(o) = other.take()
             {
                 return Ok(o);
@@ -493,7 +504,7 @@ fn body<P: Protocol, S: Solver>(
     if generating {
         record_finding(shared, &exec);
     }
-    if exec.verdict.is_failure() && shared.known.contains(&exec.verdict.identity()) {
+    if shared.known.iter().any(|k| exec.verdict.is_within(k)) {
         // Reported by an earlier search: this one looks for others.
         return Outcome::Pass;
     }
@@ -523,15 +534,25 @@ fn body<P: Protocol, S: Solver>(
     {
         let mut first = shared.first.lock().unwrap_or_else(|e| e.into_inner());
         if first.is_none() {
-            let identity = exec.verdict.identity();
-            *first = Some(FirstFailure { after: started.elapsed(), executions, interactions, identity });
+            let (identity, verdict) = (exec.verdict.identity(), exec.verdict.clone());
+            *first = Some(FirstFailure { after: started.elapsed(), executions, interactions, identity, verdict });
             *shared.found_execution.lock().unwrap_or_else(|e| e.into_inner()) = Some(exec.clone());
         }
     }
     if generating && repeat.is_none() {
-        let failing = (exec.steps.clone(), exec.pacing.clone(), exec.verdict.identity());
+        let failing = (exec.steps.clone(), exec.pacing.clone(), exec.verdict.clone());
         shared.repeats.lock().unwrap_or_else(|e| e.into_inner()).insert(seed, failing);
     }
+    // The failure's identity: the one found first when this is a narrower
+    // form of it (see `Verdict::is_within`), so that shrinking keeps it.
+    let identity = {
+        let mut target = shared.target.lock().unwrap_or_else(|e| e.into_inner());
+        match target.as_ref() {
+            Some(t) if exec.verdict.is_within(t) => t.identity(),
+            Some(_) => exec.verdict.identity(),
+            None => target.insert(exec.verdict.clone()).identity(),
+        }
+    };
     let message = format!(
         "{}\n\ntrace ({} sent, {} received{}):\n{}",
         exec.verdict,
@@ -543,7 +564,7 @@ fn body<P: Protocol, S: Solver>(
     Outcome::Fail(FailureInfo {
         kind: FailureKind::Returned,
         message,
-        location: Some(format!("speccheck-dual ({})", exec.verdict.identity())),
+        location: Some(format!("speccheck-dual ({identity})")),
         in_generator: false,
     })
 }

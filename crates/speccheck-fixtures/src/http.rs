@@ -12,21 +12,28 @@
 //!   of different connections in the order they arrived whole. A request
 //!   that does not parse, or a connection buffering more than 2 MiB, is
 //!   answered `400` and the connection is read no further;
-//! - methods (RFC 7231 §4.3): `GET`, `HEAD`, `PUT` (`201 Created` for a new
-//!   resource, `204 No Content` for an overwrite, both with the new `ETag`),
-//!   `DELETE` (`204`); `POST` is `405` with `Allow`, any other method `501`;
-//! - conditional requests (RFC 7232 §3.1, §3.2, §6): `If-Match` (`*` or a
-//!   list, strong comparison) and `If-None-Match` (`*` or a list, weak
-//!   comparison), evaluated only when the response would otherwise be 2xx;
-//!   a failure is `304` (with the current `ETag`) for `If-None-Match` on
-//!   `GET`/`HEAD`, `412` otherwise.
+//! - methods (RFC 9110 §9.3): `GET`, `HEAD`, `PUT` (`201 Created` for a new
+//!   resource, `204 No Content` for an overwrite, both with the new `ETag`
+//!   and `Last-Modified`), `DELETE` (`204`), `OPTIONS` (`200` with `Allow`);
+//!   `POST` is `405` with `Allow`, any other method `501`;
+//! - conditional requests (RFC 9110 §13): `If-Match` (`*` or a list, strong
+//!   comparison), `If-Unmodified-Since`, `If-None-Match` (`*` or a list,
+//!   weak comparison), `If-Modified-Since` (`GET`/`HEAD`), in the order of
+//!   §13.2.2, evaluated only when the response would otherwise be 2xx; a
+//!   failure is `304` (with the current `ETag` and `Last-Modified`) for
+//!   `GET`/`HEAD`, `412` otherwise;
+//! - ranges (RFC 9110 §14): one byte range on `GET` (`206` with
+//!   `Content-Range`, `416` beyond the end), under `If-Range` (an entity
+//!   tag, strong comparison, or the exact `Last-Modified` date).
 //!
 //! Entity tags are `"<n>"` with `n` counting up from a start drawn from the
 //! server's seed: a tester cannot predict them, and no tag is issued twice.
+//! Modification dates come from a clock of its own that starts at a date
+//! drawn from the seed and moves one second per write.
 //!
 //! This is a test fixture — speccheck's bundled system under test for the
 //! dual HTTP tester — not a production server: everything is in memory, no
-//! timeouts, no dates, no ranges. [`HttpServer::new`] with no bug is the
+//! timeouts, no `Date` header (it has no real clock). [`HttpServer::new`] with no bug is the
 //! reference; each [`HttpBug`] is one mutant, after the Apache mutants of
 //! Li's *Testing by Dualization*, each a plausible slip in one handler.
 
@@ -45,8 +52,12 @@ const MAX_BODY: usize = 1 << 20;
 const MAX_BUFFER: usize = 2 << 20;
 /// Entity tags start below this.
 const TAG_START_RANGE: u64 = 1_000_000_000;
+/// The server's clock starts this many seconds after the epoch (2023), plus
+/// up to [`CLOCK_START_RANGE`].
+const CLOCK_START: i64 = 1_700_000_000;
+const CLOCK_START_RANGE: u64 = 10_000_000;
 /// The methods a resource allows (sent with `405`).
-const ALLOW: &str = "GET, HEAD, PUT, DELETE";
+const ALLOW: &str = "GET, HEAD, PUT, DELETE, OPTIONS";
 
 /// Declares [`HttpBug`] from one table: each variant's doc line is its
 /// description, and its name the string after `=>`.
@@ -134,6 +145,18 @@ http_bugs! {
     PerConnectionCache => "per-connection-cache",
     /// A `PUT` that creates a resource answers `200` instead of `201`.
     Create200 => "create-200",
+    /// `PUT` ignores `If-Unmodified-Since`.
+    PutIgnoresIfUnmodifiedSince => "put-ignores-if-unmodified-since",
+    /// `If-Modified-Since` is compared the wrong way round: `304` when the resource changed since.
+    IfModifiedSinceInverted => "if-modified-since-inverted",
+    /// A `206` carries one byte more than the range asked for.
+    RangeOneByteMore => "range-one-byte-more",
+    /// `Range` is applied even when `If-Range` does not match.
+    IfRangeIgnored => "if-range-ignored",
+    /// `405` responses carry no `Allow`.
+    NoAllowOn405 => "no-allow-on-405",
+    /// Every read reports a new `Last-Modified`, as if the resource had just changed.
+    LastModifiedOnRead => "last-modified-on-read",
 }
 
 impl fmt::Display for HttpBug {
@@ -262,13 +285,33 @@ impl TagList {
 struct Conditions {
     if_match: Option<TagList>,
     if_none_match: Option<TagList>,
+    /// Dates that parse (one that does not is ignored, RFC 9110 §13.1.3–4).
+    if_modified_since: Option<i64>,
+    if_unmodified_since: Option<i64>,
 }
 
 impl Conditions {
     fn parse(request: &Request) -> Result<Self, MalformedTags> {
         let field = |name: &str| request.list_header(name).map(|value| TagList::parse(&value)).transpose();
-        Ok(Conditions { if_match: field("if-match")?, if_none_match: field("if-none-match")? })
+        let date = |name: &str| request.text_header(name).and_then(|v| parse_date(&v));
+        Ok(Conditions {
+            if_match: field("if-match")?,
+            if_none_match: field("if-none-match")?,
+            if_modified_since: date("if-modified-since"),
+            if_unmodified_since: date("if-unmodified-since"),
+        })
     }
+}
+
+/// An HTTP-date as seconds since the epoch.
+fn parse_date(s: &str) -> Option<i64> {
+    let t = httpdate::parse_http_date(s.trim()).ok()?;
+    i64::try_from(t.duration_since(std::time::UNIX_EPOCH).ok()?.as_secs()).ok()
+}
+
+/// Seconds since the epoch as an HTTP-date.
+fn format_date(secs: i64) -> String {
+    httpdate::fmt_http_date(std::time::UNIX_EPOCH + std::time::Duration::from_secs(secs.max(0) as u64))
 }
 
 /// The outcome of evaluating preconditions (RFC 7232 §6).
@@ -278,8 +321,12 @@ enum Precondition {
     Pass,
     /// `If-Match` is false.
     IfMatchFailed,
+    /// `If-Unmodified-Since` is false.
+    IfUnmodifiedSinceFailed,
     /// `If-None-Match` is false.
     IfNoneMatchFailed,
+    /// `If-Modified-Since` is false.
+    IfModifiedSinceFailed,
 }
 
 /// A request method.
@@ -290,11 +337,12 @@ enum Method {
     Put,
     Delete,
     Post,
+    Options,
     Other,
 }
 
 impl Method {
-    /// Methods are case-sensitive (RFC 7231 §4.1).
+    /// Methods are case-sensitive (RFC 9110 §9.1).
     fn of(name: &str) -> Self {
         match name {
             "GET" => Method::Get,
@@ -302,6 +350,7 @@ impl Method {
             "PUT" => Method::Put,
             "DELETE" => Method::Delete,
             "POST" => Method::Post,
+            "OPTIONS" => Method::Options,
             _ => Method::Other,
         }
     }
@@ -318,6 +367,12 @@ struct Request {
 }
 
 impl Request {
+    /// The value of the first `name` line, as text.
+    fn text_header(&self, name: &str) -> Option<String> {
+        let value = self.headers.iter().find(|(n, _)| n.as_str() == name)?;
+        Some(String::from_utf8_lossy(&value.1).trim().to_string())
+    }
+
     /// The values of every `name` line joined into one comma-separated list
     /// (RFC 7230 §3.2.2); `None` without such a line.
     fn list_header(&self, name: &str) -> Option<Vec<u8>> {
@@ -394,11 +449,13 @@ enum Status {
     Ok,
     Created,
     NoContent,
+    PartialContent,
     NotModified,
     BadRequest,
     NotFound,
     MethodNotAllowed,
     PreconditionFailed,
+    RangeNotSatisfiable,
     NotImplemented,
 }
 
@@ -408,11 +465,13 @@ impl Status {
             Status::Ok => 200,
             Status::Created => 201,
             Status::NoContent => 204,
+            Status::PartialContent => 206,
             Status::NotModified => 304,
             Status::BadRequest => 400,
             Status::NotFound => 404,
             Status::MethodNotAllowed => 405,
             Status::PreconditionFailed => 412,
+            Status::RangeNotSatisfiable => 416,
             Status::NotImplemented => 501,
         }
     }
@@ -422,11 +481,13 @@ impl Status {
             Status::Ok => "OK",
             Status::Created => "Created",
             Status::NoContent => "No Content",
+            Status::PartialContent => "Partial Content",
             Status::NotModified => "Not Modified",
             Status::BadRequest => "Bad Request",
             Status::NotFound => "Not Found",
             Status::MethodNotAllowed => "Method Not Allowed",
             Status::PreconditionFailed => "Precondition Failed",
+            Status::RangeNotSatisfiable => "Range Not Satisfiable",
             Status::NotImplemented => "Not Implemented",
         }
     }
@@ -442,6 +503,10 @@ impl Status {
 struct Response {
     status: Status,
     etag: Option<EntityTag>,
+    /// `Last-Modified`, seconds since the epoch.
+    modified: Option<i64>,
+    /// `Content-Range`.
+    range: Option<String>,
     /// Send `Allow` (with `405`).
     allow: bool,
     /// The body is a plain-text message.
@@ -453,7 +518,16 @@ struct Response {
 
 impl Response {
     fn new(status: Status) -> Self {
-        Response { status, etag: None, allow: false, text: false, body: Vec::new(), extra_length: 0 }
+        Response {
+            status,
+            etag: None,
+            modified: None,
+            range: None,
+            allow: false,
+            text: false,
+            body: Vec::new(),
+            extra_length: 0,
+        }
     }
 
     /// An error with a one-line text body.
@@ -484,6 +558,12 @@ impl Response {
         if let Some(tag) = &self.etag {
             lines.push(format!("ETag: {tag}"));
         }
+        if let Some(date) = self.modified {
+            lines.push(format!("Last-Modified: {}", format_date(date)));
+        }
+        if let Some(range) = &self.range {
+            lines.push(format!("Content-Range: {range}"));
+        }
         if self.allow {
             lines.push(format!("Allow: {ALLOW}"));
         }
@@ -501,6 +581,8 @@ impl Response {
 struct Resource {
     body: Vec<u8>,
     tag: EntityTag,
+    /// When it was written, seconds since the epoch (the server's clock).
+    modified: i64,
 }
 
 /// Work queued for the next poll, in arrival order.
@@ -574,6 +656,10 @@ pub struct HttpServer {
     resources: HashMap<String, Resource>,
     /// The last tag number issued.
     next_tag: u64,
+    /// The clock: seconds since the epoch, one more per write.
+    clock: i64,
+    /// Reads so far (the last-modified-on-read mutant).
+    reads: std::cell::Cell<i64>,
     conns: BTreeMap<Conn, Connection>,
     /// Requests received whole and not yet answered, in arrival order.
     queue: VecDeque<(Conn, Work)>,
@@ -593,6 +679,8 @@ impl HttpServer {
             bugs,
             resources: HashMap::new(),
             next_tag: splitmix(seed) % TAG_START_RANGE,
+            clock: CLOCK_START + (splitmix(seed ^ 0xc10c) % CLOCK_START_RANGE) as i64,
+            reads: std::cell::Cell::new(0),
             conns: BTreeMap::new(),
             queue: VecDeque::new(),
         }
@@ -630,7 +718,10 @@ impl HttpServer {
             Method::Put => self.put(conn, request),
             Method::Delete if self.has(HttpBug::DeleteAsGet) => self.get(conn, &request),
             Method::Delete => self.delete(conn, &request),
-            Method::Post => Response { allow: true, ..Response::error(Status::MethodNotAllowed) },
+            Method::Post => {
+                Response { allow: !self.has(HttpBug::NoAllowOn405), ..Response::error(Status::MethodNotAllowed) }
+            }
+            Method::Options => Response { allow: true, ..Response::new(Status::Ok) },
             Method::Other => Response::error(Status::NotImplemented),
         };
         self.connection(conn).last_target = Some(target);
@@ -650,10 +741,63 @@ impl HttpServer {
         let Ok(conditions) = Conditions::parse(request) else {
             return Response::error(Status::BadRequest);
         };
-        if let Some(refusal) = self.refuse_read(&conditions, &resource.tag) {
+        if let Some(refusal) = self.refuse_read(&conditions, resource) {
             return refusal;
         }
+        if Method::of(&request.method) == Method::Get
+            && let Some(part) = self.range(request, resource)
+        {
+            return part;
+        }
         self.found(resource)
+    }
+
+    /// The `206` or `416` a `GET` with a `Range` (one byte range, under its
+    /// `If-Range`) gets, if any (RFC 9110 §14.2, §13.1.5).
+    fn range(&self, request: &Request, resource: &Resource) -> Option<Response> {
+        let spec = request.text_header("range")?;
+        if let Some(validator) = request.text_header("if-range")
+            && !self.has(HttpBug::IfRangeIgnored)
+        {
+            let holds = match EntityTag::parse_prefix(&validator) {
+                Some((tag, "")) => tag.strong_eq(&resource.tag),
+                Some(_) => false,
+                None => parse_date(&validator) == Some(self.modified(resource)),
+            };
+            if !holds {
+                return None;
+            }
+        }
+        let (first, last) = spec.trim().strip_prefix("bytes=")?.split_once('-')?;
+        let len = resource.body.len();
+        let number = |t: &str| t.trim().parse::<usize>().ok();
+        let (first, last) = match (first.trim(), last.trim()) {
+            ("", n) => (len.saturating_sub(number(n)?), len.checked_sub(1)),
+            (a, "") => (number(a)?, len.checked_sub(1)),
+            (a, b) => (number(a)?, Some(number(b)?.min(len.saturating_sub(1)))),
+        };
+        let Some(last) = last.filter(|&l| first <= l && first < len) else {
+            let mut r = Response::error(Status::RangeNotSatisfiable);
+            r.range = Some(format!("bytes */{len}"));
+            return Some(r);
+        };
+        let end = if self.has(HttpBug::RangeOneByteMore) { (last + 1).min(len - 1) + 1 } else { last + 1 };
+        let mut r = Response::new(Status::PartialContent).with_body(resource.body[first..end].to_vec());
+        r.range = Some(format!("bytes {first}-{last}/{len}"));
+        r.etag = Some(resource.tag.clone());
+        r.modified = Some(self.modified(resource));
+        Some(r)
+    }
+
+    /// The `Last-Modified` date of `resource` as a read reports it.
+    fn modified(&self, resource: &Resource) -> i64 {
+        if self.has(HttpBug::LastModifiedOnRead) {
+            // Each read a second later, as if it had just changed.
+            self.reads.set(self.reads.get() + 1);
+            resource.modified + self.reads.get()
+        } else {
+            resource.modified
+        }
     }
 
     /// The resource a read of `path` on `conn` sees.
@@ -663,16 +807,21 @@ impl HttpServer {
         cached.or_else(|| self.resources.get(path))
     }
 
-    /// The `304` or `412` a `GET`/`HEAD` of a resource tagged `tag` gets
-    /// instead of the resource, if any (RFC 7232 §6).
-    fn refuse_read(&self, conditions: &Conditions, tag: &EntityTag) -> Option<Response> {
-        match self.evaluate(conditions, Some(tag)) {
+    /// The `304` or `412` a `GET`/`HEAD` of `resource` gets instead of the
+    /// resource, if any (RFC 9110 §13.2.2).
+    fn refuse_read(&self, conditions: &Conditions, resource: &Resource) -> Option<Response> {
+        let not_modified = || {
+            let mut r = Response::new(Status::NotModified).with_etag(resource.tag.clone());
+            r.modified = Some(self.modified(resource));
+            r
+        };
+        match self.evaluate(conditions, Some(resource), true) {
             Precondition::IfMatchFailed if !self.has(HttpBug::GetIfMatchFailure200) => {
                 Some(Response::error(Status::PreconditionFailed))
             }
-            Precondition::IfNoneMatchFailed if !self.has(HttpBug::GetIfNoneMatchFailure200) => {
-                Some(Response::new(Status::NotModified).with_etag(tag.clone()))
-            }
+            Precondition::IfUnmodifiedSinceFailed => Some(Response::error(Status::PreconditionFailed)),
+            Precondition::IfNoneMatchFailed if !self.has(HttpBug::GetIfNoneMatchFailure200) => Some(not_modified()),
+            Precondition::IfModifiedSinceFailed => Some(not_modified()),
             Precondition::Pass if conditions.if_match.is_some() && self.has(HttpBug::GetIfMatchSuccess412) => {
                 Some(Response::error(Status::PreconditionFailed))
             }
@@ -687,6 +836,7 @@ impl HttpServer {
         if !self.has(HttpBug::GetNoEtag) {
             response = response.with_etag(resource.tag.clone());
         }
+        response.modified = Some(self.modified(resource));
         if self.has(HttpBug::ContentLengthOffByOne) {
             response.extra_length = 1;
         }
@@ -705,10 +855,14 @@ impl HttpServer {
         if self.has(HttpBug::PutIgnoresIfNoneMatchStar) && conditions.if_none_match == Some(TagList::Any) {
             conditions.if_none_match = None;
         }
-        let current = self.resources.get(&request.target).map(|r| r.tag.clone());
-        if self.evaluate(&conditions, current.as_ref()) != Precondition::Pass {
+        if self.has(HttpBug::PutIgnoresIfUnmodifiedSince) {
+            conditions.if_unmodified_since = None;
+        }
+        let resource = self.resources.get(&request.target);
+        if self.evaluate(&conditions, resource, false) != Precondition::Pass {
             return Response::error(Status::PreconditionFailed);
         }
+        let current = resource.map(|r| r.tag.clone());
         let existed = current.is_some();
         let tag = match current {
             Some(old) if self.has(HttpBug::PutUpdateEarlyReturn) => {
@@ -719,8 +873,10 @@ impl HttpServer {
         };
         let body = self.stored_body(request.body);
         let path = self.put_path(conn, request.target);
+        self.clock += 1;
+        let modified = self.clock;
         if !self.has(HttpBug::PutSkipsWrite) {
-            self.write(conn, path, Resource { body, tag: tag.clone() });
+            self.write(conn, path, Resource { body, tag: tag.clone(), modified });
         }
         let status = if existed {
             Status::NoContent
@@ -729,7 +885,9 @@ impl HttpServer {
         } else {
             Status::Created
         };
-        Response::new(status).with_etag(tag)
+        let mut response = Response::new(status).with_etag(tag);
+        response.modified = Some(modified);
+        response
     }
 
     /// The body as it is stored.
@@ -763,7 +921,7 @@ impl HttpServer {
     /// `DELETE` (RFC 7231 §4.3.5): once the preconditions hold, removes the
     /// resource.
     fn delete(&mut self, conn: Conn, request: &Request) -> Response {
-        let Some(current) = self.resources.get(&request.target).map(|r| r.tag.clone()) else {
+        let Some(current) = self.resources.get(&request.target) else {
             return if self.has(HttpBug::DeleteMissing204) {
                 Response::new(Status::NoContent)
             } else {
@@ -773,7 +931,7 @@ impl HttpServer {
         let Ok(conditions) = Conditions::parse(request) else {
             return Response::error(Status::BadRequest);
         };
-        if self.evaluate(&conditions, Some(&current)) != Precondition::Pass {
+        if self.evaluate(&conditions, Some(current), false) != Precondition::Pass {
             return Response::error(Status::PreconditionFailed);
         }
         if !self.has(HttpBug::DeleteKeepsResource) {
@@ -783,14 +941,33 @@ impl HttpServer {
         Response::new(Status::NoContent)
     }
 
-    /// RFC 7232 §6 steps 1–4 (there are no date conditions) against the
-    /// current tag, `None` when the resource does not exist.
-    fn evaluate(&self, conditions: &Conditions, current: Option<&EntityTag>) -> Precondition {
-        if conditions.if_match.as_ref().is_some_and(|list| !self.if_match(list, current)) {
-            return Precondition::IfMatchFailed;
+    /// RFC 9110 §13.2.2 steps 1–4 against the current resource (`None`
+    /// when it does not exist); `read` for `GET`/`HEAD`, the methods
+    /// `If-Modified-Since` applies to.
+    fn evaluate(&self, conditions: &Conditions, resource: Option<&Resource>, read: bool) -> Precondition {
+        let current = resource.map(|r| &r.tag);
+        match &conditions.if_match {
+            Some(list) if !self.if_match(list, current) => return Precondition::IfMatchFailed,
+            Some(_) => {}
+            None => {
+                if let (Some(date), Some(r)) = (conditions.if_unmodified_since, resource)
+                    && self.modified(r) > date
+                {
+                    return Precondition::IfUnmodifiedSinceFailed;
+                }
+            }
         }
-        if conditions.if_none_match.as_ref().is_some_and(|list| !self.if_none_match(list, current)) {
-            return Precondition::IfNoneMatchFailed;
+        match &conditions.if_none_match {
+            Some(list) if !self.if_none_match(list, current) => return Precondition::IfNoneMatchFailed,
+            Some(_) => {}
+            None => {
+                if let (true, Some(date), Some(r)) = (read, conditions.if_modified_since, resource) {
+                    let unchanged = self.modified(r) <= date;
+                    if unchanged != self.has(HttpBug::IfModifiedSinceInverted) {
+                        return Precondition::IfModifiedSinceFailed;
+                    }
+                }
+            }
         }
         Precondition::Pass
     }

@@ -282,7 +282,7 @@ fn post_is_405_and_other_methods_501() {
     one(&mut s, 0, put("/p", "x"));
     let post = one(&mut s, 0, request("POST", "/p", &[("If-Match", "\"no\"")], "data"));
     assert_eq!(post.status, 405);
-    assert_eq!(post.header("allow"), Some("GET, HEAD, PUT, DELETE"));
+    assert_eq!(post.header("allow"), Some("GET, HEAD, PUT, DELETE, OPTIONS"));
     assert_eq!(one(&mut s, 0, request("FOO", "/p", &[], "")).status, 501);
     assert_eq!(one(&mut s, 0, get("/p")).body, b"x");
 }
@@ -485,8 +485,15 @@ fn script(bug: Option<HttpBug>) -> Vec<(Conn, Vec<u8>)> {
     s.send(0, &format!("{}{}", get("/a"), get("/b"))); // pipeline-hang
     s.send(1, &put("/a", "other"));
     s.send(0, &get("/a")); // per-connection-cache
-    s.send(0, &request("POST", "/a", &[], ""));
+    s.send(0, &request("POST", "/a", &[], "")); // no-allow-on-405
     s.send(0, &request("FOO", "/a", &[], ""));
+    let long_ago = "Sun, 06 Nov 1994 08:49:37 GMT";
+    s.send(0, &request("PUT", "/a", &[("If-Unmodified-Since", long_ago)], "late")); // put-ignores-if-unmodified-since
+    s.send(0, &request("GET", "/a", &[("If-Modified-Since", long_ago)], "")); // if-modified-since-inverted
+    s.send(0, &request("GET", "/a", &[("Range", "bytes=0-0")], "")); // range-one-byte-more
+    s.send(0, &request("GET", "/a", &[("Range", "bytes=0-0"), ("If-Range", "\"nomatch\"")], "")); // if-range-ignored
+    s.send(0, &request("GET", "/a", &[("Range", "bytes=9-")], ""));
+    s.send(0, &request("OPTIONS", "/a", &[], ""));
     s.transcript
 }
 
@@ -499,13 +506,17 @@ fn the_reference_follows_the_script() {
         .enumerate()
         .map(|(i, (_, bytes))| parse_replies(bytes, &[heads.get(i).copied().unwrap_or(false)])[0].status)
         .collect();
-    let expected: [u16; 25] = [
+    let expected: [u16; 31] = [
         201, 200, 200, 404, 201, 200, 204, 200, 412, 412, 200, 412, 304, 412, 412, 204, 204, 404, 404, 200, 404, 204,
-        200, 405, 501,
+        200, 405, 501, 412, 200, 206, 200, 416, 200,
     ];
     assert_eq!(statuses, expected);
     assert_eq!(transcript[21].0, 1);
     assert!(transcript[22].1.ends_with(b"other"));
+    let part = String::from_utf8_lossy(&transcript[27].1);
+    assert!(part.contains("Content-Range: bytes 0-0/5\r\n") && part.ends_with("\r\n\r\no"), "{part}");
+    assert!(String::from_utf8_lossy(&transcript[29].1).contains("Content-Range: bytes */5"));
+    assert!(String::from_utf8_lossy(&transcript[1].1).contains("Last-Modified: "));
 }
 
 #[test]

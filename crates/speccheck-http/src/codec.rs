@@ -42,6 +42,18 @@ pub fn encode(req: &HttpReq, target: &str, host: &str) -> Vec<u8> {
     if let Some(c) = &req.if_none_match {
         head.push_str(&format!("If-None-Match: {}\r\n", c.header_value()));
     }
+    for (name, value) in [
+        ("If-Modified-Since", &req.if_modified_since),
+        ("If-Unmodified-Since", &req.if_unmodified_since),
+        ("If-Range", &req.if_range),
+    ] {
+        if let Some(v) = value {
+            head.push_str(&format!("{name}: {v}\r\n"));
+        }
+    }
+    if let Some(r) = &req.range {
+        head.push_str(&format!("Range: {}\r\n", r.header_value()));
+    }
     if !req.body.is_empty() || matches!(req.method, Method::Put | Method::Post) {
         head.push_str(&format!("Content-Length: {}\r\n", req.body.len()));
     }
@@ -167,7 +179,7 @@ mod tests {
     use super::*;
 
     fn get(method: Method) -> HttpReq {
-        HttpReq { method, path: "a".into(), body: String::new(), if_match: None, if_none_match: None }
+        HttpReq::new(method, "a", "")
     }
 
     #[test]
@@ -212,11 +224,8 @@ mod tests {
     #[test]
     fn requests_carry_their_conditions_and_length() {
         let req = HttpReq {
-            method: Method::Put,
-            path: "a".into(),
-            body: "xyz".into(),
             if_match: Some(crate::message::Condition::Tags(vec!["\"1\"".into(), "W/\"2\"".into()])),
-            if_none_match: None,
+            ..HttpReq::new(Method::Put, "a", "xyz")
         };
         let bytes = String::from_utf8(encode(&req, "/sc-1-a", "127.0.0.1")).unwrap();
         assert!(bytes.starts_with("PUT /sc-1-a HTTP/1.1\r\n"), "{bytes}");

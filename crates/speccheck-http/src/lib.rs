@@ -2,8 +2,10 @@
 //!
 //! HTTP/1.1 for testing by dualization (Yishuai Li, *Testing by
 //! Dualization*, the thesis's case study): a model of an origin server
-//! storing documents — GET, HEAD, PUT, DELETE, POST with `If-Match` /
-//! `If-None-Match` (an RFC 7230–7232 subset) — and everything
+//! storing documents — GET, HEAD, PUT, DELETE, POST, OPTIONS with the
+//! preconditions of RFC 9110 §13 (entity tags and dates), `Range` and
+//! `If-Range`, each expectation tagged MUST or SHOULD with its clause
+//! ([`rfc`]) — and everything
 //! [`speccheck_dual`]'s tester needs to speak it to a real server over TCP.
 //! The engine (validator, solver, network model, executor, shrinking) is
 //! speccheck-dual's; this crate is one [`Protocol`].
@@ -164,8 +166,9 @@ impl Http {
         };
         let with_body = matches!(q.method, Method::Put | Method::Post);
         let body = if with_body { v.bodies.contains(&q.body) } else { q.body.is_empty() };
-        let conditional = (q.if_match.is_none() && q.if_none_match.is_none()) || v.conditional.contains(&q.method);
-        method && body && conditional && v.paths.contains(&q.path)
+        let conditional = !q.is_conditional() || v.conditional.contains(&q.method);
+        let ranged = (q.range.is_none() && q.if_range.is_none()) || q.method.is_read();
+        method && body && conditional && ranged && v.paths.contains(&q.path)
     }
 
     /// An execution's trace as HTTP messages, each tagged with its
@@ -220,7 +223,14 @@ fn render_marked(exec: &Execution, marked: Option<(&Rejection, &str)>) -> String
 fn render_request(ir: &Json) -> Vec<String> {
     let s = |k: &str| ir.get(k).and_then(Json::as_str).unwrap_or("");
     let mut lines = vec![format!("{} /{} HTTP/1.1", s("method"), s("path"))];
-    for (key, header) in [("if_match", "If-Match"), ("if_none_match", "If-None-Match")] {
+    for (key, header) in [
+        ("if_match", "If-Match"),
+        ("if_none_match", "If-None-Match"),
+        ("if_modified_since", "If-Modified-Since"),
+        ("if_unmodified_since", "If-Unmodified-Since"),
+        ("range", "Range"),
+        ("if_range", "If-Range"),
+    ] {
         match ir.get(key) {
             Some(Json::String(v)) => lines.push(format!("{header}: {v}")),
             Some(Json::Array(vs)) => {

@@ -20,6 +20,8 @@ pub enum Method {
     Post,
     /// `DELETE`.
     Delete,
+    /// `OPTIONS`.
+    Options,
     /// Any other method token.
     Other(String),
 }
@@ -33,6 +35,7 @@ impl Method {
             Method::Put => "PUT",
             Method::Post => "POST",
             Method::Delete => "DELETE",
+            Method::Options => "OPTIONS",
             Method::Other(m) => m,
         }
     }
@@ -46,6 +49,7 @@ impl Method {
             "PUT" => Method::Put,
             "POST" => Method::Post,
             "DELETE" => Method::Delete,
+            "OPTIONS" => Method::Options,
             other if !other.is_empty() && other.len() <= 16 && other.bytes().all(|b| b.is_ascii_uppercase()) => {
                 Method::Other(other.to_string())
             }
@@ -137,6 +141,103 @@ pub struct HttpReq {
     pub if_match: Option<Condition>,
     /// `If-None-Match`.
     pub if_none_match: Option<Condition>,
+    /// `If-Modified-Since` (an HTTP-date, as sent).
+    pub if_modified_since: Option<String>,
+    /// `If-Unmodified-Since` (an HTTP-date, as sent).
+    pub if_unmodified_since: Option<String>,
+    /// `Range` (one byte range).
+    pub range: Option<ByteRange>,
+    /// `If-Range` (an entity tag or an HTTP-date, as sent).
+    pub if_range: Option<String>,
+}
+
+impl HttpReq {
+    /// A request with no header fields beyond the method's.
+    pub fn new(method: Method, path: impl Into<String>, body: impl Into<String>) -> HttpReq {
+        HttpReq {
+            method,
+            path: path.into(),
+            body: body.into(),
+            if_match: None,
+            if_none_match: None,
+            if_modified_since: None,
+            if_unmodified_since: None,
+            range: None,
+            if_range: None,
+        }
+    }
+
+    /// Whether any precondition header field is present.
+    pub fn is_conditional(&self) -> bool {
+        self.if_match.is_some()
+            || self.if_none_match.is_some()
+            || self.if_modified_since.is_some()
+            || self.if_unmodified_since.is_some()
+    }
+}
+
+/// One byte range of a `Range` header (RFC 9110 §14.1.2): `first-last`,
+/// `first-`, or the last `n` bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ByteRange {
+    /// From `first`, to `last` (inclusive) when given, else to the end.
+    From(u64, Option<u64>),
+    /// The last `n` bytes.
+    Suffix(u64),
+}
+
+impl ByteRange {
+    /// The header value (`bytes=2-5`).
+    pub fn header_value(&self) -> String {
+        match self {
+            ByteRange::From(a, Some(b)) => format!("bytes={a}-{b}"),
+            ByteRange::From(a, None) => format!("bytes={a}-"),
+            ByteRange::Suffix(n) => format!("bytes=-{n}"),
+        }
+    }
+
+    /// A range from its header value (`None` unless one valid byte range).
+    pub fn parse(s: &str) -> Option<ByteRange> {
+        let spec = s.trim().strip_prefix("bytes=")?;
+        let (a, b) = spec.split_once('-')?;
+        let num = |t: &str| {
+            (!t.is_empty() && t.len() <= 9 && t.bytes().all(|c| c.is_ascii_digit())).then(|| t.parse().ok()).flatten()
+        };
+        match (a, b) {
+            ("", n) => num(n).map(ByteRange::Suffix),
+            (a, "") => num(a).map(|a| ByteRange::From(a, None)),
+            (a, b) => {
+                let (a, b) = (num(a)?, num(b)?);
+                (a <= b).then_some(ByteRange::From(a, Some(b)))
+            }
+        }
+    }
+
+    /// The bytes `first..=last` it selects of a representation of `len`
+    /// bytes, or `None` when it is unsatisfiable (RFC 9110 §14.1.1).
+    pub fn select(&self, len: u64) -> Option<(u64, u64)> {
+        match *self {
+            ByteRange::From(a, _) if a >= len => None,
+            ByteRange::From(a, b) => Some((a, b.map_or(len - 1, |b| b.min(len - 1)))),
+            ByteRange::Suffix(0) => None,
+            ByteRange::Suffix(_) if len == 0 => None,
+            ByteRange::Suffix(n) => Some((len.saturating_sub(n), len - 1)),
+        }
+    }
+}
+
+/// An HTTP-date (RFC 9110 §5.6.7) as seconds since the Unix epoch; `None`
+/// when it is not one.
+pub fn parse_date(s: &str) -> Option<i64> {
+    let t = httpdate::parse_http_date(s.trim()).ok()?;
+    let secs = t.duration_since(std::time::UNIX_EPOCH).ok()?.as_secs();
+    i64::try_from(secs).ok()
+}
+
+/// Seconds since the Unix epoch as an HTTP-date (`None` before 1970).
+pub fn format_date(secs: i64) -> Option<String> {
+    let secs = u64::try_from(secs).ok()?;
+    Some(httpdate::fmt_http_date(std::time::UNIX_EPOCH + std::time::Duration::from_secs(secs)))
 }
 
 impl HttpReq {
@@ -154,6 +255,18 @@ impl HttpReq {
         if let Some(c) = &self.if_none_match {
             m.insert("if_none_match".into(), c.to_ir());
         }
+        for (key, v) in [
+            ("if_modified_since", &self.if_modified_since),
+            ("if_unmodified_since", &self.if_unmodified_since),
+            ("if_range", &self.if_range),
+        ] {
+            if let Some(v) = v {
+                m.insert(key.into(), json!(v));
+            }
+        }
+        if let Some(r) = &self.range {
+            m.insert("range".into(), json!(r.header_value()));
+        }
         Json::Object(m)
     }
 
@@ -169,7 +282,31 @@ impl HttpReq {
             None => Some(None),
             Some(c) => Condition::from_ir(c).map(Some),
         };
-        Some(HttpReq { method, path, body, if_match: cond("if_match")?, if_none_match: cond("if_none_match")? })
+        // A date header carries a date, and If-Range a date or a tag: other
+        // text would be a test of a malformed header, which is another test.
+        let date = |k: &str| match ir.get(k) {
+            None => Some(None),
+            Some(d) => d.as_str().filter(|d| parse_date(d).is_some()).map(|d| Some(d.to_string())),
+        };
+        let if_range = match ir.get("if_range") {
+            None => None,
+            Some(v) => Some(v.as_str().filter(|v| parse_date(v).is_some() || list_element(v))?.to_string()),
+        };
+        let range = match ir.get("range") {
+            None => None,
+            Some(r) => Some(ByteRange::parse(r.as_str()?)?),
+        };
+        Some(HttpReq {
+            method,
+            path,
+            body,
+            if_match: cond("if_match")?,
+            if_none_match: cond("if_none_match")?,
+            if_modified_since: date("if_modified_since")?,
+            if_unmodified_since: date("if_unmodified_since")?,
+            range,
+            if_range,
+        })
     }
 }
 
@@ -192,12 +329,20 @@ pub struct HttpResp {
 const SHOWN_BODY: usize = 256;
 
 impl HttpResp {
+    /// The first header field named `name` (any case).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+    }
+
     /// The response in the intermediate representation.
     pub fn to_ir(&self) -> Json {
         let mut m = Map::new();
         m.insert("status".into(), json!(self.status));
         if let Some(t) = &self.etag {
             m.insert("etag".into(), json!(t));
+        }
+        if let Some(d) = self.header("last-modified") {
+            m.insert("last_modified".into(), json!(d));
         }
         m.insert("reason".into(), json!(self.reason));
         let head: Vec<String> = self.headers.iter().take(32).map(|(n, v)| format!("{n}: {v}")).collect();

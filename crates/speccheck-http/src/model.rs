@@ -1,13 +1,19 @@
 //! The HTTP/1.1 model: an origin server storing resources, written like a
-//! server (RFC 7230–7232 subset; thesis §1.2, §4).
+//! server (RFC 9110 subset; thesis §1.2, §4): GET, HEAD, PUT, DELETE, POST,
+//! OPTIONS and other methods; the preconditions `If-Match`,
+//! `If-Unmodified-Since`, `If-None-Match`, `If-Modified-Since` in the order
+//! of RFC 9110 §13.2.2; `Range` and `If-Range` (one byte range, §14).
 //!
-//! The state maps resource names to their body and entity tag. The server
-//! chooses every tag: when it stores a body, the model names the new tag
-//! with fresh unknowns — whether the server sends it at all, whether it is
-//! weak, its opaque part — which later responses pin down. Where the RFC
-//! leaves the server a choice (200 or 204 for an overwrite), the response
-//! allows each; where it does not (201 for a creation, 304 for a failed
-//! `If-None-Match` on a read), it allows one.
+//! The state maps resource names to their body, entity tag and
+//! modification date. The server chooses every validator: when it stores a
+//! body, the model names the new tag and date with fresh unknowns —
+//! whether the server has them at all, whether the tag is weak, its opaque
+//! part, the date — which later responses pin down. Every expectation of a
+//! response carries its rule ([`crate::rfc`]): where RFC 9110 leaves the
+//! server a choice (200 or 204 for an overwrite, 206 or 200 for a range),
+//! the response allows each; where it only recommends one (304 for a true
+//! `If-None-Match` on a read), the others are allowed and the
+//! recommendation is a SHOULD.
 //!
 //! Two freedoms of real servers are part of the model because the RFCs
 //! give them:
@@ -31,7 +37,7 @@ use speccheck_dual::rule::{Check, Rule};
 use speccheck_dual::sym::{Expr, Syms};
 
 use crate::etag::EntityTag;
-use crate::message::{Condition, HttpReq, HttpResp, Method};
+use crate::message::{Condition, HttpReq, HttpResp, Method, parse_date};
 use crate::rfc;
 
 /// A stored representation.
@@ -45,8 +51,13 @@ pub struct Resource {
     pub tagged: Expr,
     /// When the tag would, in strong form, repeat the strong tag of the
     /// different representation it replaced (a boolean; the tag must not
-    /// be strong then, RFC 7232 §2.1).
+    /// be strong then, RFC 9110 §8.8.1).
     pub clash: Expr,
+    /// Whether the server has a modification date for it (a boolean: a
+    /// server may have none, and then ignores date preconditions).
+    pub dated: Expr,
+    /// The date, seconds since the epoch (an integer chosen by the server).
+    pub modified: Expr,
 }
 
 impl Syms for Resource {
@@ -54,6 +65,8 @@ impl Syms for Resource {
         self.tag.visit_exprs(f);
         f(&mut self.tagged);
         f(&mut self.clash);
+        f(&mut self.dated);
+        f(&mut self.modified);
     }
 }
 
@@ -93,6 +106,29 @@ pub enum TagSpec {
     },
 }
 
+/// What the model says about a response's `Last-Modified` header.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub enum DateSpec {
+    /// Anything.
+    Any,
+    /// The representation's date: if sent, it must be the date (a MUST);
+    /// it should be sent when the server has one (a SHOULD, RFC 9110
+    /// §8.8.2.1).
+    Is {
+        /// Whether the server has a date.
+        dated: Expr,
+        /// The date.
+        modified: Expr,
+    },
+    /// No header, or the date (a successful `PUT`).
+    MaybeIs {
+        /// Whether the server has a date.
+        dated: Expr,
+        /// The date.
+        modified: Expr,
+    },
+}
+
 /// What the model says about a response's body.
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub enum BodySpec {
@@ -105,6 +141,16 @@ pub enum BodySpec {
     Head {
         /// The length of the representation.
         length: usize,
+    },
+    /// Bytes `first..=last` of the representation `whole`, with the
+    /// `Content-Range` that says so (a 206, RFC 9110 §15.3.7).
+    Part {
+        /// The representation.
+        whole: String,
+        /// The first byte sent.
+        first: usize,
+        /// The last byte sent.
+        last: usize,
     },
 }
 
@@ -128,6 +174,8 @@ pub struct HttpSym {
     pub etag: TagSpec,
     /// The rule behind a missing `ETag` (a SHOULD).
     pub etag_sent: Rule,
+    /// The `Last-Modified` header.
+    pub date: DateSpec,
     /// The body.
     pub body: BodySpec,
     /// The rule behind the body.
@@ -145,6 +193,7 @@ impl HttpSym {
             described: None,
             etag: TagSpec::Any,
             etag_sent: rfc::ETAG_SENT,
+            date: DateSpec::Any,
             body: BodySpec::Any,
             body_rule: rule,
         }
@@ -166,6 +215,13 @@ impl Syms for HttpSym {
                 tag.visit_exprs(f);
             }
         }
+        match &mut self.date {
+            DateSpec::Any => {}
+            DateSpec::Is { dated, modified } | DateSpec::MaybeIs { dated, modified } => {
+                f(dated);
+                f(modified);
+            }
+        }
     }
 }
 
@@ -181,12 +237,30 @@ impl fmt::Debug for HttpSym {
             TagSpec::Is { tagged, tag } => write!(f, ", ETag {tag} (if {tagged}, else none)")?,
             TagSpec::MaybeIs { tagged, tag } => write!(f, ", ETag {tag} (if {tagged}) or none")?,
         }
+        match &self.date {
+            DateSpec::Any => {}
+            DateSpec::Is { dated, modified } => write!(f, ", Last-Modified {modified} (if {dated}, else none)")?,
+            DateSpec::MaybeIs { dated, modified } => write!(f, ", Last-Modified {modified} (if {dated}) or none")?,
+        }
         match &self.body {
             BodySpec::Any => Ok(()),
             BodySpec::Exact(b) => write!(f, ", body {b:?}"),
             BodySpec::Head { length } => write!(f, ", no body (Content-Length {length} if any)"),
+            BodySpec::Part { whole, first, last } => write!(
+                f,
+                ", Content-Range bytes {first}-{last}/{}, body {:?}",
+                whole.len(),
+                &whole.as_bytes()[*first..=*last].escape_ascii().to_string()
+            ),
         }
     }
+}
+
+/// A `Content-Range` of one satisfied byte range: first, last, length.
+fn content_range(v: &str) -> Option<(usize, usize, usize)> {
+    let (range, len) = v.trim().strip_prefix("bytes ")?.split_once('/')?;
+    let (a, b) = range.trim().split_once('-')?;
+    Some((a.trim().parse().ok()?, b.trim().parse().ok()?, len.trim().parse().ok()?))
 }
 
 /// The `Content-Length` a response declared, if one parses.
@@ -207,6 +281,14 @@ impl Symbolic for HttpSym {
         if let Some((preferred, rule)) = &self.preferred {
             checks.push(Check::new(*rule, Expr::bool(preferred.contains(&obs.status))));
         }
+        if obs.status == 405 {
+            checks.push(Check::new(rfc::ALLOW_ON_405, Expr::bool(obs.header("allow").is_some())));
+        }
+        if let (Some(lm), Some(date)) = (obs.header("last-modified"), obs.header("date"))
+            && let (Some(lm), Some(date)) = (parse_date(lm), parse_date(date))
+        {
+            checks.push(Check::new(rfc::LAST_MODIFIED_PAST, Expr::bool(lm <= date)));
+        }
         if self.described.as_ref().is_some_and(|d| !d.contains(&obs.status)) {
             return checks;
         }
@@ -217,6 +299,23 @@ impl Symbolic for HttpSym {
                 checks.push(Check::new(rfc::HEAD_NO_CONTENT, Expr::bool(obs.body.is_empty())));
                 let declared = content_length(obs).is_none_or(|n| n == Some(*length));
                 checks.push(Check::new(rfc::HEAD_LENGTH, Expr::bool(declared)));
+            }
+            BodySpec::Part { whole, first, last } => {
+                let range = obs.header("content-range").and_then(content_range);
+                let said = range == Some((*first, *last, whole.len()));
+                let sent = obs.body == whole.as_bytes()[*first..=*last];
+                checks.push(Check::new(rfc::RANGE_PART, Expr::bool(said && sent)));
+            }
+        }
+        match (&self.date, obs.header("last-modified")) {
+            (DateSpec::Any, _) | (DateSpec::MaybeIs { .. }, None) => {}
+            (DateSpec::Is { dated, .. }, None) => checks.push(Check::new(rfc::LAST_MODIFIED_SENT, !dated.clone())),
+            (DateSpec::Is { dated, modified } | DateSpec::MaybeIs { dated, modified }, Some(seen)) => {
+                let is = match parse_date(seen) {
+                    Some(d) => Expr::and([dated.clone(), modified.equals(Expr::int(d))]),
+                    None => Expr::bool(false),
+                };
+                checks.push(Check::new(rfc::LAST_MODIFIED_CURRENT, is));
             }
         }
         match (&self.etag, &obs.etag) {
@@ -238,6 +337,7 @@ impl Symbolic for HttpSym {
         let [status] = self.status[..] else { return None };
         let body = match &self.body {
             BodySpec::Exact(b) => b.clone().into_bytes(),
+            BodySpec::Part { whole, first, last } => whole.as_bytes()[*first..=*last].to_vec(),
             BodySpec::Any | BodySpec::Head { .. } => Vec::new(),
         };
         let etag = match &self.etag {
@@ -269,17 +369,28 @@ impl Symbolic for HttpSym {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct HttpModel;
 
-/// A failed precondition: its status code and the rule.
-type Failed = Option<(u16, Rule)>;
+/// What the preconditions say (RFC 9110 §13.2.2).
+enum Preconditions {
+    /// Perform the method.
+    Hold,
+    /// Do not: answer this status (a 412), under this rule.
+    Fail(u16, Rule),
+    /// A true `If-None-Match` on GET or HEAD: not performed, 304 (a
+    /// SHOULD) or 412.
+    NotModified(Rule),
+    /// A false `If-Modified-Since`: 304 recommended (every part of
+    /// §13.1.3 is a SHOULD), performing the method allowed.
+    NotModifiedSince,
+}
 
 /// Statuses of a write that failed without effect, permitted while other
 /// requests are in flight (a lock, a conflict, a race the server lost).
 const REFUSED: [u16; 4] = [409, 423, 500, 503];
 
 impl HttpModel {
-    /// Evaluates `If-Match` then `If-None-Match` (RFC 9110 §13.2.2)
-    /// against the current representation; `Some` when one fails.
-    fn preconditions(cx: &mut Cx<'_, Self>, req: &HttpReq, current: Option<&Resource>) -> Step<Failed> {
+    /// Evaluates the preconditions in the order of RFC 9110 §13.2.2 against
+    /// the current representation.
+    fn preconditions(cx: &mut Cx<'_, Self>, req: &HttpReq, current: Option<&Resource>) -> Step<Preconditions> {
         if let Some(cond) = &req.if_match {
             // Strong comparison; `*` holds when a representation exists.
             let holds = match (cond, current) {
@@ -290,7 +401,15 @@ impl HttpModel {
                 }
             };
             if !holds {
-                return Ok(Some((412, rfc::IF_MATCH_FALSE)));
+                return Ok(Preconditions::Fail(412, rfc::IF_MATCH_FALSE));
+            }
+        } else if let (Some(date), Some(r)) = (req.if_unmodified_since.as_deref().and_then(parse_date), current) {
+            // Ignored without If-Match only; and when the server has no date.
+            if cx.branch(Expr::and([
+                r.dated.clone(),
+                Expr::Lt(Box::new(Expr::int(date)), Box::new(r.modified.clone())),
+            ]))? {
+                return Ok(Preconditions::Fail(412, rfc::IF_UNMODIFIED_SINCE_FALSE));
             }
         }
         if let Some(cond) = &req.if_none_match {
@@ -303,52 +422,100 @@ impl HttpModel {
                 }
             };
             if matched {
-                return Ok(Some(if req.method.is_read() {
-                    (304, rfc::IF_NONE_MATCH_READ)
+                return Ok(if req.method.is_read() {
+                    Preconditions::NotModified(rfc::IF_NONE_MATCH_READ)
                 } else {
-                    (412, rfc::IF_NONE_MATCH_WRITE)
-                }));
+                    Preconditions::Fail(412, rfc::IF_NONE_MATCH_WRITE)
+                });
+            }
+        } else if let (true, Some(date), Some(r)) =
+            (req.method.is_read(), req.if_modified_since.as_deref().and_then(parse_date), current)
+        {
+            // Ignored with If-None-Match, on other methods, without a date.
+            if cx.branch(Expr::and([
+                r.dated.clone(),
+                Expr::Le(Box::new(r.modified.clone()), Box::new(Expr::int(date))),
+            ]))? {
+                return Ok(Preconditions::NotModifiedSince);
             }
         }
-        Ok(None)
+        Ok(Preconditions::Hold)
     }
 
     /// The rule a performed method follows: its own, or, when the request
     /// had preconditions, that they held.
     fn performed(req: &HttpReq, own: Rule) -> Rule {
-        if req.if_match.is_some() || req.if_none_match.is_some() { rfc::PRECONDITIONS_HOLD } else { own }
+        if req.is_conditional() { rfc::PRECONDITIONS_HOLD } else { own }
+    }
+
+    /// Whether `If-Range` holds (RFC 9110 §13.1.5): absent, or a strong
+    /// match of the tag, or the exact date (which a server may still
+    /// find too weak a validator).
+    fn if_range(cx: &mut Cx<'_, Self>, req: &HttpReq, r: &Resource) -> Step<bool> {
+        let Some(v) = &req.if_range else { return Ok(true) };
+        if let Some(date) = parse_date(v) {
+            let exact = Expr::and([r.dated.clone(), r.modified.equals(Expr::int(date))]);
+            return Ok(cx.branch(exact)? && cx.or()?);
+        }
+        match EntityTag::parse(v) {
+            Some(t) => cx.branch(Expr::and([r.tagged.clone(), r.tag.strong_eq(&t)])),
+            None => Ok(false),
+        }
     }
 
     fn read(cx: &mut Cx<'_, Self>, req: &HttpReq, current: Option<&Resource>) -> Step<HttpSym> {
         // Preconditions apply only when the response would be 2xx (§13.2.1).
         let Some(r) = current else { return Ok(HttpSym::error(&req.method, &[404, 410], rfc::NOT_FOUND)) };
-        let etag = TagSpec::Is { tagged: r.tagged.clone(), tag: r.tag.clone() };
         let head = req.method == Method::Head;
-        let (etag_sent, length) = (if head { rfc::HEAD_LIKE_GET } else { rfc::ETAG_SENT }, r.body.len());
-        let body = if head { BodySpec::Head { length } } else { BodySpec::Exact(r.body.clone()) };
         let ok = |status: Vec<u16>, status_rule: Rule, body: BodySpec, body_rule: Rule| HttpSym {
             answering: req.method.clone(),
             status,
             status_rule,
             preferred: None,
             described: None,
-            etag: etag.clone(),
-            etag_sent,
+            etag: TagSpec::Is { tagged: r.tagged.clone(), tag: r.tag.clone() },
+            etag_sent: if head { rfc::HEAD_LIKE_GET } else { rfc::ETAG_SENT },
+            date: DateSpec::Is { dated: r.dated.clone(), modified: r.modified.clone() },
             body,
             body_rule,
         };
+        let whole = if head { BodySpec::Head { length: r.body.len() } } else { BodySpec::Exact(r.body.clone()) };
+        let not_modified = |rule: Rule| HttpSym {
+            described: Some(vec![304]),
+            ..ok(vec![304, 412], rule, BodySpec::Exact(String::new()), rfc::NOT_MODIFIED_EMPTY)
+        };
         Ok(match Self::preconditions(cx, req, current)? {
-            // The method is not performed: 304 (which names the tag and has
-            // no content) recommended, 412 allowed.
-            Some((304, rule)) => HttpSym {
-                described: Some(vec![304]),
-                ..ok(vec![304, 412], rule, BodySpec::Exact(String::new()), rfc::NOT_MODIFIED_EMPTY)
+            Preconditions::Fail(code, rule) => HttpSym::error(&req.method, &[code], rule),
+            // The method is not performed: 304 (which names the validators and
+            // has no content) recommended, 412 allowed.
+            Preconditions::NotModified(rule) => not_modified(rule).preferring(&[304], rfc::NOT_MODIFIED),
+            // 304 recommended; performing the method (200) allowed.
+            Preconditions::NotModifiedSince if cx.or()? => {
+                HttpSym { status: vec![304], ..not_modified(rfc::IF_MODIFIED_SINCE) }
             }
-            .preferring(&[304], rfc::NOT_MODIFIED),
-            Some((code, rule)) => HttpSym::error(&req.method, &[code], rule),
-            None => {
+            Preconditions::NotModifiedSince => ok(vec![200], rfc::IF_MODIFIED_SINCE, whole, rfc::GET_TRANSFERS)
+                .preferring(&[304], rfc::NOT_MODIFIED_SINCE),
+            Preconditions::Hold => {
                 let rule = Self::performed(req, rfc::GET_TRANSFERS);
-                ok(vec![200], rule, body, rfc::GET_TRANSFERS)
+                let Some(range) = req.range.filter(|_| req.method == Method::Get) else {
+                    return Ok(ok(vec![200], rule, whole, rfc::GET_TRANSFERS));
+                };
+                // A false If-Range: the Range is ignored (MUST).
+                if !Self::if_range(cx, req, r)? {
+                    return Ok(ok(vec![200], rfc::IF_RANGE_FALSE, whole, rfc::GET_TRANSFERS));
+                }
+                // A server may ignore Range (200 with everything); else it sends
+                // the part (206), or refuses a range it cannot satisfy (416).
+                let select = range.select(r.body.len() as u64).map(|(a, b)| (a as usize, b as usize));
+                let rule = if select.is_some() { rfc::RANGE_STATUS } else { rfc::RANGE_UNSATISFIABLE };
+                match (select, cx.or()?) {
+                    (_, true) => ok(vec![200], rule, whole, rfc::GET_TRANSFERS),
+                    (Some((first, last)), false) => {
+                        let part = BodySpec::Part { whole: r.body.clone(), first, last };
+                        ok(vec![206], rule, part, rfc::RANGE_PART)
+                    }
+                    (None, false) => HttpSym::error(&req.method, &[416], rule),
+                }
             }
         })
     }
@@ -363,7 +530,7 @@ impl HttpModel {
     }
 
     fn write(s: &mut HttpState, cx: &mut Cx<'_, Self>, req: &HttpReq, current: Option<&Resource>) -> Step<HttpSym> {
-        if let Some((code, rule)) = Self::preconditions(cx, req, current)? {
+        if let Preconditions::Fail(code, rule) = Self::preconditions(cx, req, current)? {
             return Ok(HttpSym::error(&req.method, &[code], rule));
         }
         let own = if current.is_none() { rfc::PUT_CREATES } else { rfc::PUT_REPLACES };
@@ -372,6 +539,7 @@ impl HttpModel {
         }
         let tagged = cx.fresh_bool("etag sent")?;
         let tag = EntityTag::new(cx.fresh_bool("weak")?, cx.fresh_str("etag")?);
+        let (dated, modified) = (cx.fresh_bool("dated")?, cx.fresh_int("last-modified")?);
         // A strong validator changes whenever the representation does
         // (RFC 9110 §8.8.1).
         // Only an old tag the tester has seen whole can be repeated: were any
@@ -384,7 +552,14 @@ impl HttpModel {
             None => Expr::bool(false),
         };
         cx.require(!Expr::and([clash.clone(), !tag.weak.clone()]))?;
-        let stored = Resource { body: req.body.clone(), tag: tag.clone(), tagged: tagged.clone(), clash };
+        let stored = Resource {
+            body: req.body.clone(),
+            tag: tag.clone(),
+            tagged: tagged.clone(),
+            clash,
+            dated: dated.clone(),
+            modified: modified.clone(),
+        };
         s.resources.insert(req.path.clone(), stored);
         // 201 for a creation; an overwrite is 200 or 204 (RFC 9110 §9.3.4).
         let status = if current.is_none() { vec![201] } else { vec![200, 204] };
@@ -396,6 +571,7 @@ impl HttpModel {
             described: None,
             etag: TagSpec::MaybeIs { tagged, tag },
             etag_sent: rfc::ETAG_SENT,
+            date: DateSpec::MaybeIs { dated, modified },
             body: BodySpec::Any,
             body_rule: own,
         })
@@ -422,10 +598,11 @@ impl HttpModel {
             if req.if_match.is_some() {
                 allowed.push(412);
             }
-            return Ok(HttpSym::error(&req.method, &allowed, rfc::NOT_FOUND)
-                .preferring(&[404, 410], rfc::DELETE_NOT_FOUND));
+            return Ok(
+                HttpSym::error(&req.method, &allowed, rfc::NOT_FOUND).preferring(&[404, 410], rfc::DELETE_NOT_FOUND)
+            );
         }
-        if let Some((code, rule)) = Self::preconditions(cx, req, current)? {
+        if let Preconditions::Fail(code, rule) = Self::preconditions(cx, req, current)? {
             return Ok(HttpSym::error(&req.method, &[code], rule));
         }
         let done = Self::performed(req, rfc::DELETE_DONE);
@@ -443,12 +620,12 @@ impl Model for HttpModel {
     type Resp = HttpSym;
 
     /// HTTP/1.1 servers may close an idle persistent connection at any time
-    /// (RFC 7230 §6.3, §6.6).
+    /// (RFC 9112 §9.3, §9.6).
     const CLOSES: bool = true;
 
-    /// The *safe* methods: GET and HEAD change nothing (RFC 7231 §4.2.1);
-    /// nor does POST here (see the module docs), nor a method the server
-    /// refuses. What a server that closed a connection may have done with
+    /// The *safe* methods: GET, HEAD and OPTIONS change nothing (RFC 9110
+    /// §9.2.1); nor does POST here (see the module docs), nor a method the
+    /// server refuses. What a server that closed a connection may have done with
     /// them makes no difference.
     fn is_safe(&self, req: &HttpReq) -> bool {
         !matches!(req.method, Method::Put | Method::Delete)
@@ -477,6 +654,7 @@ impl Model for HttpModel {
             Method::Delete => Self::delete(s, cx, &req, current.as_ref())?,
             Method::Post if current.is_none() => HttpSym::error(&req.method, &[404, 405, 501], rfc::POST_SEMANTICS),
             Method::Post => HttpSym::error(&req.method, &[200, 204, 405, 501], rfc::POST_SEMANTICS),
+            Method::Options => HttpSym::error(&req.method, &[200, 204, 404, 405, 501], rfc::OPTIONS_ANSWERED),
             Method::Other(_) => HttpSym::error(&req.method, &[400, 404, 405, 501], rfc::UNKNOWN_METHOD)
                 .preferring(&[405, 501], rfc::UNKNOWN_METHOD_501),
         };

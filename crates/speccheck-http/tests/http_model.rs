@@ -13,7 +13,7 @@ use speccheck_http::{Condition, HttpModel, HttpReq, HttpResp, Method, rfc};
 type Obs = Observation<HttpReq, HttpResp>;
 
 fn req(method: Method, path: &str, body: &str) -> HttpReq {
-    HttpReq { method, path: path.into(), body: body.into(), if_match: None, if_none_match: None }
+    HttpReq::new(method, path, body)
 }
 
 fn if_match(mut r: HttpReq, tags: &[&str]) -> HttpReq {
@@ -30,14 +30,15 @@ fn cond(tags: &[&str]) -> Condition {
     if tags == ["*"] { Condition::Any } else { Condition::Tags(tags.iter().map(|t| t.to_string()).collect()) }
 }
 
+/// A response (a 405 with the `Allow` it must carry).
 fn resp(status: u16, etag: Option<&str>, body: &str) -> HttpResp {
-    HttpResp {
-        status,
-        reason: String::new(),
-        etag: etag.map(str::to_string),
-        headers: Vec::new(),
-        body: body.as_bytes().to_vec(),
-    }
+    let headers = if status == 405 { vec![("Allow".to_string(), "GET, PUT".to_string())] } else { Vec::new() };
+    HttpResp { status, reason: String::new(), etag: etag.map(str::to_string), headers, body: body.as_bytes().to_vec() }
+}
+
+fn with(mut r: HttpResp, name: &str, value: &str) -> HttpResp {
+    r.headers.push((name.to_string(), value.to_string()));
+    r
 }
 
 /// Sends each request on connection 0 and receives its response.
@@ -229,11 +230,7 @@ fn an_etag_is_recommended_per_response_and_must_name_the_current_tag() {
 #[test]
 fn a_head_content_length_is_the_length_get_would_send() {
     let put = (req(Method::Put, "a", "hello"), resp(201, None, ""));
-    let head = |length: &str| {
-        let mut r = resp(200, None, "");
-        r.headers.push(("Content-Length".into(), length.into()));
-        (req(Method::Head, "a", ""), r)
-    };
+    let head = |length: &str| (req(Method::Head, "a", ""), with(resp(200, None, ""), "Content-Length", length));
     assert!(exchange(vec![put.clone(), head("5")]).is_ok());
     assert_eq!(broken(exchange(vec![put, head("6")])), vec![rfc::HEAD_LENGTH]);
 }
@@ -294,4 +291,96 @@ fn a_rejection_is_named_by_the_rules_it_breaks() {
         }
         other => panic!("expected a rejection, got {other:?}"),
     }
+}
+
+#[test]
+fn a_405_names_the_allowed_methods_and_options_is_optional() {
+    let mut bare = resp(405, None, "");
+    bare.headers.clear();
+    assert_eq!(broken(exchange(vec![(req(Method::Post, "a", "x"), bare)])), vec![rfc::ALLOW_ON_405]);
+    for status in [200, 204, 405, 501] {
+        assert!(exchange(vec![(req(Method::Options, "a", ""), resp(status, None, ""))]).is_ok(), "{status}");
+    }
+    assert_eq!(
+        broken(exchange(vec![(req(Method::Options, "a", ""), resp(201, None, ""))])),
+        vec![rfc::OPTIONS_ANSWERED]
+    );
+}
+
+const T0: &str = "Sat, 28 Nov 2026 10:00:00 GMT";
+const T1: &str = "Sat, 28 Nov 2026 10:00:01 GMT";
+const BEFORE: &str = "Sat, 28 Nov 2026 09:59:59 GMT";
+
+fn dated_put() -> (HttpReq, HttpResp) {
+    (req(Method::Put, "a", "hello"), resp(201, None, ""))
+}
+
+fn dated_get() -> (HttpReq, HttpResp) {
+    (req(Method::Get, "a", ""), with(resp(200, None, "hello"), "Last-Modified", T0))
+}
+
+#[test]
+fn last_modified_names_the_date_and_should_be_sent() {
+    assert!(exchange(vec![dated_put(), dated_get(), dated_get()]).is_ok());
+    let moved = (req(Method::Get, "a", ""), with(resp(200, None, "hello"), "Last-Modified", T1));
+    assert_eq!(broken(exchange(vec![dated_put(), dated_get(), moved])), vec![rfc::LAST_MODIFIED_CURRENT]);
+    let undated = (req(Method::Get, "a", ""), resp(200, None, "hello"));
+    assert!(exchange(vec![dated_put(), dated_get(), undated.clone()]).is_ok());
+    assert_eq!(broken(strictly(vec![dated_put(), dated_get(), undated])), vec![rfc::LAST_MODIFIED_SENT]);
+    let future = with(with(resp(200, None, "hello"), "Last-Modified", T1), "Date", T0);
+    assert_eq!(broken(exchange(vec![dated_put(), (req(Method::Get, "a", ""), future)])), vec![rfc::LAST_MODIFIED_PAST]);
+}
+
+#[test]
+fn if_unmodified_since_is_a_must_and_if_modified_since_a_should() {
+    let ius = |date: &str| HttpReq { if_unmodified_since: Some(date.into()), ..req(Method::Put, "a", "x") };
+    // Modified after the date: not performed.
+    assert!(exchange(vec![dated_put(), dated_get(), (ius(BEFORE), resp(412, None, ""))]).is_ok());
+    let done = exchange(vec![dated_put(), dated_get(), (ius(BEFORE), resp(204, None, ""))]);
+    assert_eq!(broken(done), vec![rfc::IF_UNMODIFIED_SINCE_FALSE]);
+    assert!(exchange(vec![dated_put(), dated_get(), (ius(T0), resp(204, None, ""))]).is_ok());
+    // A server with no date for it ignores the condition.
+    assert!(exchange(vec![dated_put(), (ius(BEFORE), resp(204, None, ""))]).is_ok());
+    let ims = |date: &str| HttpReq { if_modified_since: Some(date.into()), ..req(Method::Get, "a", "") };
+    // Not modified since: 304 recommended, 200 allowed.
+    let not_modified = with(resp(304, None, ""), "Last-Modified", T0);
+    assert!(exchange(vec![dated_put(), dated_get(), (ims(T0), not_modified.clone())]).is_ok());
+    let full = with(resp(200, None, "hello"), "Last-Modified", T0);
+    assert!(exchange(vec![dated_put(), dated_get(), (ims(T1), full.clone())]).is_ok());
+    assert_eq!(broken(strictly(vec![dated_put(), dated_get(), (ims(T1), full)])), vec![rfc::NOT_MODIFIED_SINCE]);
+    // Modified since: performed; a 304 would say otherwise.
+    let lie = exchange(vec![dated_put(), dated_get(), (ims(BEFORE), not_modified)]);
+    assert_eq!(broken(lie), vec![rfc::PRECONDITIONS_HOLD]);
+}
+
+#[test]
+fn ranges_are_sent_or_ignored_never_wrong() {
+    use speccheck_http::message::ByteRange;
+    let put = (req(Method::Put, "a", "hello"), resp(201, Some("\"1\""), ""));
+    let ranged = |r: ByteRange| HttpReq { range: Some(r), ..req(Method::Get, "a", "") };
+    let part = |range: &str, body: &str| with(resp(206, Some("\"1\""), body), "Content-Range", range);
+    assert!(exchange(vec![put.clone(), (ranged(ByteRange::From(1, Some(2))), part("bytes 1-2/5", "el"))]).is_ok());
+    assert!(exchange(vec![put.clone(), (ranged(ByteRange::Suffix(2)), part("bytes 3-4/5", "lo"))]).is_ok());
+    assert!(exchange(vec![put.clone(), (ranged(ByteRange::From(3, None)), part("bytes 3-4/5", "lo"))]).is_ok());
+    // Ignoring the Range is allowed.
+    let whole = resp(200, Some("\"1\""), "hello");
+    assert!(exchange(vec![put.clone(), (ranged(ByteRange::From(1, Some(2))), whole.clone())]).is_ok());
+    // The wrong bytes, or the wrong Content-Range, are not.
+    let off = exchange(vec![put.clone(), (ranged(ByteRange::From(1, Some(2))), part("bytes 1-2/5", "ell"))]);
+    assert_eq!(broken(off), vec![rfc::RANGE_PART]);
+    let said = exchange(vec![put.clone(), (ranged(ByteRange::From(1, Some(2))), part("bytes 1-3/5", "el"))]);
+    assert_eq!(broken(said), vec![rfc::RANGE_PART]);
+    // Beyond the end: 416, or the whole representation.
+    assert!(exchange(vec![put.clone(), (ranged(ByteRange::From(9, None)), resp(416, None, ""))]).is_ok());
+    let no = exchange(vec![put.clone(), (ranged(ByteRange::From(1, Some(2))), resp(416, None, ""))]);
+    assert_eq!(broken(no), vec![rfc::RANGE_STATUS]);
+    // A false If-Range: the Range is ignored.
+    let if_range = HttpReq { if_range: Some("\"2\"".into()), ..ranged(ByteRange::From(1, Some(2))) };
+    assert!(exchange(vec![put.clone(), (if_range.clone(), whole)]).is_ok());
+    let applied = exchange(vec![put.clone(), (if_range, part("bytes 1-2/5", "el"))]);
+    assert_eq!(broken(applied), vec![rfc::IF_RANGE_FALSE]);
+    // HEAD ignores Range.
+    let head = HttpReq { range: Some(ByteRange::From(1, Some(2))), ..req(Method::Head, "a", "") };
+    assert!(exchange(vec![put.clone(), (head.clone(), resp(200, Some("\"1\""), ""))]).is_ok());
+    assert!(exchange(vec![put, (head, part("bytes 1-2/5", ""))]).is_err());
 }

@@ -14,10 +14,10 @@ use speccheck_core::TestCase;
 use super::live::Live;
 use super::{Execution, Settings, SetupError, Target, Transport, TransportError, Verdict};
 use crate::dual::{Validator, ValidatorStats};
-use crate::rule::Level;
 use crate::harness::jexp::JExp;
 use crate::harness::script::{Grammar, ScriptDrawer, Step};
 use crate::protocol::{Protocol, View};
+use crate::rule::Level;
 use crate::solver::Solver;
 
 /// Runs one execution of `protocol` against a fresh system from `target`,

@@ -88,6 +88,16 @@ impl Verdict {
             other => other.kind().to_string(),
         }
     }
+
+    /// Whether this failure is `other` or a narrower form of it (see
+    /// [`Rejection::is_within`]): what shrinking and confirming a failure
+    /// accept as the same failure.
+    pub fn is_within(&self, other: &Verdict) -> bool {
+        match (self, other) {
+            (Verdict::Rejected(mine), Verdict::Rejected(theirs)) => mine.is_within(theirs),
+            _ => self.is_failure() && self.identity() == other.identity(),
+        }
+    }
 }
 
 impl fmt::Display for Verdict {
