@@ -143,11 +143,13 @@ pub fn expand(input: DeriveInput) -> syn::Result<TokenStream> {
     }
     // Refined fields are checked as they are drawn, through the type's
     // own description (`#[derive(Targetable)]`).
+    // A malformed refinement is `#[derive(Targetable)]`'s error to
+    // report (one error, at the spec): the draws then check nothing.
     let refined = match &input.data {
         Data::Struct(s) => s.fields.iter().any(has_refinement),
         Data::Enum(e) => e.variants.iter().flat_map(|v| &v.fields).any(has_refinement),
         Data::Union(_) => false,
-    };
+    } && refinements_well_formed(&input.data);
     if refined {
         arb_generics.make_where_clause().predicates.push(parse_quote!(Self: #krate::__private::spec::Targetable));
     }
@@ -159,7 +161,7 @@ pub fn expand(input: DeriveInput) -> syn::Result<TokenStream> {
             let fields = fields_of(&s.fields)?;
             let ctors = quote!(&[#name_str]);
             let build = constructor(quote!(Self), &s.fields, &fields);
-            let draws = draw_fields(&krate, &name_str, (0, &name_str), &fields)?;
+            let draws = draw_fields(&krate, &name_str, (0, &name_str), &fields, refined)?;
             let encodes = fields.iter().map(|f| encode_field(&core, f, quote!(&self.)));
             let draw = quote! {
                 tc.set_constructor(0);
@@ -209,7 +211,7 @@ pub fn expand(input: DeriveInput) -> syn::Result<TokenStream> {
                 let v = &variants[i];
                 let decl = v.decl;
                 let ident = &v.ident;
-                let draws = draw_fields(&krate, &name_str, (decl, &v.ident.to_string()), &v.parsed)
+                let draws = draw_fields(&krate, &name_str, (decl, &v.ident.to_string()), &v.parsed, refined)
                     .unwrap_or_else(|e| vec![e.into_compile_error()]);
                 let build = constructor(quote!(Self::#ident), &v.fields, &v.parsed);
                 quote! { #k => { tc.set_constructor(#decl); #(#draws)* #build } }
@@ -307,21 +309,52 @@ fn draw_fields(
     type_name: &str,
     ctor: (usize, &str),
     fields: &[Field],
+    refined: bool,
 ) -> syn::Result<Vec<TokenStream>> {
     let core = quote!(#krate::__private::core);
     let mut out = Vec::new();
     for (i, f) in fields.iter().enumerate() {
         let draw = draw_field(&core, f);
         out.push(match &f.refine {
-            None => draw,
-            Some(attr) => refined_draw(krate, type_name, ctor, fields, i, attr, draw)?,
+            Some(attr) if refined => refined_draw(krate, type_name, ctor, fields, i, attr, draw)?,
+            _ => draw,
         });
     }
     Ok(out)
 }
 
-/// Without the spec language a refinement cannot be checked: an error
-/// naming the feature that turns it on.
+/// Whether every field refinement parses and names only its field and
+/// the fields before it (what `#[derive(Targetable)]` checks).
+#[cfg(feature = "spec")]
+fn refinements_well_formed(data: &Data) -> bool {
+    let ctors: Vec<&Fields> = match data {
+        Data::Struct(s) => vec![&s.fields],
+        Data::Enum(e) => e.variants.iter().map(|v| &v.fields).collect(),
+        Data::Union(_) => Vec::new(),
+    };
+    ctors.into_iter().all(|fields| {
+        let mut scope = Vec::new();
+        fields.iter().enumerate().all(|(i, f)| {
+            let name = f.ident.as_ref().map_or_else(|| i.to_string(), ToString::to_string);
+            scope.push(speccheck_spec::refined::field_binding(&name));
+            f.attrs.iter().filter(|a| a.path().is_ident("refine")).all(|a| {
+                let Ok(list) = a.meta.require_list() else { return false };
+                crate::spec::spec_tokens(&list.tokens)
+                    .is_ok_and(|spec| spec.expr.free_vars().iter().all(|v| scope.contains(v)))
+            })
+        })
+    })
+}
+
+/// Without the spec language, `#[derive(Targetable)]` reports the
+/// refinement (naming the feature to turn on).
+#[cfg(not(feature = "spec"))]
+fn refinements_well_formed(_: &Data) -> bool {
+    false
+}
+
+/// Without the spec language no refinement is well formed
+/// ([`refinements_well_formed`]), so none is drawn this way.
 #[cfg(not(feature = "spec"))]
 fn refined_draw(
     _: &syn::Path,

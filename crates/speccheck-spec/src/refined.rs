@@ -153,3 +153,40 @@ pub fn admits(
     }
     Ok(None)
 }
+
+/// Checks that every field refinement inside `ty` names only its field and
+/// the fields before it (as `#[derive(Targetable)]` does at compile time,
+/// for types described by hand): the error names the type, the field and
+/// the name.
+pub fn check_scopes(ty: &Ty) -> Result<(), String> {
+    fn walk(ty: &Ty, seen: &mut Vec<crate::ty::DataRef>) -> Result<(), String> {
+        match ty {
+            Ty::Int { .. } | Ty::Bool => Ok(()),
+            Ty::Seq(t) | Ty::Set(t) => walk(t, seen),
+            Ty::Data(r) => {
+                if seen.contains(r) {
+                    return Ok(());
+                }
+                seen.push(r.clone());
+                let def = r.get();
+                for (c, ctor) in def.ctors.iter().enumerate() {
+                    let mut scope = Vec::new();
+                    for (i, f) in ctor.fields.iter().enumerate() {
+                        scope.push(field_binding(&f.name));
+                        if let Some(r) = &f.refine
+                            && let Some(v) = r.free_vars().into_iter().find(|v| !scope.contains(v))
+                        {
+                            return Err(format!(
+                                "the refinement `{r}` of {} names `{v}`, which is not this field or a field before it",
+                                field_place(&def, c, i)
+                            ));
+                        }
+                        walk(&f.ty, seen)?;
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+    walk(ty, &mut Vec::new())
+}

@@ -181,6 +181,25 @@ fn specs_select_the_same_inputs() {
     agree::<(List, List)>(0..=4, Some("balanced(size(x.0), size(x.1)) && size(x.0) + size(x.1) >= 2"));
 }
 
+/// A partial operation (an index out of range, a field of another
+/// constructor, a division by zero) makes the spec false where evaluation
+/// reaches it — not its negation true, not a free value — in the
+/// enumeration filtered by the evaluator, the lazy strategy and the solver
+/// alike; `&&`, `||`, `if` and the quantifiers stop where Rust's would.
+#[test]
+fn partial_operations_mean_the_same_everywhere() {
+    agree::<Vec<i64>>(0..=3, Some("x[1] > 0"));
+    agree::<Vec<i64>>(0..=3, Some("!(x[1] > 0)"));
+    agree::<Vec<i64>>(0..=3, Some("len(x) > 1 && x[1] > 0 || len(x) == 0"));
+    agree::<Vec<i64>>(0..=3, Some("exists!(i in 0..3, x[i] > 0)"));
+    agree::<Vec<i64>>(0..=3, Some("!forall!(i in 0..3, x[i] != 1)"));
+    agree::<Vec<i64>>(0..=3, Some("if len(x) > 2 { x[2] == 0 } else { x[5] == 0 }"));
+    agree::<Option<i8>>(0..=3, Some("x.0 > 0"));
+    agree::<Option<i8>>(0..=3, Some("!(x.0 > 0)"));
+    agree::<i64>(0..=4, Some("x > 1 || x / 0 > 0"));
+    agree::<List>(0..=3, Some("x.0 >= 0 ==> size(x) == 1"));
+}
+
 #[test]
 fn refinements_inside_data_select_the_same_inputs() {
     agree::<Sorted>(0..=5, None);
