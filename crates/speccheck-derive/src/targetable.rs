@@ -13,11 +13,7 @@ use crate::derive::mentions;
 /// name the field and the fields before it (`scope`, as bound), and call
 /// built-ins and the measures and predicates in scope (`checks` gets the
 /// items that make any other call a compile error).
-fn refinement(
-    field: &syn::Field,
-    scope: &[String],
-    checks: &mut Vec<TokenStream>,
-) -> syn::Result<Option<String>> {
+fn refinement(field: &syn::Field, scope: &[String], checks: &mut Vec<TokenStream>) -> syn::Result<Option<String>> {
     let Some(attr) = field.attrs.iter().find(|a| a.path().is_ident("refine")) else { return Ok(None) };
     let tokens = &attr.meta.require_list()?.tokens;
     let spec = crate::spec::spec_tokens(tokens)?;

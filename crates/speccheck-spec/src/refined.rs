@@ -32,7 +32,11 @@ pub fn field_place(def: &DataDef, ctor: usize, field: usize) -> String {
 /// by zero) makes it false, as it does for the lazy strategy and the
 /// solver —, an error naming the refinement and `at` when it cannot be
 /// evaluated at all (holes pass through, for the lazy strategy).
-pub fn refinement_holds(env: &mut Env<'_>, spec: &Expr, at: impl Fn() -> String) -> Result<Option<Violation>, EvalError> {
+pub fn refinement_holds(
+    env: &mut Env<'_>,
+    spec: &Expr,
+    at: impl Fn() -> String,
+) -> Result<Option<Violation>, EvalError> {
     match env.bool(spec) {
         Ok(true) => Ok(None),
         Ok(false) => Ok(Some(Violation { spec: spec.to_string(), at: at() })),

@@ -352,12 +352,12 @@ impl<T: Send> InputSource<T> for SpecInputs<T> {
                 Msg::Input(v) => match self.spec.recheck(&self.by, v) {
                     Err(e) => SourceStep::Error(e),
                     Ok(v) => match (self.reify)(&v) {
-                    Some(t) => SourceStep::Input(t),
-                    None => SourceStep::Error(format!(
-                        "{} produced an input that does not fit the arguments' Rust types: ({})",
-                        self.by,
-                        v.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
-                    )),
+                        Some(t) => SourceStep::Input(t),
+                        None => SourceStep::Error(format!(
+                            "{} produced an input that does not fit the arguments' Rust types: ({})",
+                            self.by,
+                            v.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
+                        )),
                     },
                 },
                 Msg::By(by) => {
