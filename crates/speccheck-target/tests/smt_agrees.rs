@@ -244,3 +244,21 @@ fn searches_in_one_thread_are_independent() {
     let lazy: BTreeSet<_> = Lazy::new(&params, &req, &m, 3).map(|v| v.unwrap()).collect();
     assert_eq!(smt, lazy);
 }
+
+/// "Smallest first" holds for sequences too: a sequence's height is its
+/// length, so the solver yields every shorter sequence before a longer one.
+#[cfg(feature = "z3")]
+#[test]
+fn the_solver_yields_shorter_sequences_first() {
+    let m = measures();
+    let ty = <Vec<i64> as Targetable>::ty();
+    let search = speccheck_target::smt::Search::new(&[("x".into(), ty)], &[], &m, 3, Duration::from_secs(30)).unwrap();
+    let lengths: Vec<usize> = search
+        .map(|v| match &v.unwrap()[0] {
+            Value::Seq(xs) => xs.len(),
+            other => panic!("not a sequence: {other}"),
+        })
+        .collect();
+    assert!(lengths.windows(2).all(|w| w[0] <= w[1]), "lengths out of order: {lengths:?}");
+    assert_eq!(lengths.last(), Some(&3));
+}
