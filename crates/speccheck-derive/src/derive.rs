@@ -3,7 +3,7 @@
 use proc_macro2::{Span, TokenStream, TokenTree};
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned as _;
-use syn::{Data, DeriveInput, Fields, Ident, Type, parse_quote};
+use syn::{Attribute, Data, DeriveInput, Fields, Ident, Type, parse_quote};
 
 use crate::attrs::{self, FieldAttrs};
 
@@ -14,6 +14,9 @@ struct Field {
     local: Ident,
     ty: Type,
     attrs: FieldAttrs,
+    /// `#[refine(...)]` on the field (read by `#[derive(Targetable)]`):
+    /// every drawn value must satisfy it.
+    refine: Option<Attribute>,
 }
 
 impl Field {
@@ -37,7 +40,8 @@ fn fields_of(fields: &Fields) -> syn::Result<Vec<Field>> {
                 Some(id) => format_ident!("__f_{}", id),
                 None => format_ident!("__f{}", i),
             };
-            Ok(Field { member, local, ty: f.ty.clone(), attrs: attrs::field_attrs(&f.attrs)? })
+            let refine = f.attrs.iter().find(|a| a.path().is_ident("refine")).cloned();
+            Ok(Field { member, local, ty: f.ty.clone(), attrs: attrs::field_attrs(&f.attrs)?, refine })
         })
         .collect()
 }
@@ -137,6 +141,18 @@ pub fn expand(input: DeriveInput) -> syn::Result<TokenStream> {
         p.bounds.push(parse_quote!(::core::fmt::Debug));
         p.bounds.push(parse_quote!('static));
     }
+    // Refined fields are checked as they are drawn, through the type's
+    // own description (`#[derive(Targetable)]`).
+    // A malformed refinement is `#[derive(Targetable)]`'s error to
+    // report (one error, at the spec): the draws then check nothing.
+    let refined = match &input.data {
+        Data::Struct(s) => s.fields.iter().any(has_refinement),
+        Data::Enum(e) => e.variants.iter().flat_map(|v| &v.fields).any(has_refinement),
+        Data::Union(_) => false,
+    } && refinements_well_formed(&input.data);
+    if refined {
+        arb_generics.make_where_clause().predicates.push(parse_quote!(Self: #krate::__private::spec::Targetable));
+    }
     let (arb_impl, ty_generics, arb_where) = arb_generics.split_for_impl();
     let (tree_impl, _, tree_where) = tree_generics.split_for_impl();
 
@@ -145,7 +161,7 @@ pub fn expand(input: DeriveInput) -> syn::Result<TokenStream> {
             let fields = fields_of(&s.fields)?;
             let ctors = quote!(&[#name_str]);
             let build = constructor(quote!(Self), &s.fields, &fields);
-            let draws = fields.iter().map(|f| draw_field(&core, f));
+            let draws = draw_fields(&krate, &name_str, (0, &name_str), &fields, refined)?;
             let encodes = fields.iter().map(|f| encode_field(&core, f, quote!(&self.)));
             let draw = quote! {
                 tc.set_constructor(0);
@@ -195,7 +211,8 @@ pub fn expand(input: DeriveInput) -> syn::Result<TokenStream> {
                 let v = &variants[i];
                 let decl = v.decl;
                 let ident = &v.ident;
-                let draws = v.parsed.iter().map(|f| draw_field(&core, f));
+                let draws = draw_fields(&krate, &name_str, (decl, &v.ident.to_string()), &v.parsed, refined)
+                    .unwrap_or_else(|e| vec![e.into_compile_error()]);
                 let build = constructor(quote!(Self::#ident), &v.fields, &v.parsed);
                 quote! { #k => { tc.set_constructor(#decl); #(#draws)* #build } }
             });
@@ -278,6 +295,128 @@ fn field_name(f: &Field) -> String {
         syn::Member::Named(id) => id.to_string(),
         syn::Member::Unnamed(i) => i.index.to_string(),
     }
+}
+
+fn has_refinement(f: &syn::Field) -> bool {
+    f.attrs.iter().any(|a| a.path().is_ident("refine"))
+}
+
+/// The draws of one constructor's fields (`ctor`: its index in declaration
+/// order and its name). A field with `#[refine(...)]` is drawn again until
+/// its value satisfies the refinement (see [`refined_draw`]).
+fn draw_fields(
+    krate: &syn::Path,
+    type_name: &str,
+    ctor: (usize, &str),
+    fields: &[Field],
+    refined: bool,
+) -> syn::Result<Vec<TokenStream>> {
+    let core = quote!(#krate::__private::core);
+    let mut out = Vec::new();
+    for (i, f) in fields.iter().enumerate() {
+        let draw = draw_field(&core, f);
+        out.push(match &f.refine {
+            Some(attr) if refined => refined_draw(krate, type_name, ctor, fields, i, attr, draw)?,
+            _ => draw,
+        });
+    }
+    Ok(out)
+}
+
+/// Whether every field refinement parses and names only its field and
+/// the fields before it (what `#[derive(Targetable)]` checks).
+#[cfg(feature = "spec")]
+fn refinements_well_formed(data: &Data) -> bool {
+    let ctors: Vec<&Fields> = match data {
+        Data::Struct(s) => vec![&s.fields],
+        Data::Enum(e) => e.variants.iter().map(|v| &v.fields).collect(),
+        Data::Union(_) => Vec::new(),
+    };
+    ctors.into_iter().all(|fields| {
+        let mut scope = Vec::new();
+        fields.iter().enumerate().all(|(i, f)| {
+            let name = f.ident.as_ref().map_or_else(|| i.to_string(), ToString::to_string);
+            scope.push(speccheck_spec::refined::field_binding(&name));
+            f.attrs.iter().filter(|a| a.path().is_ident("refine")).all(|a| {
+                let Ok(list) = a.meta.require_list() else { return false };
+                crate::spec::spec_tokens(&list.tokens)
+                    .is_ok_and(|spec| spec.expr.free_vars().iter().all(|v| scope.contains(v)))
+            })
+        })
+    })
+}
+
+/// Without the spec language, `#[derive(Targetable)]` reports the
+/// refinement (naming the feature to turn on).
+#[cfg(not(feature = "spec"))]
+fn refinements_well_formed(_: &Data) -> bool {
+    false
+}
+
+/// Without the spec language no refinement is well formed
+/// ([`refinements_well_formed`]), so none is drawn this way.
+#[cfg(not(feature = "spec"))]
+fn refined_draw(
+    _: &syn::Path,
+    _: &str,
+    _: (usize, &str),
+    _: &[Field],
+    _: usize,
+    attr: &Attribute,
+    _: TokenStream,
+) -> syn::Result<TokenStream> {
+    Err(crate::needs_spec(attr, "`#[refine]`"))
+}
+
+/// The draw of field `i`, refined by `attr`: drawn (each attempt a group
+/// the shrinker can delete whole, as `gens::filter`'s) until the
+/// refinement holds on it and the fields before it, at most
+/// `FIELD_TRIES` times — once under exhaustive enumeration, which must
+/// not reach one value twice; then the case is invalid, named after the
+/// refinement, and the run counts it as a rejected input. So every value
+/// `Arbitrary` makes satisfies the type's refinements, under every
+/// strategy and the default.
+#[cfg(feature = "spec")]
+fn refined_draw(
+    krate: &syn::Path,
+    type_name: &str,
+    (ctor, ctor_name): (usize, &str),
+    fields: &[Field],
+    i: usize,
+    attr: &Attribute,
+    draw: TokenStream,
+) -> syn::Result<TokenStream> {
+    let core = quote!(#krate::__private::core);
+    let spec = quote!(#krate::__private::spec);
+    let f = &fields[i];
+    let (local, ty) = (&f.local, &f.ty);
+    let earlier = fields[..i].iter().map(|g| &g.local);
+    let written = crate::spec::spec_tokens(&attr.meta.require_list()?.tokens)?.written;
+    let what = if type_name == ctor_name { format!("`{type_name}`") } else { format!("`{type_name}::{ctor_name}`") };
+    let name = format!("the refinement `{written}` of field `{}` of {what}", field_name(f));
+    Ok(quote! {
+        let #local: #ty = {
+            let __tries: u32 =
+                if tc.enumeration_budget().is_some() { 1 } else { #spec::refined::FIELD_TRIES };
+            let mut __left = __tries;
+            loop {
+                tc.start_span(#core::SpanKind::Group, #core::span::no_type, "refine");
+                #draw
+                tc.stop_span(#core::SpanKind::Group);
+                let __fields = [#(#spec::Targetable::reflect(&#earlier),)* #spec::Targetable::reflect(&#local)];
+                if #spec::refined::field_holds::<Self>(#ctor, #i, &__fields) {
+                    break #local;
+                }
+                __left -= 1;
+                if __left == 0 {
+                    tc.mark_invalid(#core::Invalid::FilterExhausted {
+                        name: ::std::string::String::from(#name),
+                        tries: __tries,
+                    });
+                }
+            }
+        };
+    })
 }
 
 fn draw_field(core: &TokenStream, f: &Field) -> TokenStream {

@@ -105,6 +105,21 @@ fn refinement(attr: &Attribute, ident: &str, earlier: &[String]) -> syn::Result<
     Ok((spec.written, spec.source))
 }
 
+/// The items that make a call in `#[refine(spec)]` to anything but a
+/// built-in, a measure or a predicate in scope a compile error there.
+#[cfg(feature = "spec")]
+fn calls_in_scope(attr: &Attribute) -> TokenStream {
+    match attr.meta.require_list() {
+        Ok(list) => crate::spec::calls_in_scope(&list.tokens),
+        Err(_) => TokenStream::new(),
+    }
+}
+
+#[cfg(not(feature = "spec"))]
+fn calls_in_scope(_: &Attribute) -> TokenStream {
+    TokenStream::new()
+}
+
 fn is_test_case(ty: &Type) -> bool {
     if let Type::Reference(r) = ty
         && r.mutability.is_some()
@@ -230,6 +245,7 @@ pub fn expand(args: TokenStream, mut item: ItemFn) -> syn::Result<TokenStream> {
     };
 
     let mut gen_args = Vec::new();
+    let mut call_checks = Vec::new();
     let mut tc_position = None;
     let mut call_args = Vec::new();
     for (i, input) in item.sig.inputs.iter_mut().enumerate() {
@@ -264,6 +280,7 @@ pub fn expand(args: TokenStream, mut item: ItemFn) -> syn::Result<TokenStream> {
         pt.attrs = kept;
         if let Some(attr) = &refine_attr {
             refine = Some(refinement(attr, &name, &earlier)?);
+            call_checks.push(calls_in_scope(attr));
         }
         if is_test_case(&pt.ty) {
             if tc_position.is_some() {
@@ -440,6 +457,7 @@ pub fn expand(args: TokenStream, mut item: ItemFn) -> syn::Result<TokenStream> {
 
     Ok(quote! {
         #inputs_item
+        #(#call_checks)*
 
         #(#outer_attrs)*
         #[test]

@@ -9,11 +9,28 @@ use syn::{Data, DeriveInput, Fields, parse_quote};
 use crate::attrs;
 use crate::derive::mentions;
 
-/// The refinement on a field, checked against the spec language.
-fn refinement(field: &syn::Field) -> syn::Result<Option<String>> {
+/// The refinement on a field, checked against the spec language: it may
+/// name the field and the fields before it (`scope`, as bound), and call
+/// built-ins and the measures and predicates in scope (`checks` gets the
+/// items that make any other call a compile error).
+fn refinement(field: &syn::Field, scope: &[String], checks: &mut Vec<TokenStream>) -> syn::Result<Option<String>> {
     let Some(attr) = field.attrs.iter().find(|a| a.path().is_ident("refine")) else { return Ok(None) };
+    let tokens = &attr.meta.require_list()?.tokens;
+    let spec = crate::spec::spec_tokens(tokens)?;
+    let own = scope.last().cloned().unwrap_or_default();
+    if let Some(v) = spec.expr.free_vars().into_iter().find(|v| !scope.contains(v)) {
+        return Err(syn::Error::new_spanned(
+            tokens,
+            format!(
+                "the refinement of field `{own}` names `{v}`, which is not this field or a field before it (in \
+                 scope: {})",
+                scope.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+            ),
+        ));
+    }
+    checks.push(crate::spec::calls_in_scope(tokens));
     // Stored desugared: the run-time reader needs no token spacing.
-    Ok(Some(crate::spec::spec_tokens(&attr.meta.require_list()?.tokens)?.source))
+    Ok(Some(spec.source))
 }
 
 pub fn expand(input: DeriveInput) -> syn::Result<TokenStream> {
@@ -45,16 +62,19 @@ pub fn expand(input: DeriveInput) -> syn::Result<TokenStream> {
     };
 
     let mut defs = Vec::new();
+    let mut checks = Vec::new();
     let mut reflects = Vec::new();
     let mut reifies = Vec::new();
     for (index, (path, cname, fields, recursive)) in ctors.iter().enumerate() {
         let mut fdefs = Vec::new();
         let mut binds = Vec::new();
         let mut builds = Vec::new();
+        let mut scope = Vec::new();
         for (i, f) in fields.iter().enumerate() {
             let ty = &f.ty;
             let fname = f.ident.as_ref().map_or_else(|| i.to_string(), ToString::to_string);
-            let refine = match refinement(f)? {
+            scope.push(speccheck_spec::refined::field_binding(&fname));
+            let refine = match refinement(f, &scope, &mut checks)? {
                 Some(src) => quote!(::core::option::Option::Some(
                     #spec::parse_str(#src).expect("checked when the type was compiled")
                 )),
@@ -87,6 +107,7 @@ pub fn expand(input: DeriveInput) -> syn::Result<TokenStream> {
     }
 
     Ok(quote! {
+        #(#checks)*
         impl #impl_g #spec::Targetable for #name #ty_g #where_g {
             fn ty() -> #spec::Ty {
                 #spec::Ty::Data(#spec::DataRef::new::<Self>(#name_str, || #spec::DataDef {

@@ -52,13 +52,35 @@ pub enum EvalError {
         /// The sequence's length.
         len: usize,
     },
-    /// A field the value's constructor does not have.
-    #[error("`{value}` has no field `{field}`")]
+    /// A field the value's constructor does not have, though another
+    /// constructor of its type does (a partial operation: see
+    /// [`EvalError::is_partial`]).
+    #[error("`{value}` has no field `{field}` (another constructor of its type has it)")]
     NoField {
         /// The value.
         value: String,
         /// The field.
         field: String,
+    },
+    /// A field no constructor of the value's type has (or a field of
+    /// something that is not data): a mistake in the spec.
+    #[error("`{value}` has no field `{field}`: no constructor of its type has one")]
+    UnknownField {
+        /// The value.
+        value: String,
+        /// The field.
+        field: String,
+    },
+    /// An error inside a refinement, with where the refinement is (the
+    /// type and field, or the argument).
+    #[error("the refinement `{spec}` of {at} cannot be evaluated: {error}")]
+    In {
+        /// The refinement as written.
+        spec: String,
+        /// Where it is: "field `f` of `T::C`", "argument `x`".
+        at: String,
+        /// What went wrong.
+        error: Box<EvalError>,
     },
     /// A measure with no arm for a constructor.
     #[error("measure `{measure}` has no arm for constructor `{ctor}`")]
@@ -83,6 +105,17 @@ pub enum EvalError {
     Arity(String, usize, usize),
 }
 
+impl EvalError {
+    /// True for a *partial operation* met on this value: a field of
+    /// another constructor, an index out of range, a division by zero.
+    /// A spec is false where it meets one (the candidate is not a valid
+    /// input), and the evaluator, the lazy enumeration and the solver agree
+    /// on that; every other error is a mistake in the spec itself.
+    pub fn is_partial(&self) -> bool {
+        matches!(self, EvalError::NoField { .. } | EvalError::Index { .. } | EvalError::DivisionByZero(_))
+    }
+}
+
 /// Names in scope and the measures callable.
 #[derive(Clone, Debug)]
 pub struct Env<'m> {
@@ -92,13 +125,16 @@ pub struct Env<'m> {
     measures: &'m Measures,
     /// The measure calls under way (a repeat is a loop).
     active: Vec<(String, Vec<Value>)>,
+    /// A hole a parallel connective or quantifier left unread because the
+    /// other side decided (see [`Env::skipped`]).
+    skipped: Option<u32>,
 }
 
 impl<'m> Env<'m> {
     /// An empty scope calling `measures`.
     pub fn new(measures: &'m Measures) -> Self {
         // A contract's arguments, result and steps: one allocation.
-        Env { vars: Vec::with_capacity(8), measures, active: Vec::new() }
+        Env { vars: Vec::with_capacity(8), measures, active: Vec::new(), skipped: None }
     }
 
     /// Binds `name` (shadowing earlier bindings).
@@ -111,6 +147,15 @@ impl<'m> Env<'m> {
     pub fn with(mut self, name: impl Into<Cow<'static, str>>, v: Value) -> Self {
         self.bind(name, v);
         self
+    }
+
+    /// On a partial value, a hole whose part an evaluation decided without
+    /// (`h && false`): the result holds for every completion on which
+    /// evaluating that part does not fail. A spec found *true* this way is
+    /// not yet true of every completion (a partial operation there makes
+    /// it false), so the lazy strategy fills that hole before it accepts.
+    pub fn skipped(&self) -> Option<u32> {
+        self.skipped
     }
 
     fn lookup(&self, name: &str) -> Option<&Value> {
@@ -174,9 +219,17 @@ impl<'m> Env<'m> {
                     let b = self.bool(body);
                     self.vars.pop();
                     match b {
-                        Ok(b) if b != *forall => return Ok(Value::Bool(!*forall)),
+                        Ok(b) if b != *forall => {
+                            if let Some(h) = undecided {
+                                self.skipped.get_or_insert(h);
+                            }
+                            return Ok(Value::Bool(!*forall));
+                        }
                         Ok(_) => {}
                         Err(EvalError::Hole(h)) => undecided = undecided.or(Some(h)),
+                        // An undecided item before it may decide first,
+                        // on some completions: undecided, as a connective.
+                        Err(_) if undecided.is_some() => break,
                         Err(e) => return Err(e),
                     }
                 }
@@ -270,7 +323,10 @@ impl<'m> Env<'m> {
             Ok(x) if x == decides => Ok(decides),
             Ok(_) => self.bool(b),
             Err(EvalError::Hole(h)) => match self.bool(b) {
-                Ok(y) if y == decides => Ok(decides),
+                Ok(y) if y == decides => {
+                    self.skipped.get_or_insert(h);
+                    Ok(decides)
+                }
                 // Whatever else the right side does, the left is undecided.
                 _ => Err(EvalError::Hole(h)),
             },
@@ -299,9 +355,12 @@ impl<'m> Env<'m> {
         // A measure sees only its parameters (and the fields it binds).
         let mut active = std::mem::take(&mut self.active);
         active.push((f.to_string(), args.clone()));
-        let mut inner = Env { vars: Vec::new(), measures: self.measures, active };
+        let mut inner = Env { vars: Vec::new(), measures: self.measures, active, skipped: None };
         let r = inner.apply(f, &measure, args, at);
         self.active = inner.active;
+        if let Some(h) = inner.skipped {
+            self.skipped.get_or_insert(h);
+        }
         self.active.pop();
         r
     }
@@ -377,12 +436,15 @@ pub fn field_of(v: &Value, field: &str) -> Result<Value, EvalError> {
     if let Value::Hole(h) = v {
         return Err(EvalError::Hole(*h));
     }
-    if let Value::Data { def, ctor, fields } = v
-        && let Some(i) = def.ctors[*ctor].fields.iter().position(|f| f.name == field)
-    {
-        return Ok(fields[i].clone());
+    if let Value::Data { def, ctor, fields } = v {
+        if let Some(i) = def.ctors[*ctor].fields.iter().position(|f| f.name == field) {
+            return Ok(fields[i].clone());
+        }
+        if def.ctors.iter().any(|c| c.fields.iter().any(|f| f.name == field)) {
+            return Err(EvalError::NoField { value: v.to_string(), field: field.to_string() });
+        }
     }
-    Err(EvalError::NoField { value: v.to_string(), field: field.to_string() })
+    Err(EvalError::UnknownField { value: v.to_string(), field: field.to_string() })
 }
 
 /// A call to a Rust predicate (`#[predicate]`): on complete values only.

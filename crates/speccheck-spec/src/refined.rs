@@ -6,7 +6,65 @@
 use crate::ast::Expr;
 use crate::eval::{Env, EvalError};
 use crate::measure::Measures;
+use crate::targetable::Targetable;
+use crate::ty::{DataDef, Ty};
 use crate::value::Value;
+
+/// How many times `#[derive(Arbitrary)]` draws a refined field at random
+/// before the case is rejected (naming the refinement).
+pub const FIELD_TRIES: u32 = 8;
+
+/// Where field `field` of constructor `ctor` is, for messages: "field `f`
+/// of `T::C`" (or of `T` for a struct or a tuple).
+pub fn field_place(def: &DataDef, ctor: usize, field: usize) -> String {
+    let c = &def.ctors[ctor];
+    let f = c.fields.get(field).map_or("?", |f| f.name.as_str());
+    if c.name.is_empty() || c.name == def.name {
+        format!("field `{f}` of `{}`", def.name)
+    } else {
+        format!("field `{f}` of `{}::{}`", def.name, c.name)
+    }
+}
+
+/// What a refinement says of the values bound in `env`: `Ok(None)` when it
+/// holds, the violation when it is false — a partial operation met on the
+/// way (a field of another constructor, an index out of range, a division
+/// by zero) makes it false, as it does for the lazy strategy and the
+/// solver —, an error naming the refinement and `at` when it cannot be
+/// evaluated at all (holes pass through, for the lazy strategy).
+pub fn refinement_holds(
+    env: &mut Env<'_>,
+    spec: &Expr,
+    at: impl Fn() -> String,
+) -> Result<Option<Violation>, EvalError> {
+    match env.bool(spec) {
+        Ok(true) => Ok(None),
+        Ok(false) => Ok(Some(Violation { spec: spec.to_string(), at: at() })),
+        Err(e) if e.is_partial() => Ok(Some(Violation { spec: spec.to_string(), at: format!("{}, where {e}", at()) })),
+        Err(e @ (EvalError::Hole(_) | EvalError::In { .. })) => Err(e),
+        Err(e) => Err(EvalError::In { spec: spec.to_string(), at: at(), error: Box::new(e) }),
+    }
+}
+
+/// Whether field `field` of constructor `ctor` of `T` satisfies its
+/// refinement, `fields` being the constructor's fields up to it (what
+/// `#[derive(Arbitrary)]` checks as it draws). A refinement that cannot be
+/// evaluated (a measure that is not registered, a type error) panics with
+/// an error naming the type and the field.
+pub fn field_holds<T: Targetable>(ctor: usize, field: usize, fields: &[Value]) -> bool {
+    let Ty::Data(r) = T::ty() else { return true };
+    let def = r.get();
+    let c = &def.ctors[ctor];
+    let Some(spec) = c.fields.get(field).and_then(|f| f.refine.as_ref()) else { return true };
+    let mut env = Env::new(Measures::global());
+    for (fd, v) in c.fields.iter().zip(fields) {
+        env.bind(field_binding(&fd.name), v.clone());
+    }
+    match refinement_holds(&mut env, spec, || field_place(&def, ctor, field)) {
+        Ok(v) => v.is_none(),
+        Err(e) => panic!("{e}"),
+    }
+}
 
 /// The name a field is bound to in its type's refinements: its own name,
 /// or `_0`, `_1`, … for a tuple field.
@@ -60,15 +118,12 @@ pub fn violation(v: &Value, measures: &Measures) -> Result<Option<Violation>, Ev
             }
             let c = &def.ctors[*ctor];
             let mut env = Env::new(measures);
-            for (fd, fv) in c.fields.iter().zip(fields) {
+            for (i, (fd, fv)) in c.fields.iter().zip(fields).enumerate() {
                 env.bind(field_binding(&fd.name), fv.clone());
                 if let Some(r) = &fd.refine
-                    && !env.bool(r)?
+                    && let Some(bad) = refinement_holds(&mut env, r, || field_place(def, *ctor, i))?
                 {
-                    return Ok(Some(Violation {
-                        spec: r.to_string(),
-                        at: format!("field `{}` of `{}::{}`", fd.name, def.name, c.name),
-                    }));
+                    return Ok(Some(bad));
                 }
             }
             Ok(None)
@@ -95,9 +150,47 @@ pub fn admits(
         env.bind(name.to_string(), v.clone());
     }
     for (source, e) in requires {
-        if !env.bool(e)? {
-            return Ok(Some(Violation { spec: source.clone(), at: CLAUSE_VIOLATION.into() }));
+        if let Some(mut bad) = refinement_holds(&mut env, e, || CLAUSE_VIOLATION.into())? {
+            bad.spec.clone_from(source);
+            return Ok(Some(bad));
         }
     }
     Ok(None)
+}
+
+/// Checks that every field refinement inside `ty` names only its field and
+/// the fields before it (as `#[derive(Targetable)]` does at compile time,
+/// for types described by hand): the error names the type, the field and
+/// the name.
+pub fn check_scopes(ty: &Ty) -> Result<(), String> {
+    fn walk(ty: &Ty, seen: &mut Vec<crate::ty::DataRef>) -> Result<(), String> {
+        match ty {
+            Ty::Int { .. } | Ty::Bool => Ok(()),
+            Ty::Seq(t) | Ty::Set(t) => walk(t, seen),
+            Ty::Data(r) => {
+                if seen.contains(r) {
+                    return Ok(());
+                }
+                seen.push(r.clone());
+                let def = r.get();
+                for (c, ctor) in def.ctors.iter().enumerate() {
+                    let mut scope = Vec::new();
+                    for (i, f) in ctor.fields.iter().enumerate() {
+                        scope.push(field_binding(&f.name));
+                        if let Some(r) = &f.refine
+                            && let Some(v) = r.free_vars().into_iter().find(|v| !scope.contains(v))
+                        {
+                            return Err(format!(
+                                "the refinement `{r}` of {} names `{v}`, which is not this field or a field before it",
+                                field_place(&def, c, i)
+                            ));
+                        }
+                        walk(&f.ty, seen)?;
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+    walk(ty, &mut Vec::new())
 }

@@ -13,8 +13,8 @@
 
 use std::collections::BTreeSet;
 
-use speccheck_spec::refined::field_binding;
-use speccheck_spec::{Env, EvalError, Expr, Measures, Ty, Value};
+use speccheck_spec::refined::{field_binding, field_place, refinement_holds};
+use speccheck_spec::{Env, EvalError, Expr, Measures, Ty, Value, Violation};
 
 use crate::depth::{below, int_window};
 
@@ -124,10 +124,19 @@ impl<'m> Lazy<'m> {
 
     fn decide(&self, args: &[Value]) -> Result<Decision, EvalError> {
         let mut needs = None;
-        let mut verdict = |r: Result<bool, EvalError>| -> Result<bool, EvalError> {
+        // What one refinement says of the partial input: false refutes it
+        // (a partial operation met makes it false, as for the evaluator and
+        // the solver); true counts only if no hole was skipped on the way
+        // (else a completion could still meet a partial operation there).
+        let mut verdict = |r: Result<Option<Violation>, EvalError>, skipped: Option<u32>| -> Result<bool, EvalError> {
             match r {
-                Ok(false) => Ok(false),
-                Ok(true) => Ok(true),
+                Ok(Some(_)) => Ok(false),
+                Ok(None) => {
+                    if let Some(h) = skipped {
+                        needs.get_or_insert(h);
+                    }
+                    Ok(true)
+                }
                 Err(EvalError::Hole(h)) => {
                     needs.get_or_insert(h);
                     Ok(true)
@@ -148,7 +157,8 @@ impl<'m> Lazy<'m> {
             env.bind(name.clone(), v.clone());
         }
         for r in &self.requires {
-            if !verdict(env.bool(r))? {
+            let holds = refinement_holds(&mut env, r, || "the arguments".into());
+            if !verdict(holds, env.skipped())? {
                 return Ok(Decision::Refuted);
             }
         }
@@ -163,7 +173,7 @@ impl<'m> Lazy<'m> {
     fn refinements_hold(
         &self,
         v: &Value,
-        verdict: &mut impl FnMut(Result<bool, EvalError>) -> Result<bool, EvalError>,
+        verdict: &mut impl FnMut(Result<Option<Violation>, EvalError>, Option<u32>) -> Result<bool, EvalError>,
     ) -> Result<bool, EvalError> {
         match v {
             Value::Int(_) | Value::Bool(_) | Value::Hole(_) => Ok(true),
@@ -185,12 +195,16 @@ impl<'m> Lazy<'m> {
             }
             Value::Data { def, ctor, fields } => {
                 let c = &def.ctors[*ctor];
-                let mut env = Env::new(self.measures);
-                for (fd, fv) in c.fields.iter().zip(fields) {
-                    env.bind(field_binding(&fd.name), fv.clone());
-                    if let Some(r) = &fd.refine
-                        && !verdict(env.bool(r))?
-                    {
+                for (i, fd) in c.fields.iter().enumerate() {
+                    let Some(r) = &fd.refine else { continue };
+                    // Each refinement in an environment of its own, so a
+                    // hole one skipped is not blamed on the next.
+                    let mut env = Env::new(self.measures);
+                    for (fd, fv) in c.fields.iter().zip(fields).take(i + 1) {
+                        env.bind(field_binding(&fd.name), fv.clone());
+                    }
+                    let holds = refinement_holds(&mut env, r, || field_place(def, *ctor, i));
+                    if !verdict(holds, env.skipped())? {
                         return Ok(false);
                     }
                 }

@@ -77,6 +77,9 @@ impl ArgSpec {
     /// A spec over `params` with the clauses `requires` (as written, and
     /// as the spec parser reads them), calling the registered measures.
     pub fn new(params: Vec<(String, Ty)>, requires: &[(&str, &str)]) -> Result<ArgSpec, String> {
+        for (_, ty) in &params {
+            speccheck_spec::refined::check_scopes(ty)?;
+        }
         Ok(ArgSpec { params, requires: parse_clauses("spec", requires)?, measures: Measures::global() })
     }
 
@@ -90,6 +93,23 @@ impl ArgSpec {
     pub fn violation(&self, args: &[Value]) -> Result<Option<Violation>, EvalError> {
         let named: Vec<(&str, Value)> = self.params.iter().map(|(n, _)| n.as_str()).zip(args.iter().cloned()).collect();
         speccheck_spec::admits(&named, &self.requires, self.measures)
+    }
+
+    /// `args`, re-checked by the evaluator, for a strategy (`by`) that
+    /// builds valid inputs: an input the spec rejects, or cannot be
+    /// evaluated on, is an error naming the spec and the input — never an
+    /// input the property runs on.
+    pub fn recheck(&self, by: &str, args: Vec<Value>) -> Result<Vec<Value>, String> {
+        let shown = || args.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ");
+        match self.violation(&args) {
+            Ok(None) => Ok(args),
+            Ok(Some(bad)) => Err(format!(
+                "{by} produced the input ({}), which the spec {bad} rejects: the strategy and the evaluator \
+                 disagree, a bug in speccheck (please report it with this message)",
+                shown()
+            )),
+            Err(e) => Err(format!("{by} produced the input ({}), on which the spec cannot be evaluated: {e}", shown())),
+        }
     }
 
     /// Discards the case unless `args` is a valid input (the random and
@@ -192,6 +212,8 @@ enum Msg {
 /// run, and rebuilt into the property's input type.
 pub struct SpecInputs<T> {
     rx: Receiver<Msg>,
+    /// Every input is re-checked against it before it is used.
+    spec: ArgSpec,
     reify: fn(&[Value]) -> Option<T>,
     what: String,
     depth: u32,
@@ -215,10 +237,19 @@ impl<T> SpecInputs<T> {
         if let Err(e) = spawned {
             let (tx, rx2) = sync_channel(1);
             let _ = tx.send(Msg::Error(format!("could not start the input thread: {e}")));
-            return SpecInputs { rx: rx2, reify, what: String::new(), depth, by, warnings: Vec::new() };
+            return SpecInputs {
+                rx: rx2,
+                spec: spec.clone(),
+                reify,
+                what: String::new(),
+                depth,
+                by,
+                warnings: Vec::new(),
+            };
         }
         SpecInputs {
             rx,
+            spec: spec.clone(),
             reify,
             what: format!("valid inputs up to depth {depth} (satisfying {})", spec.written()),
             depth,
@@ -318,13 +349,16 @@ impl<T: Send> InputSource<T> for SpecInputs<T> {
                 return SourceStep::Error(format!("{} stopped without a word (its thread panicked)", self.by));
             };
             return match msg {
-                Msg::Input(v) => match (self.reify)(&v) {
-                    Some(t) => SourceStep::Input(t),
-                    None => SourceStep::Error(format!(
-                        "{} produced an input that does not fit the arguments' Rust types: ({})",
-                        self.by,
-                        v.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
-                    )),
+                Msg::Input(v) => match self.spec.recheck(&self.by, v) {
+                    Err(e) => SourceStep::Error(e),
+                    Ok(v) => match (self.reify)(&v) {
+                        Some(t) => SourceStep::Input(t),
+                        None => SourceStep::Error(format!(
+                            "{} produced an input that does not fit the arguments' Rust types: ({})",
+                            self.by,
+                            v.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
+                        )),
+                    },
                 },
                 Msg::By(by) => {
                     self.by = by;

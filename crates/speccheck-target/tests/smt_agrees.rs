@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 use std::time::Duration;
 
-use speccheck::{Arbitrary, Targetable, any, enumerate};
+use speccheck::{Arbitrary, Targetable, any, enumerate, measure};
 use speccheck_spec::{Measures, Targetable, Value, parse_str};
 use speccheck_target::lazy::Lazy;
 
@@ -14,6 +14,32 @@ use speccheck_target::lazy::Lazy;
 enum Sorted {
     Empty,
     Link(i64, #[refine(at_least(_1, _0))] Box<Sorted>),
+}
+
+// The measures the types' refinements call are registered (`#[measure]`):
+// `Arbitrary` checks the refinements as it draws, with the registered ones.
+#[measure]
+fn at_least(l: &Sorted, x: i64) -> bool {
+    match l {
+        Sorted::Empty => true,
+        Sorted::Link(h, t) => *h >= x && at_least(t, x),
+    }
+}
+
+#[measure]
+fn all_lt(t: &Rbt, k: i64) -> bool {
+    match t {
+        Rbt::Leaf => true,
+        Rbt::Node { key, left, right, .. } => *key < k && all_lt(left, k) && all_lt(right, k),
+    }
+}
+
+#[measure]
+fn all_gt(t: &Rbt, k: i64) -> bool {
+    match t {
+        Rbt::Leaf => true,
+        Rbt::Node { key, left, right, .. } => *key > k && all_gt(left, k) && all_gt(right, k),
+    }
 }
 
 #[derive(Arbitrary, Targetable, Clone, Debug, PartialEq)]
@@ -155,6 +181,25 @@ fn specs_select_the_same_inputs() {
     agree::<(List, List)>(0..=4, Some("balanced(size(x.0), size(x.1)) && size(x.0) + size(x.1) >= 2"));
 }
 
+/// A partial operation (an index out of range, a field of another
+/// constructor, a division by zero) makes the spec false where evaluation
+/// reaches it — not its negation true, not a free value — in the
+/// enumeration filtered by the evaluator, the lazy strategy and the solver
+/// alike; `&&`, `||`, `if` and the quantifiers stop where Rust's would.
+#[test]
+fn partial_operations_mean_the_same_everywhere() {
+    agree::<Vec<i64>>(0..=3, Some("x[1] > 0"));
+    agree::<Vec<i64>>(0..=3, Some("!(x[1] > 0)"));
+    agree::<Vec<i64>>(0..=3, Some("len(x) > 1 && x[1] > 0 || len(x) == 0"));
+    agree::<Vec<i64>>(0..=3, Some("exists!(i in 0..3, x[i] > 0)"));
+    agree::<Vec<i64>>(0..=3, Some("!forall!(i in 0..3, x[i] != 1)"));
+    agree::<Vec<i64>>(0..=3, Some("if len(x) > 2 { x[2] == 0 } else { x[5] == 0 }"));
+    agree::<Option<i8>>(0..=3, Some("x.0 > 0"));
+    agree::<Option<i8>>(0..=3, Some("!(x.0 > 0)"));
+    agree::<i64>(0..=4, Some("x > 1 || x / 0 > 0"));
+    agree::<List>(0..=3, Some("x.0 >= 0 ==> size(x) == 1"));
+}
+
 #[test]
 fn refinements_inside_data_select_the_same_inputs() {
     agree::<Sorted>(0..=5, None);
@@ -168,7 +213,9 @@ fn the_lazy_strategy_skips_refuted_subtrees() {
     let m = measures();
     let mut lazy = Lazy::new(&[("x".into(), Sorted::ty())], &[], &m, 6);
     let found = lazy.by_ref().count() as u64;
-    let all = enumerate(&any::<Sorted>(), 6).count() as u64;
+    // Every list of that shape, sorted or not (`Sorted`'s own generator
+    // makes only sorted ones).
+    let all = enumerate(&any::<List>(), 6).count() as u64;
     // Each refuted prefix stands for many enumerated inputs.
     assert!(lazy.evaluated < all / 4, "found {found}, evaluated {} partial inputs, of {all}", lazy.evaluated);
 }
@@ -196,4 +243,22 @@ fn searches_in_one_thread_are_independent() {
     let smt: BTreeSet<_> = search(3).map(|v| v.unwrap()).collect();
     let lazy: BTreeSet<_> = Lazy::new(&params, &req, &m, 3).map(|v| v.unwrap()).collect();
     assert_eq!(smt, lazy);
+}
+
+/// "Smallest first" holds for sequences too: a sequence's height is its
+/// length, so the solver yields every shorter sequence before a longer one.
+#[cfg(feature = "z3")]
+#[test]
+fn the_solver_yields_shorter_sequences_first() {
+    let m = measures();
+    let ty = <Vec<i64> as Targetable>::ty();
+    let search = speccheck_target::smt::Search::new(&[("x".into(), ty)], &[], &m, 3, Duration::from_secs(30)).unwrap();
+    let lengths: Vec<usize> = search
+        .map(|v| match &v.unwrap()[0] {
+            Value::Seq(xs) => xs.len(),
+            other => panic!("not a sequence: {other}"),
+        })
+        .collect();
+    assert!(lengths.windows(2).all(|w| w[0] <= w[1]), "lengths out of order: {lengths:?}");
+    assert_eq!(lengths.last(), Some(&3));
 }

@@ -8,7 +8,7 @@
 use speccheck::{contract, measure};
 
 mod common;
-use common::List;
+use common::{List, ordered, size};
 
 #[measure]
 fn count(l: &List, x: i64) -> i64 {

@@ -142,6 +142,13 @@ impl Contracted<'_> {
 
     /// Registers the contract under the function's path, so callers'
     /// classifications can assume it ([`crate`]'s `callees`).
+    /// The items making a call in any clause to anything but a built-in, a
+    /// measure or a predicate in scope a compile error at the call.
+    fn calls_in_scope(&self) -> TokenStream {
+        let p = &self.parts;
+        p.requires.iter().chain(&p.ensures).chain(&p.cost).map(|c| crate::spec::calls_in_scope(&c.tokens)).collect()
+    }
+
     fn registration(&self) -> TokenStream {
         let c = quote!(::speccheck::__private::contract);
         let spec = quote!(::speccheck::__private::spec);
@@ -269,7 +276,8 @@ pub fn expand(args: TokenStream, item: ItemFn) -> syn::Result<TokenStream> {
     let wrapped = wrap::wrapper(&contracted, &item.attrs, &item.vis, &item.block);
     let tests = tests::tests(&contracted);
     let registration = contracted.registration();
-    Ok(quote!(#wrapped #registration #tests))
+    let calls = contracted.calls_in_scope();
+    Ok(quote!(#wrapped #registration #tests #calls))
 }
 
 /// Whether an attribute is `#[contract(..)]` (or `#[speccheck::contract(..)]`).
@@ -331,6 +339,7 @@ pub fn expand_impl(args: TokenStream, mut item: ItemImpl) -> syn::Result<TokenSt
         items.push(ImplItem::Verbatim(wrap::wrapper(&contracted, &f.attrs, &f.vis, &f.block)));
         tests.push(tests::tests(&contracted));
         tests.push(contracted.registration());
+        tests.push(contracted.calls_in_scope());
     }
     item.items = items;
     Ok(quote!(#item #(#tests)*))

@@ -50,7 +50,7 @@ pub enum SmtError {
 /// Every input satisfying a spec up to a depth, one solver model at a time.
 ///
 /// Inputs come height by height (the number of recursive steps from the
-/// argument down: a field of a recursive constructor, a sequence element):
+/// argument down: a field of a recursive constructor; element `k` of a sequence is `k + 1` steps down, so a sequence is as tall as it is long):
 /// one solver holds the inputs of height exactly 0, the next those of
 /// height exactly 1, and so on, until a height that cuts nothing off. The heights partition the
 /// inputs up to the depth, so the union is the same set with no duplicate;

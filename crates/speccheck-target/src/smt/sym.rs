@@ -185,20 +185,25 @@ impl Builder {
                 if at_limit && level > 0 {
                     self.frontier.push(guard.clone());
                 }
-                if at_limit && d > 0 {
+                // A sequence is as tall as it is long (element `k` sits
+                // `k + 1` steps down, as in a list), so shorter sequences
+                // come from earlier heights: small first.
+                let room = self.height.saturating_sub(level);
+                if room < d {
                     self.cut = true;
                 }
-                let max = if at_limit { 0 } else { i64::from(d) };
+                let max = i64::from(d.min(room));
                 self.constraints
                     .push(guard.implies(Bool::and(&[len.ge(Int::from_i64(0)), len.le(Int::from_i64(max))])));
-                if max > 0 && level + 1 == self.height {
-                    // An element is one step taller, whatever its type.
-                    self.frontier.push(Bool::and(&[guard.clone(), len.gt(Int::from_i64(0))]));
+                if max > 0 && level + d.min(room) == self.height {
+                    // Its last element reaches the height, whatever its type.
+                    self.frontier.push(Bool::and(&[guard.clone(), len.ge(Int::from_i64(max))]));
                 }
                 let mut elems = Vec::new();
                 for k in 0..max {
                     let inner = Bool::and(&[guard.clone(), len.gt(Int::from_i64(k))]);
-                    elems.push(self.make(elem, below(d), level + 1, &inner, &format!("{name}[{k}]"))?);
+                    let at = level + 1 + k as u32;
+                    elems.push(self.make(elem, below(d), at, &inner, &format!("{name}[{k}]"))?);
                 }
                 Sym::Seq(Rc::new(SeqSym { len, elems }))
             }

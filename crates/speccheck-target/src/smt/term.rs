@@ -1,6 +1,13 @@
 //! Specs as SMT terms over symbolic values: measures unfold along the
 //! symbolic structure (one `ite` over the constructors a node may take,
 //! shared between uses), bounded quantifiers unroll, sets are z3 arrays.
+//!
+//! A partial operation (a field of another constructor, an index out of
+//! range, a division by zero) is *undefined*: alongside each term the
+//! translator builds the condition under which evaluating it meets one,
+//! following the evaluator's order (`&&`, `||`, `==>`, `if` and the
+//! quantifiers stop early, as Rust's do), and a spec holds only where it is
+//! defined and true — the evaluator's and the lazy strategy's meaning.
 
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -39,6 +46,10 @@ pub enum T {
     Data(Rc<DataSym>),
     /// A symbolic sequence.
     Seq(Rc<SeqSym>),
+    /// The value of an expression that is undefined wherever it is
+    /// evaluated (a field no constructor the node may take has): any
+    /// value will do, since the spec is false there.
+    Undef,
 }
 
 impl T {
@@ -55,8 +66,12 @@ impl T {
 /// Translates specs, memoizing measure unfoldings per node.
 pub struct Translator<'m> {
     measures: &'m Measures,
-    memo: HashMap<(String, u32), T>,
+    /// Each unfolding with the condition under which it is undefined.
+    memo: HashMap<(String, u32), (T, Bool)>,
     unfolding: Vec<(String, u32)>,
+    /// Conditions under which the expression being translated meets a
+    /// partial operation (see [`Translator::scoped`]).
+    undef: Vec<Bool>,
 }
 
 type Scope = Vec<(String, T)>;
@@ -64,18 +79,31 @@ type Scope = Vec<(String, T)>;
 impl<'m> Translator<'m> {
     /// A translator calling `measures`.
     pub fn new(measures: &'m Measures) -> Self {
-        Translator { measures, memo: HashMap::new(), unfolding: Vec::new() }
+        Translator { measures, memo: HashMap::new(), unfolding: Vec::new(), undef: Vec::new() }
     }
 
-    /// The boolean term for `e` with the symbolic values `scope` in scope.
+    /// The formula for spec `e` with the symbolic values `scope` in scope:
+    /// true where `e` is defined and true.
     pub fn formula(&mut self, e: &Expr, scope: &[(String, Sym)]) -> Result<Bool, Unsolvable> {
         let mut s: Scope = scope.iter().map(|(n, v)| (n.clone(), T::of(v))).collect();
-        self.boolean(e, &mut s)
+        let (b, undefined) = self.scoped(|t| t.boolean(e, &mut s))?;
+        Ok(Bool::and(&[b, undefined.not()]))
+    }
+
+    /// Runs `f` apart: its result, and the condition under which what it
+    /// translated is undefined (kept out of the enclosing expression's, for
+    /// the caller to place where evaluation would reach it).
+    fn scoped<R>(&mut self, f: impl FnOnce(&mut Self) -> Result<R, Unsolvable>) -> Result<(R, Bool), Unsolvable> {
+        let outer = std::mem::take(&mut self.undef);
+        let r = f(self);
+        let inner = std::mem::replace(&mut self.undef, outer);
+        Ok((r?, any(&inner)))
     }
 
     fn boolean(&mut self, e: &Expr, s: &mut Scope) -> Result<Bool, Unsolvable> {
         match self.term(e, s)? {
             T::Bool(b) => Ok(b),
+            T::Undef => Ok(Bool::fresh_const("undef")),
             _ => Err(unsolvable(e, "expected a boolean")),
         }
     }
@@ -83,6 +111,7 @@ impl<'m> Translator<'m> {
     fn int(&mut self, e: &Expr, s: &mut Scope) -> Result<(Int, Option<(i128, i128)>), Unsolvable> {
         match self.term(e, s)? {
             T::Int(i, b) => Ok((i, b)),
+            T::Undef => Ok((Int::fresh_const("undef"), None)),
             _ => Err(unsolvable(e, "expected an integer")),
         }
     }
@@ -91,6 +120,7 @@ impl<'m> Translator<'m> {
         match self.term(e, s)? {
             T::Set(x) => Ok(x),
             T::Seq(seq) => Ok(elements(&seq)?),
+            T::Undef => Ok(Set::empty(&Sort::int())),
             _ => Err(unsolvable(e, "expected a set")),
         }
     }
@@ -107,9 +137,14 @@ impl<'m> Translator<'m> {
                 .map(|(_, t)| t.clone())
                 .ok_or_else(|| unsolvable(e, "not in scope"))?,
             Expr::Field(base, field) => {
-                let T::Data(node) = self.term(base, s)? else {
-                    return Err(unsolvable(e, "a field of something that is not data"));
+                let node = match self.term(base, s)? {
+                    T::Data(node) => node,
+                    T::Undef => return Ok(T::Undef),
+                    _ => return Err(unsolvable(e, "a field of something that is not data")),
                 };
+                if !node.def.ctors.iter().any(|c| c.fields.iter().any(|f| &f.name == field)) {
+                    return Err(unsolvable(e, "no constructor has this field"));
+                }
                 let found: Vec<(Bool, T)> = node
                     .alts
                     .iter()
@@ -118,23 +153,29 @@ impl<'m> Translator<'m> {
                         Some((a.chosen(), T::of(&a.fields[i])))
                     })
                     .collect();
+                // Undefined on the constructors without the field.
+                if found.len() < node.alts.len() {
+                    self.undef.push(any(&found.iter().map(|(c, _)| c.clone()).collect::<Vec<_>>()).not());
+                }
                 match found.len() {
-                    0 => return Err(unsolvable(e, "no constructor has this field")),
+                    0 => T::Undef,
                     1 => found.into_iter().next().map(|(_, t)| t).expect("one"),
                     _ => ite_all(e, found)?,
                 }
             }
             Expr::Index(seq, i) => {
-                let T::Seq(seq_sym) = self.term(seq, s)? else {
-                    return Err(unsolvable(e, "indexing something that is not a sequence"));
+                let seq_sym = match self.term(seq, s)? {
+                    T::Seq(seq_sym) => seq_sym,
+                    T::Undef => return Ok(T::Undef),
+                    _ => return Err(unsolvable(e, "indexing something that is not a sequence")),
                 };
                 let (i, _) = self.int(i, s)?;
+                // Undefined outside `0..len`.
+                self.undef.push(Bool::and(&[i.ge(Int::from_i64(0)), i.lt(&seq_sym.len)]).not());
                 if let Some(k) = i.simplify().as_i64() {
                     match usize::try_from(k).ok().and_then(|k| seq_sym.elems.get(k)) {
                         Some(el) => T::of(el),
-                        // Past every slot: only reachable where a guard
-                        // excludes it, so any value will do.
-                        None => T::Int(Int::fresh_const("oob"), None),
+                        None => T::Undef,
                     }
                 } else {
                     let cases: Vec<(Bool, T)> = seq_sym
@@ -143,7 +184,7 @@ impl<'m> Translator<'m> {
                         .enumerate()
                         .map(|(k, el)| (i.eq(Int::from_i64(k as i64)), T::of(el)))
                         .collect();
-                    if cases.is_empty() { T::Int(Int::fresh_const("oob"), None) } else { ite_all(e, cases)? }
+                    if cases.is_empty() { T::Undef } else { ite_all(e, cases)? }
                 }
             }
             Expr::Unary(UnOp::Not, x) => T::Bool(self.boolean(x, s)?.not()),
@@ -154,7 +195,9 @@ impl<'m> Translator<'m> {
             Expr::Binary(op, a, b) => self.binary(*op, a, b, e, s)?,
             Expr::If(c, a, b) => {
                 let c = self.boolean(c, s)?;
-                let (a, b) = (self.term(a, s)?, self.term(b, s)?);
+                let (a, ua) = self.scoped(|t| t.term(a, s))?;
+                let (b, ub) = self.scoped(|t| t.term(b, s))?;
+                self.undef.push(c.ite(&ua, &ub));
                 ite(e, &c, a, b)?
             }
             Expr::Call(f, args) => self.call(f, args, e, s)?,
@@ -180,24 +223,42 @@ impl<'m> Translator<'m> {
                                 Bool::and(&[lo_t.le(&ki), ki.lt(&hi_t)])
                             };
                             s.push((var.clone(), T::Int(ki, Some((k, k)))));
-                            let b = self.boolean(body, s);
+                            let b = self.scoped(|t| t.boolean(body, s));
                             s.pop();
                             parts.push((inside, b?));
                         }
                     }
                     Domain::Elements(c) => {
-                        let T::Seq(seq) = self.term(c, s)? else {
-                            return Err(unsolvable(e, "a quantifier over a set (quantify over a sequence or a range)"));
+                        let seq = match self.term(c, s)? {
+                            T::Seq(seq) => seq,
+                            T::Undef => return Ok(T::Undef),
+                            _ => {
+                                return Err(unsolvable(
+                                    e,
+                                    "a quantifier over a set (quantify over a sequence or a range)",
+                                ));
+                            }
                         };
                         for (k, el) in seq.elems.iter().enumerate() {
                             let inside = seq.len.gt(Int::from_i64(k as i64));
                             s.push((var.clone(), T::of(el)));
-                            let b = self.boolean(body, s);
+                            let b = self.scoped(|t| t.boolean(body, s));
                             s.pop();
                             parts.push((inside, b?));
                         }
                     }
                 }
+                // The items are evaluated in order until one decides (false
+                // for `forall`, true for `exists`): undefined when an item
+                // reached that way is.
+                let mut undefined = Bool::from_bool(false);
+                for (inside, (b, u)) in parts.iter().rev() {
+                    let goes_on = if *forall { b.clone() } else { b.not() };
+                    let here = Bool::or(&[u.clone(), Bool::and(&[goes_on, undefined.clone()])]);
+                    undefined = inside.ite(&here, &undefined);
+                }
+                self.undef.push(undefined);
+                let parts: Vec<(Bool, Bool)> = parts.into_iter().map(|(g, (b, _))| (g, b)).collect();
                 T::Bool(if *forall {
                     Bool::and(&parts.iter().map(|(g, b)| g.implies(b)).collect::<Vec<_>>())
                 } else {
@@ -210,7 +271,12 @@ impl<'m> Translator<'m> {
     fn binary(&mut self, op: BinOp, a: &Expr, b: &Expr, e: &Expr, s: &mut Scope) -> Result<T, Unsolvable> {
         match op {
             BinOp::And | BinOp::Or | BinOp::Implies => {
-                let (x, y) = (self.boolean(a, s)?, self.boolean(b, s)?);
+                // The right side is evaluated only when the left does not
+                // decide (Rust's short circuit).
+                let x = self.boolean(a, s)?;
+                let (y, uy) = self.scoped(|t| t.boolean(b, s))?;
+                let goes_on = if op == BinOp::Or { x.not() } else { x.clone() };
+                self.undef.push(Bool::and(&[goes_on, uy]));
                 return Ok(T::Bool(match op {
                     BinOp::And => Bool::and(&[x, y]),
                     BinOp::Or => Bool::or(&[x, y]),
@@ -223,6 +289,7 @@ impl<'m> Translator<'m> {
                     (T::Bool(x), T::Bool(y)) => x.eq(&y),
                     (T::Set(x), T::Set(y)) => x.eq(&y),
                     (T::Seq(x), T::Set(y)) | (T::Set(y), T::Seq(x)) => elements(&x)?.eq(&y),
+                    (T::Undef, _) | (_, T::Undef) => Bool::fresh_const("undef"),
                     _ => return Err(unsolvable(e, "equality of data values or sequences")),
                 };
                 return Ok(T::Bool(if op == BinOp::Eq { eq } else { eq.not() }));
@@ -250,9 +317,14 @@ impl<'m> Translator<'m> {
                 T::Int(Int::mul(&[x, y]), bounds)
             }
             BinOp::Div | BinOp::Rem => {
-                let Some(k) = constant(&y).filter(|k| *k != 0) else {
-                    return Err(unsolvable(e, "division by something other than a non-zero constant"));
+                let Some(k) = constant(&y) else {
+                    return Err(unsolvable(e, "division by something other than a constant"));
                 };
+                if k == 0 {
+                    // Division by zero: undefined wherever it is reached.
+                    self.undef.push(Bool::from_bool(true));
+                    return Ok(T::Int(Int::fresh_const("undef"), None));
+                }
                 // Rust truncates toward zero; SMT-LIB's div is Euclidean.
                 let kt = Int::from_i128(k.abs());
                 let q_pos = x.div(&kt);
@@ -276,16 +348,16 @@ impl<'m> Translator<'m> {
     fn call(&mut self, f: &str, args: &[Expr], e: &Expr, s: &mut Scope) -> Result<T, Unsolvable> {
         let int_sort = Sort::int();
         match (f, args) {
-            ("len", [x]) => {
-                if let T::Seq(seq) = self.term(x, s)? {
-                    return Ok(T::Int(seq.len.clone(), Some((0, seq.elems.len() as i128))));
-                }
-            }
-            ("is_empty", [x]) => {
-                if let T::Seq(seq) = self.term(x, s)? {
-                    return Ok(T::Bool(seq.len.eq(Int::from_i64(0))));
-                }
-            }
+            ("len", [x]) => match self.term(x, s)? {
+                T::Seq(seq) => return Ok(T::Int(seq.len.clone(), Some((0, seq.elems.len() as i128)))),
+                T::Undef => return Ok(T::Undef),
+                _ => {}
+            },
+            ("is_empty", [x]) => match self.term(x, s)? {
+                T::Seq(seq) => return Ok(T::Bool(seq.len.eq(Int::from_i64(0)))),
+                T::Undef => return Ok(T::Undef),
+                _ => {}
+            },
             ("empty", []) => return Ok(T::Set(Set::empty(&int_sort))),
             ("singleton", [x]) => {
                 let (x, _) = self.int(x, s)?;
@@ -345,12 +417,15 @@ impl<'m> Translator<'m> {
             self.unfolding.pop();
             return result;
         }
-        let T::Data(node) = &vals[0] else {
-            return Err(unsolvable(e, format!("measure `{f}` matches on something that is not data")));
+        let node = match &vals[0] {
+            T::Data(node) => node,
+            T::Undef => return Ok(T::Undef),
+            _ => return Err(unsolvable(e, format!("measure `{f}` matches on something that is not data"))),
         };
         let key = (f.to_string(), node.id);
         let memoizable = vals.len() == 1;
-        if memoizable && let Some(t) = self.memo.get(&key) {
+        if memoizable && let Some((t, u)) = self.memo.get(&key) {
+            self.undef.push(u.clone());
             return Ok(t.clone());
         }
         if self.unfolding.contains(&key) && memoizable {
@@ -360,6 +435,7 @@ impl<'m> Translator<'m> {
             return Err(unsolvable(e, format!("measure `{f}` unfolds more than 10000 calls deep")));
         }
         self.unfolding.push(key.clone());
+        let mut undefined = Vec::new();
         let result = match &m.body {
             Body::Expr(_) => unreachable!("expanded above"),
             Body::Match(_) => {
@@ -377,8 +453,11 @@ impl<'m> Translator<'m> {
                     for (var, i) in binds {
                         scope.push((var, T::of(&alt.fields[i])));
                     }
-                    match self.term(body, &mut scope) {
-                        Ok(t) => cases.push((alt.chosen(), t)),
+                    match self.scoped(|t| t.term(body, &mut scope)) {
+                        Ok((t, u)) => {
+                            undefined.push(Bool::and(&[alt.chosen(), u]));
+                            cases.push((alt.chosen(), t));
+                        }
                         Err(err) => {
                             failed = Some(err);
                             break;
@@ -393,8 +472,10 @@ impl<'m> Translator<'m> {
         };
         self.unfolding.pop();
         let result = result?;
+        let undefined = any(&undefined);
+        self.undef.push(undefined.clone());
         if memoizable {
-            self.memo.insert(key, result.clone());
+            self.memo.insert(key, (result.clone(), undefined));
         }
         Ok(result)
     }
@@ -417,8 +498,19 @@ fn elements(seq: &SeqSym) -> Result<Set, Unsolvable> {
     Ok(set)
 }
 
+/// The disjunction of `conditions` (false when there is none).
+fn any(conditions: &[Bool]) -> Bool {
+    match conditions {
+        [] => Bool::from_bool(false),
+        [one] => one.clone(),
+        many => Bool::or(many),
+    }
+}
+
 fn ite(e: &Expr, c: &Bool, a: T, b: T) -> Result<T, Unsolvable> {
     Ok(match (a, b) {
+        // Where the undefined side is taken, the spec is false anyway.
+        (T::Undef, t) | (t, T::Undef) => t,
         (T::Int(x, xb), T::Int(y, yb)) => {
             let bounds = match (xb, yb) {
                 (Some(p), Some(q)) => Some((p.0.min(q.0), p.1.max(q.1))),
