@@ -6,13 +6,15 @@
 //!
 //! * [`frame::parse`]: a frame needs a magic header, a length that agrees
 //!   with its payload and a checksum that agrees with its bytes before the
-//!   payload is read, and one kind of payload is read past its end;
-//! * [`vault::Vault`]: a state machine that opens on a four-number code,
+//!   payload is read, and one kind of payload (`!`, then an index) is read
+//!   past its end;
+//! * [`vault::Vault`]: a state machine that opens on a two-number code,
 //!   entered in order, and then lets a withdrawal overdraw.
 
 use speccheck::property;
 
-/// A framed message: `SPCK`, a length byte, the payload, a checksum byte.
+/// A framed message: `SPCK`, the payload's length (`u32`,
+/// little-endian), the header's checksum (`u32`), the payload.
 pub mod frame {
     /// The magic header.
     pub const MAGIC: [u8; 4] = *b"SPCK";
@@ -34,30 +36,43 @@ pub mod frame {
     pub enum Error {
         /// Not a frame: no magic header.
         Magic,
-        /// The length byte disagrees with the frame's size.
+        /// The length disagrees with the frame's size.
         Length,
-        /// The checksum byte disagrees with the payload.
+        /// The checksum disagrees with the header.
         Checksum,
     }
 
-    /// The checksum of a payload: its bytes' wrapping sum, plus its length.
-    pub fn checksum(payload: &[u8]) -> u8 {
-        payload.iter().fold(payload.len() as u8, |s, &b| s.wrapping_add(b))
+    /// The checksum of a header (FNV-1a, 32 bits, of its bytes).
+    pub fn checksum(header: &[u8]) -> u32 {
+        header.iter().fold(0x811c_9dc5, |h, &b| (h ^ u32::from(b)).wrapping_mul(0x0100_0193))
+    }
+
+    fn word(bytes: &[u8]) -> u32 {
+        u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]])
+    }
+
+    /// The frame of `payload`.
+    pub fn encode(payload: &[u8]) -> Vec<u8> {
+        let mut out = MAGIC.to_vec();
+        out.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+        out.extend_from_slice(&checksum(&out).to_le_bytes());
+        out.extend_from_slice(payload);
+        out
     }
 
     /// Parses one frame.
     pub fn parse(data: &[u8]) -> Result<Frame, Error> {
-        if data.len() < 6 || data[..4] != MAGIC {
+        if data.len() < 12 || data[..4] != MAGIC {
             return Err(Error::Magic);
         }
-        let len = usize::from(data[4]);
-        if data.len() != 4 + 1 + len + 1 {
+        let len = word(&data[4..]);
+        if len != (data.len() - 12) as u32 {
             return Err(Error::Length);
         }
-        let payload = &data[5..5 + len];
-        if checksum(payload) != data[5 + len] {
+        if checksum(&data[..8]) != word(&data[8..]) {
             return Err(Error::Checksum);
         }
+        let payload = &data[12..];
         match payload {
             // The planted bug: the index is not checked against the payload.
             [b'!', index, ..] => Ok(Frame::Pointer { target: payload[usize::from(*index)] }),
@@ -66,12 +81,12 @@ pub mod frame {
     }
 }
 
-/// A vault: a code of four numbers opens it, then money can be taken out.
+/// A vault: a code of two numbers opens it, then money can be taken out.
 pub mod vault {
     use speccheck::Arbitrary;
 
     /// The code, entered one number at a time.
-    pub const CODE: [u32; 4] = [0x5EC0_4D11, 0x0000_BEEF, 0x1234_5678, 0x0C0F_FEE0];
+    pub const CODE: [u32; 2] = [0x5EC0_4D11, 0x0C0F_FEE0];
 
     /// One command to the vault.
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Arbitrary)]
@@ -90,9 +105,7 @@ pub mod vault {
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     enum State {
         Locked,
-        First,
-        Second,
-        Third,
+        Half,
         Open,
     }
 
@@ -113,10 +126,8 @@ pub mod vault {
         /// Runs one command; returns the money taken out.
         pub fn run(&mut self, command: &Command) -> u32 {
             match (*command, self.state) {
-                (Command::Enter(n), State::Locked) if n == CODE[0] => self.state = State::First,
-                (Command::Enter(n), State::First) if n == CODE[1] => self.state = State::Second,
-                (Command::Enter(n), State::Second) if n == CODE[2] => self.state = State::Third,
-                (Command::Enter(n), State::Third) if n == CODE[3] => self.state = State::Open,
+                (Command::Enter(n), State::Locked) if n == CODE[0] => self.state = State::Half,
+                (Command::Enter(n), State::Half) if n == CODE[1] => self.state = State::Open,
                 (Command::Enter(_), State::Open) => {}
                 (Command::Enter(_), _) => self.state = State::Locked,
                 (Command::Deposit(n), _) => self.balance += u32::from(n),
