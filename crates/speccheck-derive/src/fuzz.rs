@@ -9,7 +9,10 @@ use quote::quote;
 /// makes it: libFuzzer's macro names its crate by that path).
 pub fn expand(input: TokenStream) -> syn::Result<TokenStream> {
     let mut path: syn::Path = syn::parse2(input).map_err(|e| {
-        syn::Error::new(e.span(), "expected the path of a `#[property]` function: `fuzz_target!(my_crate::my_property)`")
+        syn::Error::new(
+            e.span(),
+            "expected the path of a `#[property]` function: `fuzz_target!(my_crate::my_property)`",
+        )
     })?;
     let Some(last) = path.segments.last_mut() else {
         return Err(syn::Error::new_spanned(&path, "expected the path of a `#[property]` function"));

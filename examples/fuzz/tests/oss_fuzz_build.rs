@@ -44,7 +44,11 @@ fn build_sh_builds_fuzzers_that_find_the_bugs_and_print_speccheck_reports() {
     assert!(built.status.success(), "build.sh failed:\n{}", String::from_utf8_lossy(&built.stderr));
     for (target, property, shrunk) in [
         ("parse", "speccheck_fuzz_example::parse_never_panics", "index out of bounds"),
-        ("vault", "speccheck_fuzz_example::vault_never_overdraws", "commands = vec![Enter(1589660945), Enter(202374880), Withdraw(1)]"),
+        (
+            "vault",
+            "speccheck_fuzz_example::vault_never_overdraws",
+            "commands = vec![Enter(1589660945), Enter(202374880), Withdraw(1)]",
+        ),
     ] {
         let seeds = tmp.path().join(format!("{target}-seeds"));
         let corpus = tmp.path().join(format!("{target}-corpus"));

@@ -29,10 +29,18 @@ pub struct FuzzTarget {
 }
 
 enum State {
-    Ready { config: Config, subject: Subject, finish: Finish },
+    Ready(Box<Ready>),
     /// The property cannot run (an explicit example its generator cannot
     /// encode, a malformed `SPECCHECK_*` variable): this report says why.
     Broken(Box<RunReport>),
+}
+
+/// A target that can run: the run's settings, its test function, and
+/// what finishes its reports.
+struct Ready {
+    config: Config,
+    subject: Subject,
+    finish: Finish,
 }
 
 /// What one fuzzer input did.
@@ -69,7 +77,8 @@ impl FuzzTarget {
         finish: impl Fn(RunReport) -> RunReport + Send + Sync + 'static,
     ) -> Self {
         let tag = Some(ReplayTag::new(&config.name, subject.input_type));
-        FuzzTarget { name: config.name.clone(), tag, state: State::Ready { config, subject, finish: Arc::new(finish) } }
+        let name = config.name.clone();
+        FuzzTarget { name, tag, state: State::Ready(Box::new(Ready { config, subject, finish: Arc::new(finish) })) }
     }
 
     pub(crate) fn broken(name: String, report: RunReport) -> Self {
@@ -86,13 +95,15 @@ impl FuzzTarget {
     /// property, as `cargo test` would), and its report returned.
     pub fn check(&self, bytes: &[u8]) -> FuzzOutcome {
         let (config, subject, finish) = match &self.state {
-            State::Ready { config, subject, finish } => (config, subject, finish),
+            State::Ready(r) => (&r.config, &r.subject, &r.finish),
             State::Broken(report) => return FuzzOutcome::Error(report.clone()),
         };
         // The hot path records nothing: an input is a function of its
         // bytes, so a failing one is read again, recording its choices.
         let mut tc = TestCase::from_bytes(bytes).record_choices(false);
-        let Some((outcome, _, _)) = crate::case::run_passing(&*subject.test, &mut tc) else { return FuzzOutcome::Passed };
+        let Some((outcome, _, _)) = crate::case::run_passing(&*subject.test, &mut tc) else {
+            return FuzzOutcome::Passed;
+        };
         match outcome {
             Outcome::Pass => return FuzzOutcome::Passed,
             Outcome::Discard { .. } | Outcome::Invalid(_) => return FuzzOutcome::Rejected,
@@ -109,7 +120,7 @@ impl FuzzTarget {
     /// and the body run once on them).
     pub fn choices(&self, bytes: &[u8]) -> Result<ChoiceSequence, FuzzError> {
         match &self.state {
-            State::Ready { subject, .. } => Ok(self.decode(subject, bytes).choices),
+            State::Ready(r) => Ok(self.decode(&r.subject, bytes).choices),
             State::Broken(report) => Err(FuzzError(report.to_string())),
         }
     }

@@ -177,13 +177,14 @@ where
         let generator = self.generator.clone();
         let prepared = match self.prepare(body, draws_more) {
             Ok(p) => p,
-            Err(report) => return report,
+            Err(report) => return *report,
         };
         if isolate::child::serves(&prepared.config.name) {
             // This process was started to run cases for an isolated run.
             return isolate::child::serve(prepared.subject.test, &prepared.config.name);
         }
-        let report = Run { config: prepared.config, subject: prepared.subject, source: prepared.source, started }.report();
+        let report =
+            Run { config: prepared.config, subject: prepared.subject, source: prepared.source, started }.report();
         with_rebuild(report, generator)
     }
 
@@ -193,13 +194,13 @@ where
         self,
         body: impl Fn(&mut TestCase, G::Value) -> V + Send + Sync + 'static,
         draws_more: bool,
-    ) -> Result<Prepared, RunReport> {
+    ) -> Result<Prepared, Box<RunReport>> {
         if let Some(e) = self.example_errors.first() {
-            return Err(super::run::error_report(&self.config.name, e.clone()));
+            return Err(Box::new(super::run::error_report(&self.config.name, e.clone())));
         }
         let config = match self.config.clone().apply_env() {
             Ok(c) => c,
-            Err(e) => return Err(super::run::error_report(&self.config.name, e.to_string())),
+            Err(e) => return Err(Box::new(super::run::error_report(&self.config.name, e.to_string()))),
         };
         let generator = self.generator.clone();
         let render = self.render.clone();
@@ -278,7 +279,7 @@ where
         // body may draw more: no `Seen` set (an input is run once).
         match self.prepare(body, true) {
             Ok(p) => FuzzTarget::new(p.config, p.subject, move |report| with_rebuild(report, generator.clone())),
-            Err(report) => FuzzTarget::broken(name, report),
+            Err(report) => FuzzTarget::broken(name, *report),
         }
     }
 
