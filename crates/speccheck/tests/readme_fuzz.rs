@@ -6,9 +6,10 @@
 
 use std::path::Path;
 
-use speccheck::prelude::*;
 use speccheck::runner::{AsFuzzTarget, FuzzOutcome, FuzzTarget};
 use speccheck::{Config, Property};
+
+use speccheck::prelude::*;
 
 /// Splits `key=value`.
 pub fn parse_pair(line: &str) -> Option<(&str, &str)> {
