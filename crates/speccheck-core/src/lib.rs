@@ -23,6 +23,7 @@
 #![warn(missing_docs)]
 
 pub mod arbitrary;
+pub mod bytes;
 pub mod case;
 pub mod choice;
 pub mod database;

@@ -8,11 +8,13 @@
 //!   Exhaustive enumeration comes for free from the choices
 //!   (`speccheck::enumerate`).
 //! * `#[property]` — turns a function with typed arguments into a `#[test]`.
+//! * `fuzz_target!(path)` — the same property as a libFuzzer target.
 
 mod attrs;
 #[cfg(feature = "spec")]
 mod contract;
 mod derive;
+mod fuzz;
 #[cfg(feature = "interface")]
 mod interface;
 #[cfg(feature = "spec")]
@@ -124,6 +126,19 @@ pub fn predicate(args: TokenStream, item: TokenStream) -> TokenStream {
 pub fn property(args: TokenStream, item: TokenStream) -> TokenStream {
     let item = syn::parse_macro_input!(item as syn::ItemFn);
     property::expand(args.into(), item).unwrap_or_else(syn::Error::into_compile_error).into()
+}
+
+/// A `#[property]` as a libFuzzer fuzz target (`cargo fuzz`), through
+/// the facade's `fuzz` feature: `speccheck::fuzz_target!(my_crate::p);` in
+/// `fuzz/fuzz_targets/p.rs` (a `#![no_main]` file of a crate that depends
+/// on `libfuzzer-sys` and on `speccheck` with `fuzz`). The property must
+/// be reachable from there (`#[property] pub fn p(…)` in a library). Each
+/// fuzzer input is read as the property's choices; a failure is shrunk,
+/// explained, reported and saved as its `#[test]` would, then aborts so
+/// libFuzzer records the crash.
+#[proc_macro]
+pub fn fuzz_target(input: TokenStream) -> TokenStream {
+    fuzz::expand(input.into()).unwrap_or_else(syn::Error::into_compile_error).into()
 }
 
 /// A function's contract in the spec language, and a test of it:

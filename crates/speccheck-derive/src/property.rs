@@ -415,10 +415,10 @@ pub fn expand(args: TokenStream, mut item: ItemFn) -> syn::Result<TokenStream> {
         }
     }
     let examples = examples.iter().map(|a| example(a, &gen_args)).collect::<syn::Result<Vec<_>>>()?;
-    let check = if tc_position.is_some() {
-        quote!(__p.check_with_case(move |__tc: &mut ::speccheck::TestCase, (#(#locals,)*)| { #(#fun_attach)* #admit #body_ident(#(#call_args),*) }))
+    let finish = if tc_position.is_some() {
+        quote!(__finish.finish_with_case(__p, move |__tc: &mut ::speccheck::TestCase, (#(#locals,)*)| { #(#fun_attach)* #admit #body_ident(#(#call_args),*) }))
     } else {
-        quote!(__p.check(move |(#(#locals,)*)| { #(#fun_attach)* #admit #body_ident(#(#call_args),*) }))
+        quote!(__finish.finish(__p, move |(#(#locals,)*)| { #(#fun_attach)* #admit #body_ident(#(#call_args),*) }))
     };
 
     // The inputs' generator is built by a function beside the test, not in
@@ -455,13 +455,22 @@ pub fn expand(args: TokenStream, mut item: ItemFn) -> syn::Result<TokenStream> {
     }
     item.attrs.push(parse_quote!(#[allow(clippy::needless_pass_by_value)]));
 
+    // The property is built by one function, with the user's visibility,
+    // that hands it and its body to a `Finish`: the `#[test]` runs it
+    // (`AsTest`), `speccheck::fuzz_target!` makes it a fuzz target
+    // (`AsFuzzTarget`) from the same generator, settings and body.
+    let build_fn = build_fn_name(&name);
+    let vis = &item.vis;
+    let finish_trait = quote!(::speccheck::__private::core::runner::Finish);
     Ok(quote! {
         #inputs_item
         #(#call_checks)*
 
-        #(#outer_attrs)*
-        #[test]
-        fn #name() {
+        #(#cfgs)*
+        #[doc(hidden)]
+        #[allow(dead_code, non_snake_case)]
+        #[track_caller]
+        #vis fn #build_fn<__F: #finish_trait>(__finish: __F) -> <__F as #finish_trait>::Output {
             #item
             #[allow(unused_imports)]
             use ::speccheck::__private::{ViaDebug as _, ViaName as _, ViaTree as _};
@@ -489,9 +498,21 @@ pub fn expand(args: TokenStream, mut item: ItemFn) -> syn::Result<TokenStream> {
                 .explainer(::speccheck::__private::default_explainer());
             #apply
             let __p = #examples_fn().into_iter().fold(__p, |__p, __e| __p.example(__e));
-            #check;
+            #finish
+        }
+
+        #(#outer_attrs)*
+        #[test]
+        fn #name() {
+            #build_fn(::speccheck::__private::core::runner::AsTest)
         }
     })
+}
+
+/// The hidden function `#[property] fn name` expands to that builds the
+/// property (see `expand`); `speccheck::fuzz_target!(path::name)` calls it.
+pub fn build_fn_name(name: &syn::Ident) -> syn::Ident {
+    format_ident!("__speccheck_build_{}", name)
 }
 
 /// `#[example(v1, v2, …)]` or `#[example(a = v1, b = v2, …)]`: one value

@@ -88,6 +88,13 @@ macro_rules! interface {
     };
 }
 
+#[cfg(feature = "fuzz")]
+pub mod fuzz;
+/// A `#[property]` as a libFuzzer target: `speccheck::fuzz_target!(my_crate::p);`
+/// in a `cargo fuzz` target (cargo feature `fuzz`; see [`fuzz`]).
+#[cfg(feature = "fuzz")]
+pub use speccheck_derive::fuzz_target;
+
 /// What most test files need.
 pub mod prelude {
     pub use crate::gens::{self, Generator};

@@ -5,12 +5,16 @@
 //! write-ahead journal, the thread that watches for hangs); the engine
 //! composes the phases of a run (`engine.rs`, one module per phase under
 //! `phase/`), running cases through an executor (in place, threads, or a
-//! child process: `executor/`).
+//! child process: `executor/`). A property is also a fuzz target
+//! (`fuzz.rs`): a fuzzer's input read as choices, a failure handed to a
+//! run as its start input.
 
 pub mod config;
 mod engine;
 mod executor;
 pub mod explain;
+mod finish;
+pub mod fuzz;
 mod isolate;
 mod phase;
 mod pool;
@@ -29,6 +33,8 @@ pub use crate::case::{
 };
 pub use config::{Config, ConfigError, ExplainMode, PHASE_NAMES, Phases, Profile, Verbosity};
 pub use explain::{ExplainContext, Explainer, Explanation};
+pub use finish::{AsFuzzTarget, AsTest, Finish};
+pub use fuzz::{FuzzError, FuzzOutcome, FuzzTarget};
 pub use property::Property;
 pub use report::{Counterexample, Rebuild, RunReport, RunStats, RunVerdict, Section};
 pub use source::{InputSource, SourceStep};

@@ -8,6 +8,7 @@ use std::time::Instant;
 
 use super::config::Config;
 use super::explain::Explainer;
+use super::fuzz::FuzzTarget;
 use super::isolate;
 use super::report::{Rebuild, RunReport, RunVerdict};
 use super::run::Run;
@@ -173,12 +174,33 @@ where
         draws_more: bool,
     ) -> RunReport {
         let started = Instant::now();
+        let generator = self.generator.clone();
+        let prepared = match self.prepare(body, draws_more) {
+            Ok(p) => p,
+            Err(report) => return *report,
+        };
+        if isolate::child::serves(&prepared.config.name) {
+            // This process was started to run cases for an isolated run.
+            return isolate::child::serve(prepared.subject.test, &prepared.config.name);
+        }
+        let report =
+            Run { config: prepared.config, subject: prepared.subject, source: prepared.source, started }.report();
+        with_rebuild(report, generator)
+    }
+
+    /// The settings (environment applied) and the test function of a run
+    /// of `body`, or the error report of a property that cannot run.
+    fn prepare<V: Verdict>(
+        self,
+        body: impl Fn(&mut TestCase, G::Value) -> V + Send + Sync + 'static,
+        draws_more: bool,
+    ) -> Result<Prepared, Box<RunReport>> {
         if let Some(e) = self.example_errors.first() {
-            return super::run::error_report(&self.config.name, e.clone());
+            return Err(Box::new(super::run::error_report(&self.config.name, e.clone())));
         }
         let config = match self.config.clone().apply_env() {
             Ok(c) => c,
-            Err(e) => return super::run::error_report(&self.config.name, e.to_string()),
+            Err(e) => return Err(Box::new(super::run::error_report(&self.config.name, e.to_string()))),
         };
         let generator = self.generator.clone();
         let render = self.render.clone();
@@ -222,10 +244,6 @@ where
         let draw: Draw = Arc::new(move |tc: &mut TestCase| {
             generator.generate(tc);
         });
-        if isolate::child::serves(&config.name) {
-            // This process was started to run cases for an isolated run.
-            return isolate::child::serve(test, &config.name);
-        }
         let subject = Subject {
             test,
             describe,
@@ -234,18 +252,35 @@ where
             explainer: self.explainer,
             clock,
         };
-        let mut report = Run { config, subject, source: self.source, started }.report();
-        if let RunVerdict::Failed(c) | RunVerdict::Flaky(c) = &mut report.verdict {
-            let generator = self.generator.clone();
-            c.rebuild = Some(Rebuild::new(move |choices| {
-                let mut tc = TestCase::replay(choices.0.clone(), crate::test_case::Tail::Simplest);
-                let value = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    crate::test_case::catch_invalid(&mut tc, |tc| generator.generate(tc))
-                }));
-                Some(Box::new(value.ok()?.ok()?) as Box<dyn std::any::Any>)
-            }));
+        Ok(Prepared { config, subject, source: self.source })
+    }
+
+    /// A fuzz target of `body` over this property's inputs (see
+    /// [`FuzzTarget`]): each fuzzer input is read as the generator's
+    /// choices ([`crate::bytes`]), and a failure is shrunk, explained,
+    /// reported and saved as a run of this property would.
+    pub fn fuzz_target<V: Verdict>(self, body: impl Fn(G::Value) -> V + Send + Sync + 'static) -> FuzzTarget {
+        self.fuzz_body(move |_, v| body(v))
+    }
+
+    /// [`fuzz_target`](Self::fuzz_target) with the test case passed to the
+    /// body.
+    pub fn fuzz_target_with_case<V: Verdict>(
+        self,
+        body: impl Fn(&mut TestCase, G::Value) -> V + Send + Sync + 'static,
+    ) -> FuzzTarget {
+        self.fuzz_body(body)
+    }
+
+    fn fuzz_body<V: Verdict>(self, body: impl Fn(&mut TestCase, G::Value) -> V + Send + Sync + 'static) -> FuzzTarget {
+        let generator = self.generator.clone();
+        let name = self.config.name.clone();
+        // A fuzzer's inputs are never the same twice by design, and the
+        // body may draw more: no `Seen` set (an input is run once).
+        match self.prepare(body, true) {
+            Ok(p) => FuzzTarget::new(p.config, p.subject, move |report| with_rebuild(report, generator.clone())),
+            Err(report) => FuzzTarget::broken(name, *report),
         }
-        report
     }
 
     /// Runs the property and panics with the report if it does not pass
@@ -261,6 +296,33 @@ where
     pub fn check_with_case<V: Verdict>(self, body: impl Fn(&mut TestCase, G::Value) -> V + Send + Sync + 'static) {
         super::finish(self.run_with_case(body));
     }
+}
+
+/// What a run needs besides the property's generator: its settings, its
+/// test function, and where its inputs come from.
+pub(crate) struct Prepared {
+    pub(crate) config: Config,
+    pub(crate) subject: Subject,
+    pub(crate) source: Option<Sourced>,
+}
+
+/// Lets a failed run's counterexample be rebuilt as the typed input (see
+/// [`Rebuild`]).
+fn with_rebuild<G>(mut report: RunReport, generator: Arc<G>) -> RunReport
+where
+    G: Generator + 'static,
+    G::Value: 'static,
+{
+    if let RunVerdict::Failed(c) | RunVerdict::Flaky(c) = &mut report.verdict {
+        c.rebuild = Some(Rebuild::new(move |choices| {
+            let mut tc = TestCase::replay(choices.0.clone(), crate::test_case::Tail::Simplest);
+            let value = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                crate::test_case::catch_invalid(&mut tc, |tc| generator.generate(tc))
+            }));
+            Some(Box::new(value.ok()?.ok()?) as Box<dyn std::any::Any>)
+        }));
+    }
+    report
 }
 
 /// Runs the body on `value` with its observation (`SPECCHECK_OBSERVE`):

@@ -30,6 +30,7 @@ use rand::rngs::SmallRng;
 pub use control::{CaseControl, Seen};
 pub use source::{Fresh, Tail};
 
+use crate::bytes::ByteStream;
 use crate::choice::{Choice, ChoiceKind, ChoiceSequence};
 use crate::span::{SpanKind, SpanTree, TypeInfo};
 use crate::term::Term;
@@ -131,6 +132,13 @@ impl TestCase {
     /// size parameter `size`.
     pub fn random(seed: u64, size: usize) -> Self {
         Self::blank(Source::Random, seed, size)
+    }
+
+    /// A test case reading its choices from a fuzzer's input, as
+    /// [`crate::bytes`] documents: the same bytes always make the same
+    /// choices, and once they are used up every choice is the simplest.
+    pub fn from_bytes(bytes: &[u8]) -> Self {
+        Self::blank(Source::Bytes(Box::new(ByteStream::new(bytes))), 0, 0)
     }
 
     /// A test case replaying `choices`, then continuing as `tail` says.
@@ -592,6 +600,7 @@ impl std::fmt::Debug for TestCase {
             Source::Replay(r) if r.splice.is_some() => "splice",
             Source::Replay(_) => "replay",
             Source::Enumerate(_) => "enumerate",
+            Source::Bytes(_) => "bytes",
         };
         f.debug_struct("TestCase")
             .field("source", &source)

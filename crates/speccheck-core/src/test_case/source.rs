@@ -7,7 +7,8 @@
 //!   afresh, then resuming the old suffix (shrinking, reduction);
 //! * [`Source::Enumerate`]: every option within a depth budget, by an
 //!   odometer over prefixes, or one random path (exhaustive testing and
-//!   its size estimate).
+//!   its size estimate);
+//! * [`Source::Bytes`]: read from a fuzzer's input (see [`crate::bytes`]).
 //!
 //! The RNG itself belongs to the test case: random generation and random
 //! tails (and the plain fast path) share it.
@@ -15,6 +16,7 @@
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 
+use crate::bytes::ByteStream;
 use crate::choice::{Choice, ChoiceKind, fingerprint_values};
 
 /// What to do once a replayed prefix runs out.
@@ -68,6 +70,7 @@ pub(crate) enum Source {
     // builder to runner, and the rare sources must not make every move
     // larger.
     Enumerate(Box<Enumerate>),
+    Bytes(Box<ByteStream>),
 }
 
 /// One draw: a choice in `0..=max` of `kind`.
@@ -102,6 +105,7 @@ impl Source {
             Source::Random => Next::Value(sample(rng, size)),
             Source::Replay(r) => r.next(rng, size, ask.max, ask.kind, sample),
             Source::Enumerate(e) => Next::Value(e.next(ask.max, budget, width)),
+            Source::Bytes(b) => Next::Value(b.next(ask.max, ask.kind)),
         }
     }
 
@@ -109,7 +113,7 @@ impl Source {
     pub(crate) fn is_sampling(&self) -> bool {
         match self {
             Source::Random => true,
-            Source::Enumerate(_) => false,
+            Source::Enumerate(_) | Source::Bytes(_) => false,
             Source::Replay(r) => r.is_sampling(),
         }
     }

@@ -70,7 +70,7 @@ pub struct SpliceSpec {
 impl TestCase {
     /// This case as data, or `None` once it has drawn (or is forced, or
     /// has a splice under way): only a case that has not started can be
-    /// rebuilt elsewhere.
+    /// rebuilt elsewhere. A case reading a fuzzer's input is never sent.
     pub fn spec(&self) -> Option<CaseSpec> {
         if !self.record.choices.is_empty() || !self.forced.is_empty() || self.nesting != 0 {
             return None;
@@ -103,6 +103,8 @@ impl TestCase {
                 }
                 SourceSpec::Enumerate { prefix: e.prefix.clone(), budget: e.budget }
             }
+            // A fuzzer's input is run where the fuzzer runs it.
+            Source::Bytes(_) => return None,
         };
         Some(CaseSpec {
             source,

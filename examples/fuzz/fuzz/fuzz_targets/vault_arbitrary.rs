@@ -1,0 +1,35 @@
+//! The baseline of the benchmark (`bench/fuzz.sh`): the vault under a
+//! plain libFuzzer target whose commands are decoded by `arbitrary`, with
+//! no speccheck in the loop (the property's body, as written in the
+//! example crate).
+#![no_main]
+
+use libfuzzer_sys::arbitrary::{self, Arbitrary};
+use speccheck_fuzz_example::vault::{Command, Vault};
+
+/// `Command`, decoded by `arbitrary`.
+#[derive(Arbitrary, Debug)]
+enum Cmd {
+    Enter(u32),
+    Deposit(u16),
+    Withdraw(u16),
+    Lock,
+}
+
+libfuzzer_sys::fuzz_target!(|commands: Vec<Cmd>| {
+    let mut v = Vault::default();
+    let (mut paid_in, mut paid_out) = (0u64, 0u64);
+    for c in &commands {
+        let c = match *c {
+            Cmd::Enter(n) => Command::Enter(n),
+            Cmd::Deposit(n) => Command::Deposit(n),
+            Cmd::Withdraw(n) => Command::Withdraw(n),
+            Cmd::Lock => Command::Lock,
+        };
+        if let Command::Deposit(n) = c {
+            paid_in += u64::from(n);
+        }
+        paid_out += u64::from(v.run(&c));
+        assert!(paid_out <= paid_in, "paid out {paid_out}, more than the {paid_in} paid in");
+    }
+});

@@ -1,0 +1,94 @@
+//! `build.sh` (the OSS-Fuzz / ClusterFuzzLite build script) run as
+//! OSS-Fuzz runs it, on the stable toolchain (`SANITIZER=none`), and each
+//! fuzzer it builds run from its seed corpus as OSS-Fuzz would, for at most
+//! 60 seconds: each must find its planted bug and print speccheck's report
+//! (shrunk input, failure, replay string). Needs `cargo fuzz`
+//! (`cargo install cargo-fuzz --locked`; `./run test` installs it), and
+//! skips with a message without it.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn has_cargo_fuzz() -> bool {
+    Command::new("cargo").args(["fuzz", "--version"]).output().is_ok_and(|o| o.status.success())
+}
+
+#[test]
+fn build_sh_builds_fuzzers_that_find_the_bugs_and_print_speccheck_reports() {
+    if !has_cargo_fuzz() {
+        eprintln!("SKIPPED: `cargo fuzz` is not installed (cargo install cargo-fuzz --locked); build.sh was not run");
+        return;
+    }
+    let example = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let repo = example.join("../..").canonicalize().expect("the repository");
+    let tmp = tempfile::tempdir().expect("a temporary directory");
+    // OSS-Fuzz's layout: the checkout at $SRC/speccheck, fuzzers to $OUT.
+    let src = tmp.path().join("src");
+    let out = tmp.path().join("out");
+    std::fs::create_dir_all(&src).unwrap();
+    std::fs::create_dir_all(&out).unwrap();
+    std::os::unix::fs::symlink(&repo, src.join("speccheck")).unwrap();
+    // The fuzz crate's own target directory, apart from the workspace's
+    // (its builds carry libFuzzer's instrumentation flags).
+    let target_dir = std::env::var_os("SPECCHECK_FUZZ_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("fuzz-build"));
+    let built = Command::new("bash")
+        .arg(example.join("build.sh"))
+        .env("SRC", &src)
+        .env("OUT", &out)
+        .env("SANITIZER", "none")
+        .env("CARGO_TARGET_DIR", &target_dir)
+        .output()
+        .expect("bash runs build.sh");
+    assert!(built.status.success(), "build.sh failed:\n{}", String::from_utf8_lossy(&built.stderr));
+    for (target, property, shrunk) in [
+        ("parse", "speccheck_fuzz_example::parse_never_panics", "index out of bounds"),
+        (
+            "vault",
+            "speccheck_fuzz_example::vault_never_overdraws",
+            "commands = vec![Enter(1589660945), Enter(202374880), Withdraw(1)]",
+        ),
+    ] {
+        let seeds = tmp.path().join(format!("{target}-seeds"));
+        let corpus = tmp.path().join(format!("{target}-corpus"));
+        let artifacts = tmp.path().join(format!("{target}-artifacts"));
+        for d in [&seeds, &corpus, &artifacts] {
+            std::fs::create_dir_all(d).unwrap();
+        }
+        let unzip = Command::new("python3")
+            .args(["-m", "zipfile", "-e"])
+            .arg(out.join(format!("{target}_seed_corpus.zip")))
+            .arg(&seeds)
+            .status()
+            .expect("python3 unzips the seed corpus");
+        assert!(unzip.success());
+        let ran = Command::new(out.join(target))
+            .arg("-max_total_time=60")
+            .arg("-seed=1")
+            .arg(format!("-artifact_prefix={}/", artifacts.display()))
+            .arg(&corpus)
+            .arg(&seeds)
+            // Read-only failure store: the run saves nothing in the checkout.
+            .env("SPECCHECK_DATABASE", "readonly")
+            .output()
+            .expect("the fuzzer runs");
+        let stderr = String::from_utf8_lossy(&ran.stderr);
+        assert!(!ran.status.success(), "{target}: the fuzzer found nothing in 60 s:\n{stderr}");
+        for expected in [
+            format!("speccheck: fuzz target `{property}` found a failing input; speccheck's report:"),
+            format!("speccheck: `{property}` failed (panic)"),
+            shrunk.to_string(),
+            "replay: SPECCHECK_REPLAY=".to_string(),
+            "libFuzzer: deadly signal".to_string(),
+        ] {
+            assert!(stderr.contains(&expected), "{target}: the output lacks `{expected}`:\n{stderr}");
+        }
+        let names: Vec<String> = std::fs::read_dir(&artifacts)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert!(names.iter().any(|n| n.starts_with("crash-")), "{target}: no crash artifact in {names:?}");
+        assert!(names.iter().any(|n| n.starts_with("shrunk-")), "{target}: no shrunk input in {names:?}");
+    }
+}
