@@ -210,6 +210,7 @@ fn soundness(args: &Args, out: &mut String) {
         Http::new().vocabulary(Vocabulary {
             bodies: ["", "x", "hello", "0123456789abcdef"].iter().map(|s| s.to_string()).collect(),
             conditional: vec![Method::Get, Method::Head],
+            ranges: false,
             ..Vocabulary::default()
         })
     };

@@ -59,6 +59,13 @@ pub struct Args {
     /// Bodies of PUT and POST, comma-separated.
     #[arg(long, value_delimiter = ',')]
     pub bodies: Vec<String>,
+    /// The methods to send, comma-separated (default GET, HEAD, PUT, DELETE,
+    /// POST, OPTIONS, PATCH and BREW).
+    #[arg(long, value_delimiter = ',')]
+    pub methods: Vec<String>,
+    /// Send no Range / If-Range.
+    #[arg(long)]
+    pub no_ranges: bool,
     /// Methods whose requests may carry If-Match / If-None-Match,
     /// comma-separated (default GET,HEAD,PUT,DELETE; `none` for none).
     #[arg(long, value_delimiter = ',')]
@@ -79,6 +86,10 @@ pub struct Args {
     /// after each, the search goes on for the next, each shrunk on its own.
     #[arg(long, default_value_t = speccheck_dual::tester::DISTINCT_FAILURES)]
     pub failures: usize,
+    /// Do not look for findings (SHOULDs not followed): saves the second,
+    /// strict validator's work.
+    #[arg(long)]
+    pub no_findings: bool,
     /// Reject for SHOULDs of RFC 9110 too (by default only a MUST rejects;
     /// a SHOULD not followed is reported as a finding).
     #[arg(long)]
@@ -108,8 +119,19 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             .map(|m| Method::parse(m).ok_or_else(|| anyhow::anyhow!("--conditional: {m:?} is not a method")))
             .collect::<anyhow::Result<_>>()?,
     };
-    let vocabulary =
-        Vocabulary { paths: args.paths.clone(), bodies: args.bodies.clone(), other_methods: Vec::new(), conditional };
+    let methods = args
+        .methods
+        .iter()
+        .map(|m| Method::parse(m).ok_or_else(|| anyhow::anyhow!("--methods: {m:?} is not a method")))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let vocabulary = Vocabulary {
+        paths: args.paths.clone(),
+        bodies: args.bodies.clone(),
+        other_methods: Vec::new(),
+        methods,
+        conditional,
+        ranges: !args.no_ranges,
+    };
     for p in &vocabulary.paths {
         if p.is_empty() || !p.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') {
             bail!("--paths: {p:?} is not a resource name (letters, digits, - and _)");
@@ -154,6 +176,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
             if args.strict {
                 s.enforce = Level::Should;
             }
+            s.findings = !args.no_findings;
         })
         .configure(|c| {
             c.cases = args.executions;

@@ -67,10 +67,18 @@ pub struct Vocabulary {
     pub paths: Vec<String>,
     /// Bodies of `PUT` and `POST`.
     pub bodies: Vec<String>,
-    /// Other methods.
+    /// Other methods (sent when [`methods`](Self::methods) is empty).
     pub other_methods: Vec<String>,
-    /// Methods whose requests may carry `If-Match` / `If-None-Match`.
+    /// The methods sent (empty: GET, HEAD, PUT, DELETE, POST, OPTIONS and
+    /// the other methods), e.g. to leave out the methods a server refuses
+    /// in a way already known.
+    pub methods: Vec<Method>,
+    /// Methods whose requests may carry `If-Match` / `If-None-Match` /
+    /// `If-Modified-Since` / `If-Unmodified-Since`.
     pub conditional: Vec<Method>,
+    /// Whether GET (and, rarely, HEAD) requests may carry `Range` and
+    /// `If-Range`.
+    pub ranges: bool,
 }
 
 impl Default for Vocabulary {
@@ -81,8 +89,21 @@ impl Default for Vocabulary {
             // Empty, short and longer bodies; some of equal length.
             bodies: strings(&["", "x", "y", "hello", "world", "0123456789abcdef"]),
             other_methods: strings(&["PATCH", "BREW"]),
+            methods: Vec::new(),
             conditional: vec![Method::Get, Method::Head, Method::Put, Method::Delete],
+            ranges: true,
         }
+    }
+}
+
+impl Vocabulary {
+    /// The methods the tester sends.
+    pub fn methods(&self) -> Vec<Method> {
+        if !self.methods.is_empty() {
+            return self.methods.clone();
+        }
+        let standard = [Method::Get, Method::Head, Method::Put, Method::Delete, Method::Post, Method::Options];
+        standard.into_iter().chain(self.other_methods.iter().map(|m| Method::Other(m.clone()))).collect()
     }
 }
 
@@ -123,7 +144,9 @@ impl Http {
             paths: if v.paths.is_empty() { d.paths } else { v.paths },
             bodies: if v.bodies.is_empty() { d.bodies } else { v.bodies },
             other_methods: if v.other_methods.is_empty() { d.other_methods } else { v.other_methods },
+            methods: v.methods,
             conditional: v.conditional,
+            ranges: v.ranges,
         };
         self
     }
@@ -160,14 +183,11 @@ impl Http {
     /// so the step that stands for it is skipped instead.
     pub fn would_propose(&self, q: &HttpReq) -> bool {
         let v = &self.vocabulary;
-        let method = match &q.method {
-            Method::Other(m) => v.other_methods.contains(m),
-            _ => true,
-        };
+        let method = v.methods().contains(&q.method);
         let with_body = matches!(q.method, Method::Put | Method::Post);
         let body = if with_body { v.bodies.contains(&q.body) } else { q.body.is_empty() };
         let conditional = !q.is_conditional() || v.conditional.contains(&q.method);
-        let ranged = (q.range.is_none() && q.if_range.is_none()) || q.method.is_read();
+        let ranged = (q.range.is_none() && q.if_range.is_none()) || (v.ranges && q.method.is_read());
         method && body && conditional && ranged && v.paths.contains(&q.path)
     }
 
