@@ -554,6 +554,7 @@ fn synchronize(
     before: &SyncState,
 ) -> Step<(SyncSym, SyncState)> {
     let exit = &rules.exit;
+    let mut written = before.written.clone();
     let missing_root = !a.contains_key("") || !b.contains_key("");
     let unchanged = |code: Expr, a: &Tree, b: &Tree, g: &Tree, setup_due: bool| {
         let (a, b, g) = (terms(a), terms(b), terms(g));
@@ -571,7 +572,20 @@ fn synchronize(
             cx.require(one_of(&code, &[exit.abort.as_slice(), exit.fatal.as_slice()].concat()))?;
             return Ok(unchanged(code, &a, &b, &g, true));
         }
-        g = setup(rules, effect, &mut a, &mut b);
+        let done = setup(rules, effect, &a, &b);
+        // It may abort like any run, having made any part of its merge,
+        // and is then still due; blocked, it cannot succeed.
+        if done.blocked || !exit.abort.is_empty() && cx.or()? {
+            let code = cx.fresh_int("exit code")?;
+            cx.require(one_of(&code, &[exit.abort.as_slice(), exit.stopped.as_slice()].concat()))?;
+            let (a2, b2) = (partly(cx, &a, &done.a)?, partly(cx, &b, &done.b)?);
+            let resp = SyncSym::Synced { code, a: a2.clone(), b: b2.clone() };
+            return Ok((resp, SyncState { a: a2, b: b2, g: terms(&g), setup_due: true, written }));
+        }
+        (a, b, g) = (done.a, done.b, done.g);
+        // Its listings are the synchronizer's new record: nothing written
+        // before it is a change.
+        written = Default::default();
     }
     // A missing root is a path like any other to reconcile (deleted on
     // one side: the deletion propagates; never synchronized: it is
@@ -583,7 +597,7 @@ fn synchronize(
     }
     let mut plan = Plan::new(rules, &a, &b, &g);
     if rules.freedoms.no_directories {
-        plan.reconcile_files(cx, &a, &b, &g, &before.written)?;
+        plan.reconcile_files(cx, &a, &b, &g, &written)?;
     } else {
         // Links the synchronizer does not see are kept out of its view.
         let seen = |t: &Tree| -> Tree { t.iter().filter(|(_, c)| rules.sees(c)).map(|(p, c)| (p.clone(), c.clone())).collect() };
@@ -609,9 +623,18 @@ fn synchronize(
     Ok((resp, SyncState { a: a2, b: b2, g: g2, setup_due, written: Default::default() }))
 }
 
-/// The set-up run's effect on the replicas (both roots exist); the
-/// archive after it.
-fn setup(rules: &Rules, effect: SetupEffect, a: &mut Tree, b: &mut Tree) -> Tree {
+/// What the set-up run does to the replicas (both roots exist): the
+/// replicas and the archive after it, and whether a copy was blocked by
+/// what is in its way (a directory at a file's place, a file on its way:
+/// then the run cannot succeed).
+struct SetUp {
+    a: Tree,
+    b: Tree,
+    g: Tree,
+    blocked: bool,
+}
+
+fn setup(rules: &Rules, effect: SetupEffect, a: &Tree, b: &Tree) -> SetUp {
     let files_only = rules.freedoms.no_directories;
     let merged = |t: &Tree| -> Vec<(String, String)> {
         t.iter()
@@ -619,17 +642,25 @@ fn setup(rules: &Rules, effect: SetupEffect, a: &mut Tree, b: &mut Tree) -> Tree
             .map(|(p, c)| (p.clone(), c.clone()))
             .collect()
     };
+    let (mut a2, mut b2, mut blocked) = (a.clone(), b.clone(), false);
     let (first, second) = match effect {
-        SetupEffect::None => return Tree::new(),
+        SetupEffect::None => return SetUp { a: a2, b: b2, g: Tree::new(), blocked },
         SetupEffect::MergePreferA => ((merged(a), Replica::B), (merged(b), Replica::A)),
         SetupEffect::MergePreferB => ((merged(b), Replica::A), (merged(a), Replica::B)),
     };
     // The preferred side's entries everywhere, then the other side's where
     // nothing is.
     for (entries, to, overwrite) in [(first.0, first.1, true), (second.0, second.1, false)] {
-        let t = pick_mut(to, a, b);
+        let t = pick_mut(to, &mut a2, &mut b2);
         for (p, c) in entries {
             let old = t.get(&p).cloned().unwrap_or_else(|| ABSENT.to_string());
+            let dir = |c: &str| matches!(tree::node(c), Node::Dir { .. });
+            let in_the_way = !dir(&c) && dir(&old)
+                || ancestors(&p).iter().any(|q| t.get(*q).is_some_and(|c| !matches!(tree::node(c), Node::Dir { .. })));
+            if in_the_way {
+                blocked = true;
+                continue;
+            }
             if old != ABSENT && !overwrite {
                 continue;
             }
@@ -639,12 +670,37 @@ fn setup(rules: &Rules, effect: SetupEffect, a: &mut Tree, b: &mut Tree) -> Tree
             t.insert(p, rules.copy(&c, &old));
         }
     }
-    let archived: Tree = a
+    if files_only {
+        // The merge ends by making the other side a copy of the preferred
+        // one (rclone's resync: "sync the Path1 tree to Path2"): its
+        // directories the preferred side lacks go (none holds a file by
+        // then), and the preferred side's empty ones are not made.
+        let (kept, other) = match effect {
+            SetupEffect::MergePreferB => (b2.clone(), &mut a2),
+            _ => (a2.clone(), &mut b2),
+        };
+        other.retain(|p, c| p.is_empty() || !matches!(tree::node(c), Node::Dir { .. }) || kept.contains_key(p));
+    }
+    let g = a2
         .iter()
         .filter(|(_, c)| rules.sees(c) && !(files_only && matches!(tree::node(c), Node::Dir { .. })))
         .map(|(p, c)| (p.clone(), c.clone()))
         .collect();
-    archived
+    SetUp { a: a2, b: b2, g, blocked }
+}
+
+/// A replica that may have gone part of the way from `old` to `new`: each
+/// path that differs, if the synchronizer made it.
+fn partly(cx: &mut Cx<'_, SyncModel>, old: &Tree, new: &Tree) -> Step<Replica_> {
+    let mut out = terms(old);
+    for p in old.keys().chain(new.keys()) {
+        let (o, n) = (str_of(old, p), str_of(new, p));
+        if o != n {
+            let made = cx.fresh_bool("set up")?;
+            out.insert(p.clone(), Expr::ite(made, Expr::str(n), Expr::str(o)));
+        }
+    }
+    Ok(out)
 }
 
 /// The ancestors of a path, the root first (the root excluded).

@@ -46,7 +46,7 @@
 //! synced = [0]
 //! conflicts = []
 //! stopped = [1]
-//! fatal = []
+//! fatal = [3]
 //! abort = [2]
 //!
 //! [freedoms]
@@ -111,9 +111,13 @@ pub enum SetupEffect {
     #[default]
     None,
     /// Both replicas end up with every entry of either; where both have
-    /// one and they differ, A's wins (rclone bisync's `--resync`).
+    /// one and they differ, A's wins (rclone bisync's `--resync`: "Path2
+    /// files that do not exist in Path1 will be copied to Path1, and the
+    /// process will then sync the Path1 tree to Path2"). With
+    /// `no_directories`, only files and links are merged, and the sync
+    /// removes B's directories that A lacks.
     MergePreferA,
-    /// The same, B's winning.
+    /// The same, B's winning (and A's directories that B lacks removed).
     MergePreferB,
 }
 
@@ -226,7 +230,8 @@ impl Profile {
     /// renamed `..path1`/`..path2`, a deletion against a change lost to
     /// the change ("Path2 newer AND Path1 deleted: Path2 version
     /// survives"), exit 1 a non-critical failure, 2 a critical abort that
-    /// "requires a `--resync` to recover". `--force` turns off the
+    /// "requires a `--resync` to recover", 3 "directory not found" (rclone's
+    /// exit codes: a replica's root is missing). `--force` turns off the
     /// too-many-deletes abort, as `-confirmbigdel=false` does for Unison.
     pub fn rclone_bisync() -> Self {
         let state = "{state}".to_string();
@@ -243,7 +248,7 @@ impl Profile {
                 ("XDG_CONFIG_HOME".into(), state),
             ]),
             install: Some("apt-get install -y rclone".into()),
-            exit: ExitCodes { synced: vec![0], conflicts: vec![], stopped: vec![1], fatal: vec![], abort: vec![2] },
+            exit: ExitCodes { synced: vec![0], conflicts: vec![], stopped: vec![1], fatal: vec![3], abort: vec![2] },
             freedoms: Freedoms {
                 conflict_rename: Some(["{name}..path1".into(), "{name}..path2".into()]),
                 change_beats_delete: true,
