@@ -600,7 +600,9 @@ fn synchronize(
         plan.reconcile_files(cx, &a, &b, &g, &written)?;
     } else {
         // Links the synchronizer does not see are kept out of its view.
-        let seen = |t: &Tree| -> Tree { t.iter().filter(|(_, c)| rules.sees(c)).map(|(p, c)| (p.clone(), c.clone())).collect() };
+        let seen = |t: &Tree| -> Tree {
+            t.iter().filter(|(_, c)| rules.sees(c)).map(|(p, c)| (p.clone(), c.clone())).collect()
+        };
         let (va, vb) = (seen(&a), seen(&b));
         plan.a2 = terms(&va);
         plan.b2 = terms(&vb);
@@ -638,7 +640,9 @@ fn setup(rules: &Rules, effect: SetupEffect, a: &Tree, b: &Tree) -> SetUp {
     let files_only = rules.freedoms.no_directories;
     let merged = |t: &Tree| -> Vec<(String, String)> {
         t.iter()
-            .filter(|(p, c)| !p.is_empty() && rules.sees(c) && !(files_only && matches!(tree::node(c), Node::Dir { .. })))
+            .filter(|(p, c)| {
+                !p.is_empty() && rules.sees(c) && !(files_only && matches!(tree::node(c), Node::Dir { .. }))
+            })
             .map(|(p, c)| (p.clone(), c.clone()))
             .collect()
     };
@@ -744,15 +748,7 @@ fn str_of<'t>(t: &'t Tree, path: &str) -> &'t str {
 
 impl<'r> Plan<'r> {
     fn new(rules: &'r Rules, a: &Tree, b: &Tree, g: &Tree) -> Self {
-        Plan {
-            rules,
-            a2: terms(a),
-            b2: terms(b),
-            g2: terms(g),
-            chosen: Vec::new(),
-            conflicts: 0,
-            blocked: false,
-        }
+        Plan { rules, a2: terms(a), b2: terms(b), g2: terms(g), chosen: Vec::new(), conflicts: 0, blocked: false }
     }
 
     fn target(&mut self, side: Replica) -> &mut Replica_ {
@@ -808,12 +804,8 @@ impl<'r> Plan<'r> {
             }
             // Deleted on one side, changed on the other: the change wins,
             // for a synchronizer that says so.
-            (Node::Absent, _) if self.rules.freedoms.change_beats_delete => {
-                self.propagate(cx, b, a, g, at, Replica::A)
-            }
-            (_, Node::Absent) if self.rules.freedoms.change_beats_delete => {
-                self.propagate(cx, a, b, g, at, Replica::B)
-            }
+            (Node::Absent, _) if self.rules.freedoms.change_beats_delete => self.propagate(cx, b, a, g, at, Replica::A),
+            (_, Node::Absent) if self.rules.freedoms.change_beats_delete => self.propagate(cx, a, b, g, at, Replica::B),
             // Changed on both sides, differently: left as it is.
             _ => {
                 self.conflicts += 1;
@@ -887,7 +879,10 @@ impl<'r> Plan<'r> {
                 continue;
             }
             let Some(parent) = tree::parent(p).and_then(|q| target.get(q)).cloned() else { continue };
-            target.insert(p.clone(), Expr::ite(parent.equals(Expr::str(ABSENT)), Expr::str(ABSENT), Expr::str(c.clone())));
+            target.insert(
+                p.clone(),
+                Expr::ite(parent.equals(Expr::str(ABSENT)), Expr::str(ABSENT), Expr::str(c.clone())),
+            );
         }
     }
 

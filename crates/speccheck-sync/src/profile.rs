@@ -297,7 +297,8 @@ impl Profile {
     /// Checks that the model can express what the profile asks for.
     pub fn validate(&self) -> Result<(), ProfileError> {
         let err = |m: String| Err(ProfileError(format!("profile {:?}: {m}", self.name)));
-        for (what, cmd) in std::iter::once(("command", &self.command)).chain(self.setup.as_ref().map(|s| ("setup", &s.command)))
+        for (what, cmd) in
+            std::iter::once(("command", &self.command)).chain(self.setup.as_ref().map(|s| ("setup", &s.command)))
         {
             if !(cmd.contains("{a}") && cmd.contains("{b}")) {
                 return err(format!("its {what} must name both replicas, {{a}} and {{b}}: `{cmd}`"));
@@ -307,11 +308,19 @@ impl Profile {
         if e.synced.is_empty() {
             return err("exit code kind `synced` is empty: no run could ever finish".into());
         }
-        let kinds = [("synced", &e.synced), ("conflicts", &e.conflicts), ("stopped", &e.stopped), ("fatal", &e.fatal), ("abort", &e.abort)];
+        let kinds = [
+            ("synced", &e.synced),
+            ("conflicts", &e.conflicts),
+            ("stopped", &e.stopped),
+            ("fatal", &e.fatal),
+            ("abort", &e.abort),
+        ];
         for (i, (k1, c1)) in kinds.iter().enumerate() {
             for (k2, c2) in &kinds[i + 1..] {
                 if let Some(c) = c1.iter().find(|c| c2.contains(c)) {
-                    return err(format!("exit code {c} is both `{k1}` and `{k2}`: the model cannot tell what it means"));
+                    return err(format!(
+                        "exit code {c} is both `{k1}` and `{k2}`: the model cannot tell what it means"
+                    ));
                 }
             }
         }
@@ -335,7 +344,9 @@ impl Profile {
             }
         }
         if f.timestamps && !f.no_directories {
-            return err("freedom `timestamps` needs `no_directories`: the model judges writes as changes of files only".into());
+            return err(
+                "freedom `timestamps` needs `no_directories`: the model judges writes as changes of files only".into(),
+            );
         }
         Ok(())
     }
@@ -398,7 +409,8 @@ mod tests {
         let doc = include_str!("profile.rs");
         let start = doc.find("//! ```toml\n").unwrap() + "//! ```toml\n".len();
         let end = start + doc[start..].find("//! ```").unwrap();
-        let text: String = doc[start..end].lines().map(|l| l.trim_start_matches("//!").trim_start()).collect::<Vec<_>>().join("\n");
+        let text: String =
+            doc[start..end].lines().map(|l| l.trim_start_matches("//!").trim_start()).collect::<Vec<_>>().join("\n");
         assert_eq!(Profile::parse(&text, false).unwrap(), Profile::rclone_bisync());
     }
 
@@ -412,7 +424,10 @@ mod tests {
             ("[exit]\nabort = [2]\nstopped = [4]\n", "`abort` needs a set-up run"),
             ("[exit]\nstopped = [0]\n", "exit code 0 is both `synced` and `stopped`"),
             ("[exit]\nsynced = []\n", "`synced` is empty"),
-            ("[freedoms]\nconflict_rename = [\"{name}.a\", \"{name}.b\"]\n", "`conflict_rename` needs `no_directories`"),
+            (
+                "[freedoms]\nconflict_rename = [\"{name}.a\", \"{name}.b\"]\n",
+                "`conflict_rename` needs `no_directories`",
+            ),
             (
                 "[freedoms]\nno_directories = true\nconflict_rename = [\"{name}\", \"{name}.b\"]\n",
                 "must hold {name}, add to it",

@@ -27,11 +27,11 @@
 
 use std::fs;
 use std::io;
-use std::sync::{Arc, Mutex};
 use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use speccheck_dual::exec::SetupError;
@@ -145,10 +145,9 @@ impl Synchronizer {
         self.check()?;
         let me = self.clone();
         let enforce = permissions_enforced();
-        Ok(Local::new(
-            me.profile.name.clone(),
-            move |_| Ok(Box::new(Sandbox::new(me.clone(), enforce)?) as Box<dyn Session>),
-        ))
+        Ok(Local::new(me.profile.name.clone(), move |_| {
+            Ok(Box::new(Sandbox::new(me.clone(), enforce)?) as Box<dyn Session>)
+        }))
     }
 }
 
