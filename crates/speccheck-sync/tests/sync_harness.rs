@@ -389,4 +389,29 @@ mod setup {
         assert!(accepted_by(stamped, both_written));
         assert!(!accepted_by(model, script(&[ROOT, ("x", "f644:b"), ("z", "d755")])));
     }
+
+    #[test]
+    fn a_set_up_run_blocked_by_a_directory_cannot_succeed_and_comes_again() {
+        use speccheck_sync::profile::ExitCodes;
+        let model = with(|p| {
+            p.freedoms.no_directories = true;
+            p.exit = ExitCodes { synced: vec![0], conflicts: vec![], stopped: vec![1], fatal: vec![3], abort: vec![2] };
+            p.setup = Some(Setup { command: "s {a} {b} --resync".into(), effect: SetupEffect::MergePreferA });
+        });
+        let script = |code, b_after: &'static [(&'static str, &'static str)]| {
+            vec![
+                (SyncReq::Mkdir { at: Replica::B, path: "x".into() }, SyncResp::Done),
+                write(Replica::A, "x", "a"),
+                sync(code, &[ROOT, ("x", "f644:a")], b_after),
+                (SyncReq::Remove { at: Replica::B, path: "x".into() }, SyncResp::Done),
+                // Due again: the merge now goes through.
+                sync(0, &[ROOT, ("x", "f644:a")], &[ROOT, ("x", "f644:a")]),
+            ]
+        };
+        assert!(accepted_by(model.clone(), script(2, &[ROOT, ("x", "d755")])));
+        assert!(!accepted_by(model.clone(), script(0, &[ROOT, ("x", "d755")])), "blocked, it cannot succeed");
+        let mut not_again = script(2, &[ROOT, ("x", "d755")]);
+        not_again[4] = sync(0, &[ROOT, ("x", "f644:a")], &[ROOT]);
+        assert!(!accepted_by(model, not_again), "once the way is clear, the file reaches B");
+    }
 }
