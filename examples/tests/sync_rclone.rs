@@ -39,16 +39,9 @@ fn rclone_bisync_passes_with_its_figures_or_deviates_with_a_short_trace() {
         RunVerdict::Passed => {
             let finished = c.exit_codes.get(&0).copied().unwrap_or(0);
             assert!(finished >= 30, "too few finished synchronizations: {c}");
-            for (what, n) in [
-                ("conflicts", c.conflicts),
-                ("deletions", c.deletions),
-                ("directory changes", c.directory_changes),
-                ("mode changes", c.mode_changes),
-                ("symlink changes", c.symlink_changes),
-                ("renames", c.renames),
-            ] {
-                assert!(n >= 3, "too few {what}: {c}");
-            }
+            // Case-only renames are rarer here: a run with few renames.
+            let low: Vec<_> = c.fewer_than(3).into_iter().filter(|k| *k != "case-only renames").collect();
+            assert!(low.is_empty(), "too few {low:?}: {c}");
         }
         RunVerdict::Failed(_) => {
             let exec = r.final_execution.as_ref().expect("a rejection comes with its execution");

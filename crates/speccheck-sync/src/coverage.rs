@@ -117,6 +117,25 @@ impl Coverage {
         }
     }
 
+    /// The kinds of change exercised, by name, with their counts (renames
+    /// and case-only renames included).
+    pub fn kinds(&self) -> [(&'static str, u64); 7] {
+        [
+            ("conflicts", self.conflicts),
+            ("deletions", self.deletions),
+            ("directory changes", self.directory_changes),
+            ("mode changes", self.mode_changes),
+            ("symlink changes", self.symlink_changes),
+            ("renames", self.renames),
+            ("case-only renames", self.case_renames),
+        ]
+    }
+
+    /// The kinds of change exercised fewer than `n` times.
+    pub fn fewer_than(&self, n: u64) -> Vec<&'static str> {
+        self.kinds().into_iter().filter(|(_, k)| *k < n).map(|(name, _)| name).collect()
+    }
+
     /// The figures as JSON (the CLI's report).
     pub fn to_json(&self) -> Json {
         json!({

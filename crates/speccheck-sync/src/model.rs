@@ -11,7 +11,7 @@
 //! one unknown per propagation, which the observed replicas settle, where
 //! a fork per propagation would be 2^n branches.
 //!
-//! A synchronizer's [`Profile`](crate::profile::Profile) may take some of
+//! A synchronizer's [`crate::profile::Profile`] may take some of
 //! the model's documented freedoms ([`Rules`]): conflicts renamed,
 //! directories, permission bits or symbolic links not propagated, a
 //! deletion losing to a change, writes judged by timestamps, its own exit
@@ -426,6 +426,11 @@ impl Fs {
     }
 
     fn mkdir(&self, t: &mut Tree, path: &str) -> SyncSym {
+        self.create(t, path, tree::dir_code(0o755))
+    }
+
+    /// A new entry (a directory, a link) where nothing is.
+    fn create(&self, t: &mut Tree, path: &str, code: String) -> SyncSym {
         if let Err(e) = self.walk(t, path) {
             return SyncSym::Failed(e);
         }
@@ -435,7 +440,7 @@ impl Fs {
         if !self.parent_writable(t, path) {
             return SyncSym::Failed(DENIED);
         }
-        t.insert(path.to_string(), tree::dir_code(0o755));
+        t.insert(path.to_string(), code);
         SyncSym::Done
     }
 
@@ -468,17 +473,7 @@ impl Fs {
     }
 
     fn symlink(&self, t: &mut Tree, path: &str, target: &str) -> SyncSym {
-        if let Err(e) = self.walk(t, path) {
-            return SyncSym::Failed(e);
-        }
-        if get(t, path) != Node::Absent {
-            return SyncSym::Failed(EXISTS);
-        }
-        if !self.parent_writable(t, path) {
-            return SyncSym::Failed(DENIED);
-        }
-        t.insert(path.to_string(), tree::link_code(target));
-        SyncSym::Done
+        self.create(t, path, tree::link_code(target))
     }
 
     /// A rename within one directory, never over an entry.
