@@ -207,3 +207,89 @@ impl fmt::Display for Coverage {
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use speccheck_dual::Verdict;
+    use speccheck_dual::protocol::TraceEntry;
+
+    use super::*;
+    use crate::{Content, Replica, Synced, request_to_ir, response_to_ir};
+
+    fn execution(script: &[(SyncReq, SyncResp)]) -> Execution {
+        let mut trace = Vec::new();
+        for (i, (q, r)) in script.iter().enumerate() {
+            let label = 2 * i as u32;
+            trace.push(TraceEntry { label, conn: 0, sent: true, closed: false, ir: request_to_ir(q) });
+            trace.push(TraceEntry { label: label + 1, conn: 0, sent: false, closed: false, ir: response_to_ir(r) });
+        }
+        Execution {
+            verdict: Verdict::Accepted { budget_hit: false },
+            steps: Vec::new(),
+            pacing: Vec::new(),
+            sent: script.len(),
+            received: script.len(),
+            trace,
+            skipped: 0,
+            elapsed: Duration::ZERO,
+            validator: Default::default(),
+            validation: Duration::ZERO,
+        }
+    }
+
+    fn tree(entries: &[(&str, &str)]) -> Option<Tree> {
+        Some(entries.iter().map(|(p, c)| (p.to_string(), c.to_string())).collect())
+    }
+
+    fn synced(code: i64, a: &[(&str, &str)], b: &[(&str, &str)]) -> (SyncReq, SyncResp) {
+        (SyncReq::Sync, SyncResp::Synced(Synced { code, a: tree(a), b: tree(b), outside: Vec::new() }))
+    }
+
+    fn done(req: SyncReq) -> (SyncReq, SyncResp) {
+        (req, SyncResp::Done)
+    }
+
+    #[test]
+    fn each_kind_of_change_a_synchronization_was_given_is_counted_once() {
+        let write = |at, path: &str, text: &str| {
+            done(SyncReq::Write { at, path: path.into(), content: Content::Text(text.into()) })
+        };
+        let root = ("", "d755");
+        let agreed: &[(&str, &str)] = &[root, ("d", "d755"), ("x", "f644:a"), ("y", "f644:a")];
+        let c = Coverage::of(&execution(&[
+            done(SyncReq::Mkdir { at: Replica::A, path: "d".into() }),
+            write(Replica::A, "x", "a"),
+            write(Replica::A, "y", "a"),
+            synced(0, agreed, agreed),
+            // A conflict on x, a deletion of y, a mode change and a
+            // case-only rename of d, a link, a failed operation (not counted).
+            write(Replica::A, "x", "hello"),
+            write(Replica::B, "x", "world"),
+            done(SyncReq::Remove { at: Replica::B, path: "y".into() }),
+            done(SyncReq::Chmod { at: Replica::A, path: "x".into(), mode: 0o600 }),
+            done(SyncReq::Rename { at: Replica::B, path: "d".into(), to: "D".into() }),
+            done(SyncReq::Symlink { at: Replica::A, path: "l".into(), target: "nowhere".into() }),
+            (SyncReq::Remove { at: Replica::A, path: "nothing".into() }, SyncResp::Failed("not-found".into())),
+            synced(1, agreed, agreed),
+        ]));
+        assert_eq!(c.executions, 1);
+        assert_eq!(c.exit_codes, BTreeMap::from([(0, 1), (1, 1)]));
+        assert_eq!(c.conflicts, 1, "{c}");
+        // y deleted on B; d gone from B (renamed away).
+        assert_eq!(c.deletions, 2, "{c}");
+        // The first sync's new d; d gone and D new on B.
+        assert_eq!(c.directory_changes, 3, "{c}");
+        assert_eq!(c.mode_changes, 0, "x's bits changed with its contents: not a mode-only change: {c}");
+        assert_eq!(c.symlink_changes, 1, "{c}");
+        assert_eq!((c.renames, c.case_renames), (1, 1), "{c}");
+        let only_bits = Coverage::of(&execution(&[
+            write(Replica::A, "x", "a"),
+            synced(0, &[root, ("x", "f644:a")], &[root, ("x", "f644:a")]),
+            done(SyncReq::Chmod { at: Replica::B, path: "x".into(), mode: 0o600 }),
+            synced(0, &[root, ("x", "f600:a")], &[root, ("x", "f600:a")]),
+        ]));
+        assert_eq!((only_bits.mode_changes, only_bits.conflicts), (1, 0), "{only_bits}");
+    }
+}
