@@ -415,6 +415,14 @@ mod tests {
     }
 
     #[test]
+    fn the_readme_profile_sample_is_the_rclone_profile() {
+        let readme = include_str!("../../../README.md");
+        let start = readme.find("```toml\nname = \"rclone bisync\"").expect("the README's profile sample") + 8;
+        let end = start + readme[start..].find("```").unwrap();
+        assert_eq!(Profile::parse(&readme[start..end], false).unwrap(), Profile::rclone_bisync());
+    }
+
+    #[test]
     fn what_the_model_cannot_express_is_an_error_naming_it() {
         let base = "name = \"s\"\ncommand = \"s {a} {b}\"\n";
         let cases = [
