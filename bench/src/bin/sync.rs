@@ -13,9 +13,10 @@ use std::time::{Duration, Instant};
 use clap::Parser;
 use speccheck::runner::report::RunVerdict;
 use speccheck_bench::{Summary, Table, fmt_seconds as fmt_s, machine, median};
-use speccheck_dual::tester::{DualReport, Tester};
+use speccheck_dual::tester::DualReport;
 use speccheck_fixtures::sync::SyncBug;
-use speccheck_sync::Sync;
+use speccheck_sync::Profile;
+use speccheck_sync::profile::UNISON;
 use speccheck_sync::session::Synchronizer;
 
 #[derive(Parser)]
@@ -43,12 +44,12 @@ struct Args {
 const STEPS: usize = 30;
 /// Shrinking budget per rejection (the CLI's is 10 s).
 const SHRINK_SECS: u64 = 3;
-const UNISON: &str = "unison {a} {b} -batch -confirmbigdel=false -silent";
 
 fn reference(bug: Option<SyncBug>) -> Synchronizer {
     let exe = std::env::current_exe().expect("the bench's own path");
     let flag = bug.map(|b| format!(" --bug {}", b.name())).unwrap_or_default();
-    let mut s = Synchronizer::new(format!("'{}' sync-reference{flag} {{a}} {{b}} {{state}}", exe.display()));
+    let command = format!("'{}' sync-reference{flag} {{a}} {{b}} {{state}}", exe.display());
+    let mut s = Synchronizer::from_profile(Profile::reference(command));
     s.timeout = Duration::from_secs(2);
     s
 }
@@ -57,23 +58,21 @@ fn reference(bug: Option<SyncBug>) -> Synchronizer {
 type Codes = Arc<Mutex<Vec<i64>>>;
 
 fn run(sync: &Synchronizer, seed: u64, executions: u32, codes: Option<Codes>) -> DualReport {
-    let target = sync.target().unwrap_or_else(|e| panic!("{e}"));
-    Tester::new(Sync::detect(), target)
-        .with_settings(|s| {
-            s.conns = 1;
-            s.fuel = STEPS;
+    let (tester, _) = sync
+        .tester_observed(move |e| {
+            if let Some(codes) = &codes {
+                let mut codes = codes.lock().unwrap_or_else(|p| p.into_inner());
+                codes.extend(e.trace.iter().filter(|t| !t.sent).filter_map(|t| t.ir.get("exit")?.as_i64()));
+            }
         })
+        .unwrap_or_else(|e| panic!("{e}"));
+    tester
+        .with_settings(|s| s.fuel = STEPS)
         .configure(|c| {
             c.cases = executions;
             c.seed = Some(seed);
             c.time_budget = Some(Duration::from_secs(120));
             c.shrink_time = Duration::from_secs(SHRINK_SECS);
-        })
-        .on_execution(move |e| {
-            if let Some(codes) = &codes {
-                let mut codes = codes.lock().unwrap_or_else(|p| p.into_inner());
-                codes.extend(e.trace.iter().filter(|t| !t.sent).filter_map(|t| t.ir.get("exit")?.as_i64()));
-            }
         })
         .run()
 }
@@ -192,7 +191,7 @@ fn soundness(args: &Args, out: &mut String) {
     if args.unison > 0 {
         let codes: Codes = Arc::default();
         let t = Instant::now();
-        let r = run(&Synchronizer::new(UNISON), 7, args.unison, Some(codes.clone()));
+        let r = run(&Synchronizer::from_profile(Profile::unison()), 7, args.unison, Some(codes.clone()));
         let codes = codes.lock().unwrap_or_else(|p| p.into_inner()).clone();
         table.row(throughput_row("Unison 2.52", r.run.summary(), r.executions, r.interactions, &codes, t.elapsed()));
         if !r.passed() {

@@ -7,50 +7,44 @@
 use std::time::Duration;
 
 use speccheck::Config;
-use speccheck::dual::tester::{DualReport, Tester};
+use speccheck::dual::tester::DualReport;
 use speccheck::runner::report::RunVerdict;
-use speccheck::sync::Sync;
+use speccheck::sync::Profile;
 use speccheck::sync::session::{Sandbox, Synchronizer};
 use speccheck_fixtures::sync::SyncBug;
 
 fn synchronizer(bug: Option<SyncBug>) -> Synchronizer {
     let flag = bug.map(|b| format!(" --bug {}", b.name())).unwrap_or_default();
-    let mut s = Synchronizer::new(format!("'{}'{flag} {{a}} {{b}} {{state}}", env!("CARGO_BIN_EXE_refsync")));
+    let command = format!("'{}'{flag} {{a}} {{b}} {{state}}", env!("CARGO_BIN_EXE_refsync"));
+    let mut s = Synchronizer::from_profile(Profile::reference(command));
     s.timeout = Duration::from_secs(2);
     s
 }
 
 fn run(sync: Synchronizer, seed: u64, executions: u32, shrink: bool) -> DualReport {
-    Tester::new(Sync::detect(), sync.target().expect("the reference synchronizer is built"))
-        .with_settings(|s| {
-            s.conns = 1;
-            s.fuel = 30;
-        })
+    let (tester, _) = sync.tester().expect("the reference synchronizer is built");
+    tester
+        .with_settings(|s| s.fuel = 30)
         .config(Config { cases: executions, seed: Some(seed), database: None, shrink, ..Config::named("sync") })
         .run()
 }
 
 #[test]
 fn the_reference_synchronizer_is_never_rejected() {
-    let codes = std::sync::Arc::new(std::sync::Mutex::new([0usize; 4]));
-    let seen = codes.clone();
-    let r = Tester::new(Sync::detect(), synchronizer(None).target().expect("built"))
-        .with_settings(|s| {
-            s.conns = 1;
-            s.fuel = 30;
-        })
-        .on_execution(move |e| {
-            for c in e.trace.iter().filter(|t| !t.sent).filter_map(|t| t.ir.get("exit")?.as_u64()) {
-                seen.lock().unwrap()[c.min(3) as usize] += 1;
-            }
-        })
+    let (tester, tally) = synchronizer(None).tester().expect("built");
+    let r = tester
+        .with_settings(|s| s.fuel = 30)
         .config(Config { cases: 120, seed: Some(11), database: None, ..Config::named("sync") })
         .run();
     assert!(r.passed(), "{r}");
     assert_eq!(r.inconclusive, 0, "{r}");
-    // Not vacuous: synchronizations finished, with and without conflicts.
-    let codes = *codes.lock().unwrap();
-    assert!(codes[0] > 50 && codes[1] > 10, "exit codes 0, 1, 2, 3+ seen: {codes:?}");
+    // Not vacuous: synchronizations finished, with and without conflicts,
+    // over every kind of change the tester makes.
+    let c = tally.get();
+    let code = |n: i64| c.exit_codes.get(&n).copied().unwrap_or(0);
+    assert!(code(0) > 50 && code(1) > 10, "{c}");
+    assert_eq!(c.executions, r.executions, "{c}");
+    assert!(c.fewer_than(5).is_empty(), "too few {:?}: {c}", c.fewer_than(5));
 }
 
 #[test]

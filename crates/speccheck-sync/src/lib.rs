@@ -14,10 +14,12 @@
 //! | §6.2.1 replicas as trees of files and directories | [`tree`] |
 //! | §6.2 the synchronizer run in the foreground, replicas observed | [`session`] |
 //! | §5.2 generation heuristics | `heuristics.rs` ([`Sync`]'s `propose`) |
-//! | §6.2.2 testing Unison | [`session::Synchronizer`] with Unison's command |
+//! | §6.2.2 testing Unison; (ours) other synchronizers | [`profile`]: how to run one, which freedoms it takes |
+//! | (ours) what a run exercised | [`coverage`] |
 //!
 //! Requests are file-system operations on one replica (read, write,
-//! mkdir, list, recursive remove, chmod), a synchronization, and a delay
+//! mkdir, list, recursive remove, chmod, symbolic links, renames within a
+//! directory — case-only ones too), a synchronization, and a delay
 //! (file-system timestamps have a granularity: a synchronizer that trusts
 //! them — Unison's fast check — may miss a change made within it). The
 //! system under test runs locally ([`session`], through
@@ -25,19 +27,19 @@
 //! a fresh archive in a temporary directory, removed afterwards.
 //!
 //! ```no_run
-//! use speccheck_dual::tester::Tester;
-//! use speccheck_sync::{Sync, session::Synchronizer};
+//! use speccheck_sync::{Profile, session::Synchronizer};
 //!
-//! let unison = Synchronizer::new("unison {a} {b} -batch -confirmbigdel=false -silent");
-//! let report = Tester::new(Sync::detect(), unison.target().unwrap())
-//!     .with_settings(|s| s.conns = 1)
-//!     .run();
-//! println!("{report}");
+//! let unison = Synchronizer::from_profile(Profile::unison());
+//! let (tester, coverage) = unison.tester().unwrap();
+//! let report = tester.configure(|c| c.cases = 100).run();
+//! println!("{report}\n  exercised: {}", coverage.get());
 //! ```
 #![warn(missing_docs)]
 
+pub mod coverage;
 mod heuristics;
 pub mod model;
+pub mod profile;
 pub mod session;
 pub mod tree;
 
@@ -49,7 +51,9 @@ use serde_json::{Value as Json, json};
 use speccheck_dual::harness::jexp::JExp;
 use speccheck_dual::protocol::{Answering, Decoded, Protocol, View, Wire};
 
-pub use model::{SyncModel, SyncState, SyncSym};
+pub use coverage::Coverage;
+pub use model::{Rules, SyncModel, SyncState, SyncSym};
+pub use profile::{Profile, ProfileError};
 pub use tree::Tree;
 
 /// Which replica an operation works on.
@@ -155,6 +159,27 @@ pub enum SyncReq {
         /// The bits (`0o777` at most).
         mode: u32,
     },
+    /// Make a symbolic link (never followed by the tester; its target is
+    /// a relative path the tester never creates, so it dangles).
+    Symlink {
+        /// Where.
+        at: Replica,
+        /// The link's path.
+        path: String,
+        /// What it points to (relative, inside the replica).
+        target: String,
+    },
+    /// Rename a file, link or directory within its directory (a case-only
+    /// rename when the names differ only in case). The new name must be
+    /// free: the tester never renames over an entry.
+    Rename {
+        /// Where.
+        at: Replica,
+        /// The old path.
+        path: String,
+        /// The new path: a sibling of the old one.
+        to: String,
+    },
     /// Run the synchronizer.
     Sync,
     /// Let the file system's timestamp granularity pass.
@@ -205,13 +230,19 @@ impl Sync {
     /// The protocol, for a tester whose own operations are (`enforce`) or
     /// are not (the superuser) held to permission bits.
     pub fn new(enforce: bool) -> Self {
-        Sync { model: Arc::new(SyncModel { enforce }) }
+        Sync { model: Arc::new(SyncModel::new(enforce)) }
     }
 
     /// The protocol for this process: whether permission bits bind it is
     /// found out by trying ([`session::permissions_enforced`]).
     pub fn detect() -> Self {
         Sync::new(session::permissions_enforced())
+    }
+
+    /// The protocol for a synchronizer with this profile (its freedoms
+    /// and exit codes in the model), for this process.
+    pub fn for_profile(profile: &Profile) -> Self {
+        Sync { model: Arc::new(SyncModel::of(profile, session::permissions_enforced())) }
     }
 }
 
@@ -293,6 +324,16 @@ pub fn request_to_ir(req: &SyncReq) -> Json {
             o["mode"] = json!(format!("{mode:03o}"));
             o
         }
+        SyncReq::Symlink { at, path, target } => {
+            let mut o = op("symlink", at, path);
+            o["target"] = json!(target);
+            o
+        }
+        SyncReq::Rename { at, path, to } => {
+            let mut o = op("rename", at, path);
+            o["to"] = json!(to);
+            o
+        }
         SyncReq::Sync => json!({"op": "sync"}),
         SyncReq::Delay => json!({"op": "delay"}),
     }
@@ -323,6 +364,18 @@ pub fn request_from_ir(ir: &Json) -> Option<SyncReq> {
                 }
             };
             SyncReq::Write { at, path, content }
+        }
+        "symlink" if !path.is_empty() => {
+            let target = ir.get("target")?.as_str().filter(|t| !t.is_empty() && valid_path(t))?.to_string();
+            SyncReq::Symlink { at, path, target }
+        }
+        // Within one directory, never the root, never onto itself.
+        "rename" if !path.is_empty() => {
+            let to = ir.get("to")?.as_str().filter(|t| valid_path(t) && !t.is_empty() && *t != path)?.to_string();
+            if tree::parent(&to) != tree::parent(&path) {
+                return None;
+            }
+            SyncReq::Rename { at, path, to }
         }
         "chmod" => {
             let mode = u32::from_str_radix(ir.get("mode")?.as_str()?, 8).ok().filter(|m| *m <= 0o777)?;
@@ -386,6 +439,8 @@ mod tests {
             SyncReq::Write { at: Replica::B, path: "x".into(), content: Content::Pattern(70_000) },
             SyncReq::Chmod { at: Replica::B, path: "".into(), mode: 0o555 },
             SyncReq::Remove { at: Replica::A, path: "".into() },
+            SyncReq::Symlink { at: Replica::A, path: "x/l".into(), target: "nowhere".into() },
+            SyncReq::Rename { at: Replica::B, path: "x/y".into(), to: "x/Y".into() },
             SyncReq::Sync,
             SyncReq::Delay,
         ];
@@ -413,5 +468,14 @@ mod tests {
         assert!(valid_path("") && valid_path("x/y.txt"));
         let root_file = json!({"op": "write", "at": "a", "path": "", "content": "x"});
         assert_eq!(request_from_ir(&root_file), None);
+        // A rename stays in its directory; a link points inside the replica.
+        for to in ["y", "x/z/y", "x/y", "../y"] {
+            let ir = json!({"op": "rename", "at": "a", "path": "x/y", "to": to});
+            assert_eq!(request_from_ir(&ir), None, "{to}");
+        }
+        for target in ["../../etc", "/etc", ""] {
+            let ir = json!({"op": "symlink", "at": "a", "path": "l", "target": target});
+            assert_eq!(request_from_ir(&ir), None, "{target}");
+        }
     }
 }

@@ -1,7 +1,8 @@
 //! Replicas as the model and the tester both see them: a flat map from a
 //! path (`""` the root, `"x"`, `"x/y"`) to a *node code*, a short string
 //! that says what is there — `d755` a directory with its permission bits,
-//! `f644:hello` a file with its bits and its contents' key — so that
+//! `f644:hello` a file with its bits and its contents' key, `l:nowhere` a
+//! symbolic link and what it points to — so that
 //! comparing two replicas, or a replica with what the model expects, is
 //! comparing strings, which the solver does exactly.
 
@@ -31,6 +32,12 @@ pub fn dir_code(mode: u32) -> String {
     format!("d{:03o}", mode & 0o777)
 }
 
+/// The node code of a symbolic link (its own permission bits mean
+/// nothing on Linux, so it has none).
+pub fn link_code(target: &str) -> String {
+    format!("l:{target}")
+}
+
 /// What a node code says.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Node<'a> {
@@ -48,8 +55,12 @@ pub enum Node<'a> {
         /// Its contents' key ([`content_key`]).
         key: &'a str,
     },
-    /// Something else (a symbolic link, a device): never what the model
-    /// expects.
+    /// A symbolic link, not followed.
+    Link {
+        /// What it points to.
+        target: &'a str,
+    },
+    /// Something else (a device, a socket): never what the model expects.
     Other,
 }
 
@@ -67,6 +78,9 @@ pub fn node(code: &str) -> Node<'_> {
         && let Some(m) = mode(m)
     {
         return Node::File { mode: m, key };
+    }
+    if let Some(target) = code.strip_prefix("l:") {
+        return Node::Link { target };
     }
     Node::Other
 }
@@ -115,6 +129,16 @@ pub fn children<'a>(paths: impl Iterator<Item = &'a String>, dir: &str) -> Vec<S
     out
 }
 
+/// A node code without its permission bits (what a synchronizer that
+/// does not propagate modes compares): `f:key`, `d`, links as they are.
+pub fn without_mode(code: &str) -> String {
+    match node(code) {
+        Node::File { key, .. } => format!("f:{key}"),
+        Node::Dir { .. } => "d".to_string(),
+        _ => code.to_string(),
+    }
+}
+
 /// Observes the replica at `root` without following symbolic links:
 /// `None` when the root does not exist.
 pub fn observe(root: &Path) -> io::Result<Option<Tree>> {
@@ -140,6 +164,8 @@ pub fn observe(root: &Path) -> io::Result<Option<Tree>> {
             }
         } else if ft.is_file() {
             tree.insert(path, file_code(mode, &content_key(&fs::read(&at)?)));
+        } else if ft.is_symlink() {
+            tree.insert(path, link_code(&fs::read_link(&at)?.to_string_lossy()));
         } else {
             tree.insert(path, "other".to_string());
         }
@@ -157,6 +183,7 @@ mod tests {
         assert_eq!(node(&dir_code(0o40555)), Node::Dir { mode: 0o555 });
         assert_eq!(node(ABSENT), Node::Absent);
         assert_eq!(node("other"), Node::Other);
+        assert_eq!(node(&link_code("nowhere")), Node::Link { target: "nowhere" });
         assert_eq!(parent("x/y"), Some("x"));
         assert_eq!(parent("x"), Some(""));
         assert_eq!(parent(""), None);

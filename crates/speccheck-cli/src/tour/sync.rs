@@ -7,9 +7,9 @@
 use std::fmt;
 
 use speccheck::{Config, RunVerdict};
-use speccheck_dual::tester::{DualReport, Tester};
+use speccheck_dual::tester::DualReport;
 use speccheck_fixtures::sync::SyncBug;
-use speccheck_sync::Sync;
+use speccheck_sync::Profile;
 use speccheck_sync::session::Synchronizer;
 
 use super::{Ended, Expect, Finding, Stop, TourReport, check};
@@ -44,29 +44,24 @@ fn run(seed: u64) -> anyhow::Result<Vec<Finding>> {
     let exe = std::env::current_exe()?;
     let reference = |bug: Option<SyncBug>| {
         let flag = bug.map(|b| format!(" --bug {}", b.name())).unwrap_or_default();
-        format!("'{}' sync-reference{flag} {{a}} {{b}} {{state}}", exe.display())
+        Profile::reference(format!("'{}' sync-reference{flag} {{a}} {{b}} {{state}}", exe.display()))
     };
     let mut cases = vec![
         ("the bundled reference synchronizer", reference(None), Expect::Pass),
         ("a write-delete conflict resolved by deleting", reference(Some(SyncBug::DeleteWins)), Expect::Bug),
         ("copies that lose permission bits", reference(Some(SyncBug::DropsPermissions)), Expect::Bug),
     ];
-    let unison = Synchronizer::new(crate::sync::UNISON);
+    let unison = Synchronizer::from_profile(Profile::unison());
     if unison.check().is_ok() {
-        cases.push(("Unison 2.52 (as this user)", crate::sync::UNISON.to_string(), Expect::Pass));
+        cases.push(("Unison 2.52 (as this user)", Profile::unison(), Expect::Pass));
     } else {
         println!("  (Unison is not installed: `apt-get install -y unison` adds it to this stop)");
     }
     let mut out = Vec::new();
-    for (what, command, expect) in cases {
-        let target = Synchronizer::new(command).target().map_err(|e| anyhow::anyhow!("{e}"))?;
+    for (what, profile, expect) in cases {
+        let (tester, _) = Synchronizer::from_profile(profile).tester().map_err(|e| anyhow::anyhow!("{e}"))?;
         out.push(check(what, expect, || {
-            Shown(
-                Tester::new(Sync::detect(), target)
-                    .with_settings(|s| s.conns = 1)
-                    .config(Config { cases: 150, seed: Some(seed), database: None, ..Config::named("sync") })
-                    .run(),
-            )
+            Shown(tester.config(Config { cases: 150, seed: Some(seed), database: None, ..Config::named("sync") }).run())
         }));
     }
     Ok(out)
