@@ -79,6 +79,10 @@ impl ArgSpec {
     pub fn new(params: Vec<(String, Ty)>, requires: &[(&str, &str)]) -> Result<ArgSpec, String> {
         for (_, ty) in &params {
             speccheck_spec::refined::check_scopes(ty)?;
+            // No strategy could enumerate it, nor random generation end.
+            if let Some(why) = ty.unbounded() {
+                return Err(why);
+            }
         }
         Ok(ArgSpec { params, requires: parse_clauses("spec", requires)?, measures: Measures::global() })
     }
