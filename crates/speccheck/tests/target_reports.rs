@@ -41,7 +41,6 @@ fn run_fun(strategy: Strategy) -> RunReport {
 
 #[test]
 fn a_generated_function_is_reported_as_variants_not_every_function() {
-    assert!(<Fun<i64, i64> as Targetable>::FUNCTION && !<i64 as Targetable>::FUNCTION);
     for strategy in [Strategy::Exhaustive, Strategy::Lazy, Strategy::Smt] {
         let r = run_fun(strategy);
         assert!(matches!(r.verdict, RunVerdict::Passed), "{strategy}: {}", r.summary());
