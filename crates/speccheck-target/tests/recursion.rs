@@ -16,6 +16,9 @@ use speccheck_spec::{DataRef, Measures, Targetable, Ty, Value, parse_str};
 use speccheck_target::lazy::{Lazy, LazyError};
 use speccheck_target::strategy::ArgSpec;
 
+mod common;
+use common::{admitted, distinct};
+
 #[derive(Arbitrary, Targetable, Clone, Debug, PartialEq)]
 enum Ping {
     Stop,
@@ -117,21 +120,7 @@ fn brute(ty: &Ty, d: u32, path: &[DataRef]) -> Vec<Value> {
 
 /// The brute-force inputs the evaluator admits.
 fn brute_admitted<T: Targetable>(d: u32, spec: Option<&str>) -> BTreeSet<Value> {
-    let requires: Vec<_> = spec.map(|s| (s.to_string(), parse_str(s).unwrap())).into_iter().collect();
-    let m = Measures::new();
-    brute(&T::ty(), d, &[])
-        .into_iter()
-        .filter(|v| speccheck_spec::admits(&[("x", v.clone())], &requires, &m).unwrap().is_none())
-        .collect()
-}
-
-fn distinct(by: &str, inputs: impl Iterator<Item = Result<Vec<Value>, String>>) -> BTreeSet<Value> {
-    let mut out = BTreeSet::new();
-    for v in inputs {
-        let v = v.unwrap().remove(0);
-        assert!(out.insert(v.clone()), "{by}: {v} came twice");
-    }
-    out
+    admitted(brute(&T::ty(), d, &[]), spec, &Measures::new())
 }
 
 /// The core's exhaustive enumeration (the `exhaustive` strategy), filtered
@@ -139,14 +128,12 @@ fn distinct(by: &str, inputs: impl Iterator<Item = Result<Vec<Value>, String>>) 
 /// fails instead of hanging.
 fn exhaustive<T: Targetable + Arbitrary + std::fmt::Debug>(d: u32, spec: Option<&str>) -> BTreeSet<Value> {
     const LIMIT: u64 = 100_000;
-    let requires: Vec<_> = spec.map(|s| (s.to_string(), parse_str(s).unwrap())).into_iter().collect();
-    let m = Measures::new();
     let mut n = 0;
     let generator = any::<T>();
     let values = enumerate(&generator, d).limit(LIMIT).inspect(|_| n += 1).map(|(_, v)| Ok(vec![v.reflect()]));
     let all = distinct("exhaustive", values);
     assert!(n < LIMIT, "the enumeration of {} at depth {d} did not end", std::any::type_name::<T>());
-    all.into_iter().filter(|v| speccheck_spec::admits(&[("x", v.clone())], &requires, &m).unwrap().is_none()).collect()
+    admitted(all, spec, &Measures::new())
 }
 
 fn lazy<T: Targetable>(d: u32, spec: Option<&str>) -> BTreeSet<Value> {
