@@ -366,6 +366,10 @@ pub fn expand(args: TokenStream, mut item: ItemFn) -> syn::Result<TokenStream> {
             quote_spanned!(ty.span()=> (::std::string::String::from(#n), <#ty as #spec::Targetable>::ty()))
         });
         let clauses = gen_args.iter().filter_map(|a| a.refine.as_ref()).map(|(w, src)| quote!((#w, #src)));
+        let functions = gen_args.iter().map(|a| {
+            let (n, ty) = (a.name.clone(), &a.ty);
+            quote!((#n, <#ty as #spec::Targetable>::FUNCTION))
+        });
         let reflects = locals.iter().map(|l| quote!(#spec::Targetable::reflect(&#l)));
         let reifies = gen_args.iter().enumerate().map(|(i, a)| {
             let ty = &a.ty;
@@ -386,7 +390,8 @@ pub fn expand(args: TokenStream, mut item: ItemFn) -> syn::Result<TokenStream> {
             quote! {
                 let __spec = ::std::sync::Arc::new(
                     #target::ArgSpec::new(::std::vec![#(#params),*], &[#(#clauses),*])
-                        .unwrap_or_else(|e| ::core::panic!("{e}")),
+                        .unwrap_or_else(|e| ::core::panic!("{e}"))
+                        .with_functions(&[#(#functions),*]),
                 );
                 let __admit = __spec.clone();
             },

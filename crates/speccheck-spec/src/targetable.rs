@@ -23,6 +23,10 @@ pub trait Targetable: Sized + 'static {
     fn reflect(&self) -> Value;
     /// The Rust value for a spec value (`None` if it does not fit).
     fn reify(v: &Value) -> Option<Self>;
+    /// True for a generated function (`speccheck_target::Fun`): its value
+    /// is a variant, so enumerating the values enumerates a few functions,
+    /// not every function, and the report says so.
+    const FUNCTION: bool = false;
 }
 
 macro_rules! int_targetable {

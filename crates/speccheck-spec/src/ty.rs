@@ -40,6 +40,63 @@ impl Ty {
             Ty::Set(t) => format!("Set<{}>", t.name()),
         }
     }
+
+    /// The first data type reachable from this one that has no finite
+    /// value (each of its constructors needs a value of a type that has
+    /// none, itself included: `struct P { q: Box<Q> }`, `struct Q { p:
+    /// Box<P> }`), which no depth can bound; `None` when every reachable
+    /// type has a finite value. Sequences and sets may be empty, so they
+    /// always have one.
+    pub fn unbounded(&self) -> Option<String> {
+        let mut types: Vec<DataRef> = Vec::new();
+        collect_data(self, &mut types);
+        let defs: Vec<Arc<DataDef>> = types.iter().map(DataRef::get).collect();
+        // The least fixed point: a type is finite once one of its
+        // constructors has only fields of finite types.
+        let mut finite = vec![false; types.len()];
+        let is_finite = |ty: &Ty, finite: &[bool]| match ty {
+            Ty::Data(r) => types.iter().position(|t| t == r).is_some_and(|i| finite[i]),
+            _ => true,
+        };
+        loop {
+            let mut changed = false;
+            for i in 0..types.len() {
+                if !finite[i] && defs[i].ctors.iter().any(|c| c.fields.iter().all(|f| is_finite(&f.ty, &finite))) {
+                    finite[i] = true;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        let i = finite.iter().position(|f| !f)?;
+        Some(format!(
+            "the type `{}` cannot be bounded: each of its constructors needs a value of `{}` or of another type with \
+             no finite value, so no depth holds any of its values (give it a constructor without such a field, e.g. \
+             an `Option` or a leaf variant)",
+            defs[i].name, defs[i].name
+        ))
+    }
+}
+
+/// Every data type `ty` reaches through fields, elements and itself, once each.
+fn collect_data(ty: &Ty, out: &mut Vec<DataRef>) {
+    match ty {
+        Ty::Int { .. } | Ty::Bool => {}
+        Ty::Seq(t) | Ty::Set(t) => collect_data(t, out),
+        Ty::Data(r) => {
+            if out.contains(r) {
+                return;
+            }
+            out.push(r.clone());
+            for c in &r.get().ctors {
+                for f in &c.fields {
+                    collect_data(&f.ty, out);
+                }
+            }
+        }
+    }
 }
 
 /// A reference to a data type, resolved on first use (so recursive types
@@ -107,8 +164,12 @@ pub struct CtorDef {
     pub name: String,
     /// Its fields in order (tuple fields are named `0`, `1`, …).
     pub fields: Vec<FieldDef>,
-    /// Whether a field mentions the type itself: exhaustive enumeration
-    /// takes only non-recursive constructors once the depth is spent.
+    /// Whether it is declared recursive (a field names the type itself, or
+    /// `#[speccheck(recursive)]`): once the depth is spent, enumeration
+    /// takes only constructors that are not, as the derived `Arbitrary`
+    /// does. Recursion through other types (`Option<Box<Self>>`, mutually
+    /// recursive types) is found along the value's path instead: see
+    /// `speccheck_target::depth`.
     pub recursive: bool,
 }
 

@@ -5,9 +5,21 @@
 //! * each argument of a function gets the whole depth `d`;
 //! * an integer at depth `d` ranges over `-d..=d` (signed types) or
 //!   `0..=2d` (unsigned), clipped to its type;
-//! * a data value at depth `d` takes any constructor, or only the
-//!   non-recursive ones at depth 0; its fields get depth `d - 1`;
+//! * a data value at depth `d` takes any constructor; at depth 0 only those
+//!   not declared recursive ([`CtorDef::recursive`]) and holding no field of
+//!   a data type open above it or its own (the value's *path*): so
+//!   recursion found anywhere in the type graph — a type naming itself,
+//!   `struct N { next: Option<Box<N>> }`, mutually recursive types — ends at
+//!   the depth (the core cuts off the same values: a value span whose type
+//!   is open above it, where its parent's budget is spent). Its fields get
+//!   depth `d - 1`;
 //! * a `Vec` at depth `d` has at most `d` elements, each at depth `d - 1`.
+//!
+//! A constructor may then have no value at a place (every way down meets a
+//! type on its path at depth 0): it is left out there. A type with no
+//! finite value at all is an error before any search ([`Ty::unbounded`]).
+
+use speccheck_spec::{CtorDef, DataDef, DataRef, Ty};
 
 /// The integers an integer of type range `lo..=hi` takes at depth `d`.
 pub fn int_window(lo: i128, hi: i128, d: u32) -> (i128, i128) {
@@ -18,4 +30,36 @@ pub fn int_window(lo: i128, hi: i128, d: u32) -> (i128, i128) {
 /// The depth of a data value's fields (and of a sequence's elements).
 pub fn below(d: u32) -> u32 {
     d.saturating_sub(1)
+}
+
+/// Whether a field of type `field` goes back to a data type on `path` (the
+/// data types from the argument down to the field's node, that node's own
+/// last): a recursive step.
+pub fn reenters(field: &Ty, path: &[DataRef]) -> bool {
+    matches!(field, Ty::Data(r) if path.contains(r))
+}
+
+/// Whether constructor `c` has a field going back to a type on `path`.
+pub fn recursive_step(c: &CtorDef, path: &[DataRef]) -> bool {
+    c.fields.iter().any(|f| reenters(&f.ty, path))
+}
+
+/// The constructors of `def` a value at depth `d` on `path` (its own type
+/// last) may take; with `flat`, also none with a recursive step (the SMT
+/// strategy's height limit). The second result is true when `flat` took
+/// away a constructor the depth allowed.
+pub fn constructors(def: &DataDef, path: &[DataRef], d: u32, flat: bool) -> (Vec<usize>, bool) {
+    let mut cut = false;
+    let allowed = (0..def.ctors.len())
+        .filter(|&i| {
+            let c = &def.ctors[i];
+            if d == 0 {
+                return !c.recursive && !recursive_step(c, path);
+            }
+            let stepped = flat && recursive_step(c, path);
+            cut |= stepped;
+            !stepped
+        })
+        .collect();
+    (allowed, cut)
 }

@@ -323,6 +323,8 @@ impl<A: Targetable, B: Targetable> Arbitrary for Fun<A, B> {
 /// A function is enumerated by its variant (an integer, so every strategy
 /// enumerates the same functions at the same depth).
 impl<A: Targetable, B: Targetable> Targetable for Fun<A, B> {
+    const FUNCTION: bool = true;
+
     fn ty() -> Ty {
         u8::ty()
     }

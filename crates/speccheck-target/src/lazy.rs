@@ -12,11 +12,12 @@
 //! strategy ([`crate::depth`]), so the three yield the same inputs.
 
 use std::collections::BTreeSet;
+use std::rc::Rc;
 
 use speccheck_spec::refined::{field_binding, field_place, refinement_holds};
-use speccheck_spec::{Env, EvalError, Expr, Measures, Ty, Value, Violation};
+use speccheck_spec::{DataRef, Env, EvalError, Expr, Measures, Ty, Value, Violation};
 
-use crate::depth::{below, int_window};
+use crate::depth::{below, constructors, int_window};
 
 /// Why the lazy enumeration could not go on.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -27,17 +28,22 @@ pub enum LazyError {
     /// An argument type the enumeration does not cover.
     #[error("the lazy strategy cannot generate {0}")]
     Type(String),
+    /// An argument type with no finite value ([`Ty::unbounded`]).
+    #[error("{0}")]
+    Unbounded(String),
     /// More partial inputs evaluated than the limit allows.
     #[error("gave up after evaluating {0} partial inputs")]
     Budget(u64),
 }
 
-/// A hole still open: its id, type and depth.
+/// A hole still open: its id, type and depth, and the data types above
+/// it (see [`crate::depth`]).
 #[derive(Clone)]
 struct Open {
     id: u32,
     ty: Ty,
     depth: u32,
+    path: Rc<Vec<DataRef>>,
 }
 
 /// A partial input.
@@ -70,6 +76,8 @@ pub struct Lazy<'m> {
     stack: Vec<Partial>,
     next_hole: u32,
     failed: bool,
+    /// A type no depth bounds, reported as the first item.
+    unbounded: Option<String>,
     /// Inputs produced.
     pub found: u64,
     /// Partial inputs refuted (each stands for every input completing it).
@@ -85,7 +93,11 @@ impl<'m> Lazy<'m> {
         let n = params.len() as u32;
         let root = Partial {
             args: (0..n).map(Value::Hole).collect(),
-            open: params.iter().enumerate().map(|(i, (_, ty))| Open { id: i as u32, ty: ty.clone(), depth }).collect(),
+            open: params
+                .iter()
+                .enumerate()
+                .map(|(i, (_, ty))| Open { id: i as u32, ty: ty.clone(), depth, path: Rc::default() })
+                .collect(),
             decided: false,
         };
         Lazy {
@@ -97,6 +109,7 @@ impl<'m> Lazy<'m> {
             stack: vec![root],
             next_hole: n,
             failed: false,
+            unbounded: params.iter().find_map(|(_, ty)| ty.unbounded()),
             found: 0,
             pruned: 0,
             evaluated: 0,
@@ -221,10 +234,10 @@ impl<'m> Lazy<'m> {
     /// The values a hole may take, each with the new holes inside it.
     fn options(&mut self, hole: &Open) -> Result<Vec<(Value, Vec<Open>)>, LazyError> {
         let d = hole.depth;
-        let mut fresh = |ty: &Ty, depth: u32| {
+        let mut fresh = |ty: &Ty, depth: u32, path: &Rc<Vec<DataRef>>| {
             let id = self.next_hole;
             self.next_hole += 1;
-            (Value::Hole(id), Open { id, ty: ty.clone(), depth })
+            (Value::Hole(id), Open { id, ty: ty.clone(), depth, path: path.clone() })
         };
         Ok(match &hole.ty {
             Ty::Int { lo, hi } => {
@@ -234,23 +247,24 @@ impl<'m> Lazy<'m> {
             Ty::Bool => vec![(Value::Bool(false), Vec::new()), (Value::Bool(true), Vec::new())],
             Ty::Seq(elem) => (0..=d)
                 .map(|n| {
-                    let (xs, open): (Vec<Value>, Vec<Open>) = (0..n).map(|_| fresh(elem, below(d))).unzip();
+                    let (xs, open): (Vec<Value>, Vec<Open>) = (0..n).map(|_| fresh(elem, below(d), &hole.path)).unzip();
                     (Value::Seq(xs), open)
                 })
                 .collect(),
             Ty::Set(_) => return Err(LazyError::Type(format!("a set-typed input (`{}`)", hole.ty.name()))),
             Ty::Data(r) => {
                 let def = r.get();
-                let mut ctors: Vec<usize> =
-                    (0..def.ctors.len()).filter(|&c| d > 0 || !def.ctors[c].recursive).collect();
-                if ctors.is_empty() {
-                    ctors.push(0);
-                }
+                let mut path = hole.path.as_ref().clone();
+                path.push(r.clone());
+                let path = Rc::new(path);
+                // None at all: no completion of this partial input fits the
+                // depth, and it is dropped.
+                let (ctors, _) = constructors(&def, &path, d, false);
                 ctors
                     .into_iter()
                     .map(|c| {
                         let (fields, open): (Vec<Value>, Vec<Open>) =
-                            def.ctors[c].fields.iter().map(|f| fresh(&f.ty, below(d))).unzip();
+                            def.ctors[c].fields.iter().map(|f| fresh(&f.ty, below(d), &path)).unzip();
                         (Value::Data { def: def.clone(), ctor: c, fields }, open)
                     })
                     .collect()
@@ -264,6 +278,10 @@ impl<'m> Lazy<'m> {
         let mut rest = p.open.clone();
         let filled = rest.remove(i);
         let options = self.options(&filled)?;
+        if options.is_empty() {
+            // No value fits here at this depth: nothing completes `p`.
+            self.pruned += 1;
+        }
         // Pushed in reverse, so the simplest option is explored first.
         for (v, new) in options.into_iter().rev() {
             let args = p.args.iter().map(|a| fill(a, hole, &v)).collect();
@@ -341,6 +359,11 @@ impl Iterator for Lazy<'_> {
     fn next(&mut self) -> Option<Self::Item> {
         if self.failed {
             return None;
+        }
+        if let Some(why) = self.unbounded.take() {
+            self.failed = true;
+            self.stack.clear();
+            return Some(Err(LazyError::Unbounded(why)));
         }
         match self.step() {
             Ok(Some(v)) => {

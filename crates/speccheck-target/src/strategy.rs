@@ -6,6 +6,7 @@
 //! between the last two. All test the same inputs: those satisfying the
 //! argument spec ([`ArgSpec`]).
 
+use std::collections::BTreeMap;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::time::Duration;
 
@@ -71,6 +72,9 @@ pub struct ArgSpec {
     pub requires: Vec<(String, Expr)>,
     /// The measures the clauses call.
     pub measures: &'static Measures,
+    /// The arguments that are generated functions ([`crate::Fun`]):
+    /// enumerated as variants, not as every function.
+    pub functions: Vec<String>,
 }
 
 impl ArgSpec {
@@ -79,8 +83,41 @@ impl ArgSpec {
     pub fn new(params: Vec<(String, Ty)>, requires: &[(&str, &str)]) -> Result<ArgSpec, String> {
         for (_, ty) in &params {
             speccheck_spec::refined::check_scopes(ty)?;
+            // No strategy could enumerate it, nor random generation end.
+            if let Some(why) = ty.unbounded() {
+                return Err(why);
+            }
         }
-        Ok(ArgSpec { params, requires: parse_clauses("spec", requires)?, measures: Measures::global() })
+        Ok(ArgSpec {
+            params,
+            requires: parse_clauses("spec", requires)?,
+            measures: Measures::global(),
+            functions: Vec::new(),
+        })
+    }
+
+    /// With the arguments flagged `true` (by name) taken as generated
+    /// functions ([`Targetable::FUNCTION`](speccheck_spec::Targetable::FUNCTION)).
+    pub fn with_functions(mut self, flags: &[(&str, bool)]) -> Self {
+        self.functions = flags.iter().filter(|(_, f)| *f).map(|(n, _)| n.to_string()).collect();
+        self
+    }
+
+    /// What enumerating to `depth` leaves out: a generated function is
+    /// enumerated as its variants (an integer: `2d + 1` of them at depth
+    /// `d`), not as every function of its type.
+    pub fn coverage_caveat(&self, depth: u32) -> Option<String> {
+        if self.functions.is_empty() {
+            return None;
+        }
+        let names = self.functions.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ");
+        let (lo, hi) = crate::depth::int_window(0, i128::from(u8::MAX), depth);
+        let (s, each) = if self.functions.len() == 1 { ("", "its") } else { ("s", "each its") };
+        Some(format!(
+            "the generated function{s} {names} only as {each} {} variants {lo}..={hi} (at depth {depth}), not as \
+             every function",
+            hi - lo + 1
+        ))
     }
 
     /// With these measures instead of the registered ones.
@@ -167,6 +204,8 @@ where
     G: speccheck_core::Generator + Send + Sync + 'static,
     G::Value: Send + 'static,
 {
+    let caveat = spec.coverage_caveat(depth);
+    let property = property.configure(|c| c.coverage_caveat = caveat);
     match strategy {
         Strategy::Random => property,
         Strategy::Exhaustive => property.configure(|c| c.exhaustive = Some(depth)),
@@ -191,8 +230,11 @@ where
     G: speccheck_core::Generator + Send + Sync + 'static,
     G::Value: Send + 'static,
 {
+    let caveat = spec.coverage_caveat(depth);
     let spec = spec.clone();
-    property.fallback_inputs(move || SpecInputs::start(&spec, Strategy::Auto, depth, reify))
+    property
+        .configure(|c| c.coverage_caveat = caveat)
+        .fallback_inputs(move || SpecInputs::start(&spec, Strategy::Auto, depth, reify))
 }
 
 enum Msg {
@@ -219,6 +261,20 @@ pub struct SpecInputs<T> {
     depth: u32,
     by: String,
     warnings: Vec<String>,
+    /// How many inputs of each size (in constructors) were handed out.
+    sizes: BTreeMap<usize, u64>,
+}
+
+/// A value's size in constructors, as the core counts them: each data
+/// constructor and each sequence element (a list cell) is one; integers and
+/// booleans are none.
+pub fn constructors(v: &Value) -> usize {
+    match v {
+        Value::Int(_) | Value::Bool(_) | Value::Hole(_) => 0,
+        Value::Data { fields, .. } => 1 + fields.iter().map(constructors).sum::<usize>(),
+        Value::Seq(xs) => xs.len() + xs.iter().map(constructors).sum::<usize>(),
+        Value::Set(xs) => xs.len() + xs.iter().map(constructors).sum::<usize>(),
+    }
 }
 
 impl<T> SpecInputs<T> {
@@ -245,6 +301,7 @@ impl<T> SpecInputs<T> {
                 depth,
                 by,
                 warnings: Vec::new(),
+                sizes: BTreeMap::new(),
             };
         }
         SpecInputs {
@@ -255,6 +312,7 @@ impl<T> SpecInputs<T> {
             depth,
             by,
             warnings: Vec::new(),
+            sizes: BTreeMap::new(),
         }
     }
 }
@@ -352,7 +410,10 @@ impl<T: Send> InputSource<T> for SpecInputs<T> {
                 Msg::Input(v) => match self.spec.recheck(&self.by, v) {
                     Err(e) => SourceStep::Error(e),
                     Ok(v) => match (self.reify)(&v) {
-                        Some(t) => SourceStep::Input(t),
+                        Some(t) => {
+                            *self.sizes.entry(v.iter().map(constructors).sum()).or_default() += 1;
+                            SourceStep::Input(t)
+                        }
                         None => SourceStep::Error(format!(
                             "{} produced an input that does not fit the arguments' Rust types: ({})",
                             self.by,
@@ -377,5 +438,18 @@ impl<T: Send> InputSource<T> for SpecInputs<T> {
 
     fn warnings(&self) -> Vec<String> {
         self.warnings.clone()
+    }
+
+    fn sizes(&self) -> Option<String> {
+        let total: u64 = self.sizes.values().sum();
+        if total == 0 {
+            return None;
+        }
+        let weighted: u64 = self.sizes.iter().map(|(&s, &n)| s as u64 * n).sum();
+        let each = self.sizes.iter().map(|(s, n)| format!("{s} ×{n}")).collect::<Vec<_>>().join(", ");
+        Some(format!(
+            "their sizes in constructors: {each} (mean {:.1}; the smallest valid inputs, not a random sample)",
+            weighted as f64 / total as f64
+        ))
     }
 }

@@ -9,6 +9,9 @@ use speccheck::{Arbitrary, Targetable, any, enumerate, measure};
 use speccheck_spec::{Measures, Targetable, Value, parse_str};
 use speccheck_target::lazy::Lazy;
 
+mod common;
+use common::{admitted, distinct};
+
 /// A list sorted by construction: each tail's elements are at least its head.
 #[derive(Arbitrary, Targetable, Clone, Debug, PartialEq)]
 enum Sorted {
@@ -111,34 +114,19 @@ fn smt<T: Targetable>(d: u32, spec: Option<&str>) -> BTreeSet<Value> {
     let search =
         speccheck_target::smt::Search::new(&[("x".into(), T::ty())], &requires, &measures, d, Duration::from_secs(30))
             .unwrap();
-    distinct(search.map(|v| v.map_err(|e| e.to_string())))
+    distinct("SMT", search.map(|v| v.map_err(|e| e.to_string())))
 }
 
 /// The lazy strategy's inputs, checked to be distinct.
 fn lazy<T: Targetable>(d: u32, spec: Option<&str>) -> BTreeSet<Value> {
     let requires: Vec<_> = spec.map(|s| parse_str(s).unwrap()).into_iter().collect();
     let m = measures();
-    distinct(Lazy::new(&[("x".into(), T::ty())], &requires, &m, d).map(|v| v.map_err(|e| e.to_string())))
-}
-
-fn distinct(inputs: impl Iterator<Item = Result<Vec<Value>, String>>) -> BTreeSet<Value> {
-    let mut out = BTreeSet::new();
-    for v in inputs {
-        let v = v.unwrap().remove(0);
-        assert!(out.insert(v.clone()), "{v} came twice");
-    }
-    out
+    distinct("lazy", Lazy::new(&[("x".into(), T::ty())], &requires, &m, d).map(|v| v.map_err(|e| e.to_string())))
 }
 
 /// The core's enumeration of `T` at depth `d`, filtered by `spec`.
 fn enumerated<T: Targetable + Arbitrary + std::fmt::Debug>(d: u32, spec: Option<&str>) -> BTreeSet<Value> {
-    let m = measures();
-    let spec = spec.map(|s| parse_str(s).unwrap());
-    let requires: Vec<_> = spec.iter().map(|s| (s.to_string(), s.clone())).collect();
-    enumerate(&any::<T>(), d)
-        .map(|(_, v)| v.reflect())
-        .filter(|v| speccheck_spec::admits(&[("x", v.clone())], &requires, &m).unwrap().is_none())
-        .collect()
+    admitted(enumerate(&any::<T>(), d).map(|(_, v)| v.reflect()), spec, &measures())
 }
 
 fn agree<T: Targetable + Arbitrary + std::fmt::Debug>(depths: std::ops::RangeInclusive<u32>, spec: Option<&str>) {

@@ -149,6 +149,10 @@ pub struct Config {
     /// Accept an exhaustive run that stopped before covering its depth
     /// as a pass (the summary still says it was partial).
     pub allow_partial: bool,
+    /// What an enumeration's "every input up to depth d" leaves out, said
+    /// with its count in the summary and notes (a generated function is
+    /// enumerated as a few variants, not as every function).
+    pub coverage_caveat: Option<String>,
     /// The `cargo test` invocation that reruns this property, for the
     /// report's replay line.
     pub rerun_command: Option<String>,
@@ -236,6 +240,7 @@ impl Config {
             exhaustive: None,
             max_enumerated: 1_000_000,
             allow_partial: false,
+            coverage_caveat: None,
             rerun_command: None,
             isolate: false,
             test_path: None,

@@ -164,6 +164,8 @@ pub struct ExhaustiveStats {
     /// (an SMT solver, a pruning enumerator): then `tried` counts valid
     /// inputs only.
     pub source: Option<String>,
+    /// What "every input" leaves out ([`Config::coverage_caveat`](crate::Config::coverage_caveat)).
+    pub caveat: Option<String>,
 }
 
 /// What targeted testing did for one [`target`](crate::target) label.
@@ -286,10 +288,10 @@ impl RunReport {
                 s.passed,
                 match &s.exhaustive {
                     Some(e) if e.complete && e.source.is_some() => {
-                        format!(" (all {} valid inputs up to depth {})", e.tried, e.depth)
+                        format!(" (all {} valid inputs up to depth {}{})", e.tried, e.depth, caveat(e))
                     }
                     Some(e) if e.complete => {
-                        format!(" (every input up to depth {}: {} inputs)", e.depth, e.tried)
+                        format!(" (every input up to depth {}: {} inputs{})", e.depth, e.tried, caveat(e))
                     }
                     Some(e) => format!(" (PARTIAL: depth {} not covered, {} inputs tried)", e.depth, e.tried),
                     None => String::new(),
@@ -476,4 +478,9 @@ impl fmt::Display for RunReport {
         }
         Ok(())
     }
+}
+
+/// `; ` and what an enumeration's count leaves out, if anything.
+fn caveat(e: &ExhaustiveStats) -> String {
+    e.caveat.as_ref().map(|c| format!("; {c}")).unwrap_or_default()
 }

@@ -46,6 +46,13 @@ pub trait InputSource<T>: Send {
     fn warnings(&self) -> Vec<String> {
         Vec::new()
     }
+
+    /// How large the inputs it produced so far were ("sizes in
+    /// constructors: 1 ×11, 4 ×89"), said when they top up random
+    /// generation: an enumeration's inputs are its smallest ones.
+    fn sizes(&self) -> Option<String> {
+        None
+    }
 }
 
 /// An input source whose values are already choices (what the engine runs).
@@ -96,5 +103,9 @@ where
 
     fn warnings(&self) -> Vec<String> {
         self.source.warnings()
+    }
+
+    fn sizes(&self) -> Option<String> {
+        self.source.sizes()
     }
 }

@@ -439,10 +439,20 @@ impl TestCase {
     // ----- spans ---------------------------------------------------------
 
     /// Opens a span. Value spans also count as one level of nesting.
+    ///
+    /// Under exhaustive enumeration, a value whose type is already open
+    /// above it, drawn where its parent's depth budget is spent, makes the
+    /// case an overrun: past the depth only leaves are taken, and a leaf
+    /// holds no value of a type it sits in. So recursion found through any
+    /// path of the type graph (`struct N { next: Option<Box<N>> }`, mutually
+    /// recursive types) ends at the depth, as a type naming itself does.
     #[inline]
     pub fn start_span(&mut self, kind: SpanKind, info: fn() -> TypeInfo, name: &'static str) {
         if kind == SpanKind::Value {
             self.nesting += 1;
+            if matches!(self.source, Source::Enumerate(_)) {
+                self.enter_enumerated(info);
+            }
         }
         if self.record.keep_spans {
             self.start_span_slow(kind, info, name);
@@ -483,11 +493,37 @@ impl TestCase {
         }
     }
 
+    /// Under enumeration: notes the value span of type `info` just opened,
+    /// and cuts the case off when its type is open above it and its
+    /// parent's budget is spent (see [`start_span`](Self::start_span)).
+    #[cold]
+    fn enter_enumerated(&mut self, info: fn() -> TypeInfo) {
+        let Source::Enumerate(e) = &mut self.source else { return };
+        let id = info().type_id;
+        // A value at nesting `n` has budget `budget - (n - 1)`; its parent
+        // (at `n - 1`) has `budget - (n - 2)`.
+        let parent_spent = self.nesting >= 2 && e.budget <= self.nesting - 2;
+        let again = e.open.contains(&id);
+        e.open.push(id);
+        if parent_spent && again {
+            self.mark_invalid(Invalid::Overrun);
+        }
+    }
+
+    /// Under enumeration: forgets the innermost open value span's type.
+    #[inline]
+    fn leave_enumerated(&mut self) {
+        if let Source::Enumerate(e) = &mut self.source {
+            e.open.pop();
+        }
+    }
+
     /// Closes the innermost open span.
     #[inline]
     pub fn stop_span(&mut self, kind: SpanKind) {
         if kind == SpanKind::Value {
             self.nesting = self.nesting.saturating_sub(1);
+            self.leave_enumerated();
         }
         if self.record.keep_spans {
             self.stop_span_slow();
@@ -524,6 +560,7 @@ impl TestCase {
     pub fn cancel_span(&mut self, kind: SpanKind) {
         if kind == SpanKind::Value {
             self.nesting = self.nesting.saturating_sub(1);
+            self.leave_enumerated();
         }
         if self.record.keep_spans {
             if let Source::Replay(Replay { splice: Some(s), .. }) = &mut self.source {

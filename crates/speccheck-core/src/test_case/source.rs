@@ -341,6 +341,10 @@ pub(crate) struct Enumerate {
     pub(crate) pos: usize,
     pub(crate) budget: u32,
     pub(crate) widths: Vec<u64>,
+    /// The types of the value spans open now, outermost first: a value
+    /// whose type is open above it, drawn where its parent's budget is
+    /// spent, is cut off (see [`TestCase::start_span`](super::TestCase::start_span)).
+    pub(crate) open: Vec<std::any::TypeId>,
     /// A random walk down the enumeration tree instead of the odometer's
     /// prefix: each draw takes a uniform option among its width (Knuth's
     /// estimator of a search tree's size, see

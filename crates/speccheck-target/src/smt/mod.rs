@@ -27,6 +27,9 @@ pub enum SmtError {
     /// An argument type the encoding does not cover.
     #[error("the solver cannot generate {0}")]
     Type(String),
+    /// An argument type with no finite value (`Ty::unbounded`).
+    #[error("{0}")]
+    Unbounded(String),
     /// One query ran past its time limit.
     #[error("a solver query at depth {depth} ran past its {limit:?} limit after {found} inputs")]
     Timeout {
@@ -50,7 +53,9 @@ pub enum SmtError {
 /// Every input satisfying a spec up to a depth, one solver model at a time.
 ///
 /// Inputs come height by height (the number of recursive steps from the
-/// argument down: a field of a recursive constructor; element `k` of a sequence is `k + 1` steps down, so a sequence is as tall as it is long):
+/// argument down: a field going back to a data type above it, or its own,
+/// [`crate::depth::reenters`]; element `k` of a sequence is `k + 1` steps
+/// down, so a sequence is as tall as it is long):
 /// one solver holds the inputs of height exactly 0, the next those of
 /// height exactly 1, and so on, until a height that cuts nothing off. The heights partition the
 /// inputs up to the depth, so the union is the same set with no duplicate;
@@ -88,6 +93,9 @@ impl<'m> Search<'m> {
         depth: u32,
         query_limit: Duration,
     ) -> Result<Search<'m>, SmtError> {
+        if let Some(why) = params.iter().find_map(|(_, ty)| ty.unbounded()) {
+            return Err(SmtError::Unbounded(why));
+        }
         let (solver, args, taller) = encode(params, requires, measures, depth, 0, query_limit)?;
         Ok(Search {
             params: params.to_vec(),
@@ -141,14 +149,20 @@ fn encode(
     let mut b = Builder::new(height);
     let truth = Bool::from_bool(true);
     let mut scope = Vec::new();
-    for (name, ty) in params {
-        let s = b.make(ty, depth, 0, &truth, name).map_err(SmtError::Type)?;
-        scope.push((name.clone(), s));
-    }
     let solver = Solver::new();
     let mut p = Params::new();
     p.set_u32("timeout", query_limit.as_millis().clamp(1, u128::from(u32::MAX)) as u32);
     solver.set_params(&p);
+    for (name, ty) in params {
+        match b.make(ty, depth, 0, &truth, name).map_err(SmtError::Type)? {
+            Some(s) => scope.push((name.clone(), s)),
+            None => {
+                // No value of this argument fits this height: no input.
+                solver.assert(Bool::from_bool(false));
+                return Ok((solver, Vec::new(), b.cut));
+            }
+        }
+    }
     let mut tr = Translator::new(measures);
     for c in &b.constraints {
         solver.assert(c);

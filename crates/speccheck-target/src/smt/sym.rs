@@ -6,11 +6,11 @@ use std::rc::Rc;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use speccheck_spec::{DataDef, Ty, Value};
+use speccheck_spec::{DataDef, DataRef, Ty, Value};
 use z3::Model;
 use z3::ast::{Bool, Int};
 
-use crate::depth::{below, int_window};
+use crate::depth::{below, constructors, int_window, reenters};
 
 /// A symbolic value.
 #[derive(Clone)]
@@ -63,9 +63,10 @@ pub struct SeqSym {
 /// Makes symbolic values and collects the constraints on them.
 ///
 /// Values are built up to a *height*: the number of recursive steps
-/// (a field of a recursive constructor, an element of a sequence) from the
-/// argument down. A node at the height limit takes only non-recursive
-/// constructors (a sequence there is empty), so one build holds the values
+/// (a field going back to a data type on the path above it, its own
+/// included; an element of a sequence) from the argument down. A node at
+/// the height limit takes no constructor with a recursive step (a sequence
+/// there is empty), so one build holds the values
 /// of height at most the limit; [`Builder::frontier`] says which nodes sit
 /// exactly at it.
 pub struct Builder {
@@ -84,6 +85,8 @@ pub struct Builder {
     /// True when the height limit took away something the depth allowed
     /// (so taller values exist at this depth).
     pub cut: bool,
+    /// The data types from the argument down to the value being made.
+    path: Vec<DataRef>,
 }
 
 /// A field refinement of one symbolic constructor.
@@ -108,6 +111,7 @@ impl Builder {
             refinements: Vec::new(),
             frontier: Vec::new(),
             cut: false,
+            path: Vec::new(),
         }
     }
 
@@ -116,10 +120,23 @@ impl Builder {
         format!("{prefix}!{}!{}", self.build, self.next)
     }
 
+    /// Where the constraints, refinements and frontier stand, to drop
+    /// what a subtree without values added.
+    fn mark(&self) -> (usize, usize, usize) {
+        (self.constraints.len(), self.refinements.len(), self.frontier.len())
+    }
+
+    fn rollback(&mut self, (c, r, f): (usize, usize, usize)) {
+        self.constraints.truncate(c);
+        self.refinements.truncate(r);
+        self.frontier.truncate(f);
+    }
+
     /// Every value of `ty` up to depth `d` (and the builder's height, from
-    /// `level`), constrained under `guard`.
-    pub fn make(&mut self, ty: &Ty, d: u32, level: u32, guard: &Bool, name: &str) -> Result<Sym, String> {
-        Ok(match ty {
+    /// `level`), constrained under `guard`; `None` when no value fits there
+    /// (every way down meets a type above it at depth 0, or the height).
+    pub fn make(&mut self, ty: &Ty, d: u32, level: u32, guard: &Bool, name: &str) -> Result<Option<Sym>, String> {
+        Ok(Some(match ty {
             Ty::Int { lo, hi } => {
                 let (lo, hi) = int_window(*lo, *hi, d);
                 let x = Int::new_const(self.fresh(name));
@@ -129,55 +146,10 @@ impl Builder {
             }
             Ty::Bool => Sym::Bool(Bool::new_const(self.fresh(name))),
             Ty::Data(r) => {
-                let def = r.get();
-                let at_limit = level >= self.height;
-                if at_limit && level > 0 {
-                    self.frontier.push(guard.clone());
-                }
-                let flat = d == 0 || at_limit;
-                if at_limit && d > 0 && def.ctors.iter().any(|c| c.recursive) {
-                    self.cut = true;
-                }
-                let ctors: Vec<usize> = (0..def.ctors.len()).filter(|&c| !flat || !def.ctors[c].recursive).collect();
-                if ctors.is_empty() {
-                    return Err(format!("`{}` (every constructor is recursive: no value is finite)", def.name));
-                }
-                let single = ctors.len() == 1;
-                let mut alts = Vec::new();
-                let mut sels = Vec::new();
-                for c in ctors {
-                    let sel = (!single).then(|| Bool::new_const(self.fresh(&format!("{name}.{}?", def.ctors[c].name))));
-                    let inner = match &sel {
-                        Some(s) => Bool::and(&[guard.clone(), s.clone()]),
-                        None => guard.clone(),
-                    };
-                    let mut fields = Vec::new();
-                    let mut scope = Vec::new();
-                    let below_level = level + u32::from(def.ctors[c].recursive);
-                    for f in &def.ctors[c].fields {
-                        let s = self.make(&f.ty, below(d), below_level, &inner, &format!("{name}.{}", f.name))?;
-                        scope.push((speccheck_spec::refined::field_binding(&f.name), s.clone()));
-                        if let Some(r) = &f.refine {
-                            self.refinements.push(Refinement {
-                                guard: inner.clone(),
-                                scope: scope.clone(),
-                                spec: r.clone(),
-                            });
-                        }
-                        fields.push(s);
-                    }
-                    if let Some(s) = &sel {
-                        sels.push(s.clone());
-                    }
-                    alts.push(Alt { ctor: c, sel, fields });
-                }
-                if !single {
-                    // Exactly one constructor (unguarded: it constrains nothing else).
-                    let pairs: Vec<(&Bool, i32)> = sels.iter().map(|s| (s, 1)).collect();
-                    self.constraints.push(Bool::pb_eq(&pairs, 1));
-                }
-                self.next += 1;
-                Sym::Data(Rc::new(DataSym { id: self.next, def, alts }))
+                self.path.push(r.clone());
+                let made = self.make_data(r.get(), d, level, guard, name);
+                self.path.pop();
+                return made;
             }
             Ty::Seq(elem) => {
                 let len = Int::new_const(self.fresh(&format!("{name}.len")));
@@ -192,9 +164,7 @@ impl Builder {
                 if room < d {
                     self.cut = true;
                 }
-                let max = i64::from(d.min(room));
-                self.constraints
-                    .push(guard.implies(Bool::and(&[len.ge(Int::from_i64(0)), len.le(Int::from_i64(max))])));
+                let mut max = i64::from(d.min(room));
                 if max > 0 && level + d.min(room) == self.height {
                     // Its last element reaches the height, whatever its type.
                     self.frontier.push(Bool::and(&[guard.clone(), len.ge(Int::from_i64(max))]));
@@ -203,12 +173,81 @@ impl Builder {
                 for k in 0..max {
                     let inner = Bool::and(&[guard.clone(), len.gt(Int::from_i64(k))]);
                     let at = level + 1 + k as u32;
-                    elems.push(self.make(elem, below(d), at, &inner, &format!("{name}[{k}]"))?);
+                    let mark = self.mark();
+                    match self.make(elem, below(d), at, &inner, &format!("{name}[{k}]"))? {
+                        Some(e) => elems.push(e),
+                        None => {
+                            // No element fits here, nor further down.
+                            self.rollback(mark);
+                            max = k;
+                            break;
+                        }
+                    }
                 }
+                self.constraints
+                    .push(guard.implies(Bool::and(&[len.ge(Int::from_i64(0)), len.le(Int::from_i64(max))])));
                 Sym::Seq(Rc::new(SeqSym { len, elems }))
             }
             Ty::Set(_) => return Err(format!("a set-typed input (`{}`)", ty.name())),
-        })
+        }))
+    }
+
+    /// A data value of `def` (the last type on the path).
+    fn make_data(
+        &mut self,
+        def: Arc<DataDef>,
+        d: u32,
+        level: u32,
+        guard: &Bool,
+        name: &str,
+    ) -> Result<Option<Sym>, String> {
+        let at_limit = level >= self.height;
+        if at_limit && level > 0 {
+            self.frontier.push(guard.clone());
+        }
+        let (ctors, cut) = constructors(&def, &self.path, d, at_limit);
+        self.cut |= cut;
+        let single = ctors.len() == 1;
+        let mut alts = Vec::new();
+        let mut sels = Vec::new();
+        'ctors: for c in ctors {
+            let sel = (!single).then(|| Bool::new_const(self.fresh(&format!("{name}.{}?", def.ctors[c].name))));
+            let inner = match &sel {
+                Some(s) => Bool::and(&[guard.clone(), s.clone()]),
+                None => guard.clone(),
+            };
+            let mark = self.mark();
+            let mut fields = Vec::new();
+            let mut scope = Vec::new();
+            for f in &def.ctors[c].fields {
+                // A recursive step goes one level down.
+                let at = level + u32::from(reenters(&f.ty, &self.path));
+                let Some(s) = self.make(&f.ty, below(d), at, &inner, &format!("{name}.{}", f.name))? else {
+                    // This constructor has no value here.
+                    self.rollback(mark);
+                    continue 'ctors;
+                };
+                scope.push((speccheck_spec::refined::field_binding(&f.name), s.clone()));
+                if let Some(r) = &f.refine {
+                    self.refinements.push(Refinement { guard: inner.clone(), scope: scope.clone(), spec: r.clone() });
+                }
+                fields.push(s);
+            }
+            if let Some(s) = &sel {
+                sels.push(s.clone());
+            }
+            alts.push(Alt { ctor: c, sel, fields });
+        }
+        if alts.is_empty() {
+            return Ok(None);
+        }
+        if !single {
+            // Exactly one constructor (unguarded: it constrains nothing else).
+            let pairs: Vec<(&Bool, i32)> = sels.iter().map(|s| (s, 1)).collect();
+            self.constraints.push(Bool::pb_eq(&pairs, 1));
+        }
+        self.next += 1;
+        Ok(Some(Sym::Data(Rc::new(DataSym { id: self.next, def, alts }))))
     }
 }
 

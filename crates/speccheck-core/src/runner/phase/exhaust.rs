@@ -41,7 +41,13 @@ impl Engine {
             if tried >= self.config.max_enumerated || over_time {
                 stats.time_budget_hit = over_time;
                 let stop = self.partial_coverage(depth, tried, over_time);
-                stats.exhaustive = Some(ExhaustiveStats { depth, tried, complete: false, source: None });
+                stats.exhaustive = Some(ExhaustiveStats {
+                    depth,
+                    tried,
+                    complete: false,
+                    source: None,
+                    caveat: self.config.coverage_caveat.clone(),
+                });
                 if self.config.allow_partial {
                     notes.push(format!("{stop} (a partial run, as `allow_partial` allows)"));
                     return exhausted_verdict(stats, depth);
@@ -69,8 +75,10 @@ impl Engine {
                 return Searched::found(case, tried, Origin::Flaky);
             }
         }
-        stats.exhaustive = Some(ExhaustiveStats { depth, tried, complete: true, source: None });
-        notes.push(format!("exhaustive: every input up to depth {depth} was tried ({tried} inputs)"));
+        let caveat = self.config.coverage_caveat.clone();
+        let but = caveat.as_ref().map(|c| format!("; {c}")).unwrap_or_default();
+        notes.push(format!("exhaustive: every input up to depth {depth} was tried ({tried} inputs{but})"));
+        stats.exhaustive = Some(ExhaustiveStats { depth, tried, complete: true, source: None, caveat });
         exhausted_verdict(stats, depth)
     }
 

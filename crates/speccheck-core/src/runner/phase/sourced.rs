@@ -43,7 +43,7 @@ impl Engine {
             // inputs only once it starts (a solver falling back to
             // enumeration).
             if top_up && stats.passed >= u64::from(self.config.cases) {
-                notes.push(ending.topped_up(stats, source.describe(), ""));
+                notes.push(ending.topped_up(stats, source, ""));
                 return Searched::over(RunVerdict::Passed);
             }
             let over_time = self.config.time_budget.is_some_and(|b| started.elapsed() > b);
@@ -60,7 +60,7 @@ impl Engine {
                 let name = source.describe();
                 let why =
                     format!("{name} stopped after {tried} inputs because {why}: not every valid input was tested");
-                return ending.stopped(stats, notes, why, name);
+                return ending.stopped(stats, notes, why, source);
             }
             match source.next_input() {
                 SourceStep::Input(choices) => {
@@ -84,13 +84,13 @@ impl Engine {
                     count(stats, None, r.outcome, r.labels);
                 }
                 SourceStep::Complete { what, depth } => {
-                    return ending.complete(stats, notes, source.describe(), &what, depth, tried);
+                    return ending.complete(stats, notes, source, &what, depth, tried);
                 }
                 SourceStep::Stopped { reason } => {
                     let name = source.describe();
                     let why =
                         format!("{name} stopped after {tried} inputs: {reason}; not every valid input was tested");
-                    return ending.stopped(stats, notes, why, name);
+                    return ending.stopped(stats, notes, why, source);
                 }
                 SourceStep::Error(e) => return Searched::over(RunVerdict::Error(e)),
             }
@@ -108,11 +108,14 @@ struct Ending<'e> {
 }
 
 impl Ending<'_> {
-    /// The note of a top-up: how many inputs came from where.
-    fn topped_up(&self, stats: &mut RunStats, name: String, how: &str) -> String {
+    /// The note of a top-up: how many inputs came from where, and how
+    /// large they were.
+    fn topped_up(&self, stats: &mut RunStats, source: &CaseSource, how: &str) -> String {
         let (passed, tries) = self.random;
+        let name = source.describe();
+        let sizes = source.sizes().map(|s| format!("; {s}")).unwrap_or_default();
         let note = format!(
-            "random inputs met the filter {passed} times in {tries} tries; {} more inputs came from {name}{how}",
+            "random inputs met the filter {passed} times in {tries} tries; {} more inputs came from {name}{how}{sizes}",
             stats.passed - passed
         );
         stats.topped_up = Some(name);
@@ -122,11 +125,11 @@ impl Ending<'_> {
     /// The source stopped short of what was asked: a pass only where a
     /// partial run is allowed, else the run gives up (a top-up) or is
     /// incomplete, and says how far it got.
-    fn stopped(&self, stats: &mut RunStats, notes: &mut Vec<String>, why: String, name: String) -> Searched {
+    fn stopped(&self, stats: &mut RunStats, notes: &mut Vec<String>, why: String, source: &CaseSource) -> Searched {
         let config = &self.engine.config;
         let partial = config.allow_partial && stats.passed > 0;
         if self.top_up && partial {
-            notes.push(self.topped_up(stats, name, &format!(" ({why}; a partial run, as `allow_partial` allows)")));
+            notes.push(self.topped_up(stats, source, &format!(" ({why}; a partial run, as `allow_partial` allows)")));
             Searched::over(RunVerdict::Passed)
         } else if self.top_up {
             let (passed, tries) = self.random;
@@ -150,12 +153,15 @@ impl Ending<'_> {
         &self,
         stats: &mut RunStats,
         notes: &mut Vec<String>,
-        name: String,
+        source: &CaseSource,
         what: &str,
         depth: Option<u32>,
         tried: u64,
     ) -> Searched {
         let gave_up = |reason: String| Searched::over(RunVerdict::GaveUp { reason });
+        let name = source.describe();
+        let caveat = self.engine.config.coverage_caveat.clone();
+        let but = caveat.as_ref().map(|c| format!("; {c}")).unwrap_or_default();
         if self.top_up {
             if stats.passed == 0 {
                 let found = if tried == 0 { format!("no {what}") } else { format!("{tried} {what}, all rejected") };
@@ -164,18 +170,23 @@ impl Ending<'_> {
                     self.random.1
                 ));
             }
-            notes.push(self.topped_up(stats, name, &format!(", which then had no more: all {tried} {what}")));
+            notes.push(self.topped_up(stats, source, &format!(", which then had no more: all {tried} {what}{but}")));
             return Searched::over(RunVerdict::Passed);
         }
-        stats.exhaustive =
-            Some(ExhaustiveStats { depth: depth.unwrap_or(0), tried, complete: true, source: Some(name.clone()) });
+        stats.exhaustive = Some(ExhaustiveStats {
+            depth: depth.unwrap_or(0),
+            tried,
+            complete: true,
+            source: Some(name.clone()),
+            caveat,
+        });
         if tried == 0 {
             return gave_up(format!("no {what} exist: the spec is vacuous ({name} found none)"));
         }
         if stats.passed == 0 {
             return gave_up(format!("every one of the {tried} {what} was rejected: {}", give_up_reason(stats)));
         }
-        notes.push(format!("all {tried} {what} tested (from {name})"));
+        notes.push(format!("all {tried} {what} tested (from {name}{but})"));
         Searched::over(RunVerdict::Passed)
     }
 }
