@@ -236,6 +236,7 @@ mod tests {
             elapsed: Duration::ZERO,
             validator: Default::default(),
             validation: Duration::ZERO,
+            finding: None,
         }
     }
 
