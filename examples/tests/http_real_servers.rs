@@ -18,8 +18,8 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use speccheck::Config;
-use speccheck::dual::exec::tcp::Tcp;
 use speccheck::dual::exec::Verdict;
+use speccheck::dual::exec::tcp::Tcp;
 use speccheck::dual::rule::Level;
 use speccheck::dual::tester::{DualReport, Tester};
 use speccheck::http::{Http, Method, Vocabulary};

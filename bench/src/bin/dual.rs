@@ -224,8 +224,11 @@ fn rejection_row<S: Solver>(table: &mut Table, bug: Bug, g: Generator, args: &Ar
 /// one more connection: each is one send and one receive, over all
 /// branches. Returns (branches, time per observation).
 fn cost_per_observation<S: Solver>(w: usize, reps: usize) -> (usize, Duration) {
-    let mut v = Validator::<KvModel, S>::new(Arc::new(KvModel), Limits { max_branches: 1_000_000, fuel: 10_000 })
-        .expect("the model starts");
+    let mut v = Validator::<KvModel, S>::new(
+        Arc::new(KvModel),
+        Limits { max_branches: 1_000_000, fuel: 10_000, ..Limits::default() },
+    )
+    .expect("the model starts");
     for c in 0..w {
         v.observe_send(c, KvReq::Put { key: "a".into(), value: format!("v{c}"), if_match: None }).unwrap();
     }

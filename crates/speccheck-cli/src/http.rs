@@ -167,6 +167,8 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     let progress = bar.clone();
     let branches = Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let most = branches.clone();
+    let slowest = Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let slow = slowest.clone();
     let started = Instant::now();
     let tester = Tester::new(http.clone(), target)
         .with_settings(|s| {
@@ -186,6 +188,7 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
         .distinct_failures(args.failures)
         .on_execution(move |e| {
             most.fetch_max(e.validator.max_branches, std::sync::atomic::Ordering::Relaxed);
+            slow.fetch_max(e.validation.as_millis() as u64, std::sync::atomic::Ordering::Relaxed);
             progress.inc(1);
             progress.set_message(format!("({} messages in the last)", e.interactions()));
         });
@@ -193,10 +196,15 @@ pub fn run(args: Args) -> anyhow::Result<i32> {
     bar.finish_and_clear();
     print_report(&report, &http, &described);
     let branches = branches.load(std::sync::atomic::Ordering::Relaxed);
-    println!("  the validator kept at most {branches} branches of the model alive at once");
+    let slowest = slowest.load(std::sync::atomic::Ordering::Relaxed);
+    println!(
+        "  the validator kept at most {branches} branches of the model alive at once; the longest validation of \
+         one execution took {slowest} ms"
+    );
     if let Some(path) = &args.json {
         let mut j = crate::report::json_report(&report, &described, started.elapsed());
         j["max_branches"] = json!(branches);
+        j["slowest_validation_ms"] = json!(slowest);
         std::fs::write(path, serde_json::to_string_pretty(&j)?)
             .with_context(|| format!("writing {}", path.display()))?;
     }

@@ -123,11 +123,15 @@ pub struct Limits {
     /// [`Invalid::OutOfFuel`] — inconclusive, never a rejection, because
     /// the abandoned branch might have explained it.
     pub fuel: usize,
+    /// Longest the validator may work on one observation, over all its
+    /// branches; past it the execution has no verdict
+    /// ([`Invalid::TooSlow`]), never a hang of the tester.
+    pub time: std::time::Duration,
 }
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { max_branches: 4_096, fuel: 10_000 }
+        Limits { max_branches: 4_096, fuel: 10_000, time: std::time::Duration::from_secs(3) }
     }
 }
 
@@ -141,6 +145,9 @@ pub enum Invalid {
     Model(ModelError),
     /// The validator gave up: too many branches alive. Inconclusive.
     TooManyBranches(usize),
+    /// The validator gave up: explaining one observation took longer than
+    /// [`Limits::time`]. Inconclusive.
+    TooSlow(std::time::Duration),
     /// No live branch explains the observation, but branches were
     /// abandoned earlier for lack of fuel, and one of them might have.
     /// Inconclusive: a deep explanation is not a wrong system.
@@ -157,7 +164,7 @@ pub enum Invalid {
 impl Invalid {
     /// True when the validator could not decide (no verdict on the system).
     pub fn is_inconclusive(&self) -> bool {
-        matches!(self, Invalid::TooManyBranches(_) | Invalid::OutOfFuel { .. })
+        matches!(self, Invalid::TooManyBranches(_) | Invalid::TooSlow(_) | Invalid::OutOfFuel { .. })
     }
 }
 
@@ -170,6 +177,12 @@ impl fmt::Display for Invalid {
                 f,
                 "the validator gave up: more than {n} branches of the model explain the observations so far \
                  (raise Limits::max_branches or use fewer concurrent connections)"
+            ),
+            Invalid::TooSlow(t) => write!(
+                f,
+                "the validator gave up: explaining one observation took more than {} (raise Limits::time or use \
+                 fewer concurrent connections)",
+                speccheck_core::human::duration(*t)
             ),
             Invalid::OutOfFuel { fuel, abandoned, rejection } => write!(
                 f,
@@ -286,6 +299,8 @@ const MAX_BROKEN: usize = 16;
 
 /// What the branches that died on one observation left behind.
 struct Dead<'a> {
+    /// When the validator gives up on this observation.
+    deadline: std::time::Instant,
     reasons: &'a mut Vec<String>,
     /// Each broken rule with the position of its check among the response's.
     broken: &'a mut Vec<(usize, Broken)>,
@@ -417,8 +432,9 @@ impl<M: Model, S: Solver> Validator<M, S> {
         let mut broken: Vec<(usize, Broken)> = Vec::new();
         let mut survivors: Vec<Branch<M, S>> = Vec::new();
         let mut seen: HashSet<Branch<M, S>> = HashSet::new();
+        let deadline = std::time::Instant::now() + self.limits.time;
         for b in std::mem::take(&mut self.branches) {
-            let mut dead = Dead { reasons: &mut reasons, broken: &mut broken };
+            let mut dead = Dead { reasons: &mut reasons, broken: &mut broken, deadline };
             if let Err(e) = self.explain(b, conn, obs, &mut survivors, &mut seen, &mut dead) {
                 self.failed = Some(e.clone());
                 return Err(e);
@@ -473,7 +489,12 @@ impl<M: Model, S: Solver> Validator<M, S> {
                 reasons.push(r);
             }
         };
+        let mut popped = 0u32;
         while let Some((mut b, steps)) = work.pop() {
+            popped = popped.wrapping_add(1);
+            if popped % 16 == 0 && std::time::Instant::now() > dead.deadline {
+                return Err(Invalid::TooSlow(self.limits.time));
+            }
             if let Some(expected) = b.net.emit_response(conn) {
                 let checks: Vec<Check> =
                     expected.checks(obs).into_iter().filter(|c| c.rule.level <= self.enforce).collect();
