@@ -453,7 +453,9 @@ fn body<P: Protocol, S: Solver>(
         // A confirmation wants the failure it confirms: another one the
         // same script shows under another interleaving is kept only if
         // that one never comes back.
-        let wanted = repeat.as_ref().map(|(_, _, v)| v);
+        // The final run of a shrunk script wants the failure the search shrank.
+        let shrunk = if tc.is_final() { shared.target.lock().unwrap_or_else(|e| e.into_inner()).clone() } else { None };
+        let wanted = repeat.as_ref().map(|(_, _, v)| v).or(shrunk.as_ref());
         let mut other: Option<Execution> = None;
         let mut attempt = 0;
         loop {

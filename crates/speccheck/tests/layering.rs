@@ -33,7 +33,11 @@ fn layer(name: &str) -> Option<Layer> {
         }
         "speccheck-http" | "speccheck-sync" => Layer::Protocol,
         "speccheck" => Layer::Facade,
-        "speccheck-cli" | "speccheck-examples" | "speccheck-bench" | "speccheck-fixtures" => Layer::Application,
+        "speccheck-cli"
+        | "speccheck-examples"
+        | "speccheck-fuzz-example"
+        | "speccheck-bench"
+        | "speccheck-fixtures" => Layer::Application,
         _ => return None,
     })
 }
