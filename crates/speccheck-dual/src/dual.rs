@@ -492,7 +492,7 @@ impl<M: Model, S: Solver> Validator<M, S> {
         let mut popped = 0u32;
         while let Some((mut b, steps)) = work.pop() {
             popped = popped.wrapping_add(1);
-            if popped % 16 == 0 && std::time::Instant::now() > dead.deadline {
+            if popped.is_multiple_of(16) && std::time::Instant::now() > dead.deadline {
                 return Err(Invalid::TooSlow(self.limits.time));
             }
             if let Some(expected) = b.net.emit_response(conn) {
