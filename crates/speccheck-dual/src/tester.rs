@@ -28,6 +28,7 @@ use crate::dual::Rejection;
 use crate::exec::{Execution, Settings, Target, Verdict, draw_script, execute, execute_paced, execute_script};
 use crate::harness::script::Step;
 use crate::protocol::Protocol;
+use crate::rule::Level;
 use crate::solver::{Native, Solver};
 
 /// When the first failure happened, counted from the start of the run.
@@ -381,7 +382,12 @@ impl<P: Protocol, S: Solver> Tester<P, S> {
                 &mut *shared.inconclusive_reasons.lock().unwrap_or_else(|e| e.into_inner()),
             ),
             budget_hits,
-            findings: std::mem::take(&mut *shared.findings.lock().unwrap_or_else(|e| e.into_inner())),
+            findings: {
+                let mut findings = std::mem::take(&mut *shared.findings.lock().unwrap_or_else(|e| e.into_inner()));
+                // The SHOULDs first; what follows from them after.
+                findings.sort_by_key(|f| f.rejection.level() == Level::Must);
+                findings
+            },
             first_failure: shared.first.lock().unwrap_or_else(|e| e.into_inner()).clone(),
             final_execution,
             other_failures: Vec::new(),
@@ -419,7 +425,12 @@ fn no_verdict(verdict: &RunVerdict, executions: u64, inconclusive: u64, budget_h
 /// same one again).
 fn record_finding(shared: &Shared, exec: &Execution) {
     let Some(rejection) = &exec.finding else { return };
-    let identity = rejection.identity();
+    // A strict rejection that names no SHOULD follows from one: an earlier
+    // response the strict validator could only explain one way.
+    let identity = match rejection.level() {
+        Level::Must => format!("after an earlier response that did not follow a SHOULD: {}", rejection.identity()),
+        Level::Should => rejection.identity(),
+    };
     let mut findings = shared.findings.lock().unwrap_or_else(|e| e.into_inner());
     match findings.iter_mut().find(|f| f.identity == identity) {
         Some(f) => f.seen += 1,
