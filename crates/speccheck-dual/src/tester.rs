@@ -296,7 +296,14 @@ impl<P: Protocol, S: Solver> Tester<P, S> {
             let left = match self.config.time_budget {
                 Some(budget) => match budget.checked_sub(started.elapsed()) {
                     Some(left) if !left.is_zero() => Some(left),
-                    _ => break,
+                    _ => {
+                        report.run.warnings.push(format!(
+                            "the search for further failures stopped after {} of {}: the time budget ran out",
+                            known.len(),
+                            self.distinct
+                        ));
+                        break;
+                    }
                 },
                 None => None,
             };
