@@ -187,9 +187,43 @@ struct Shared {
     /// form of it counts as the same).
     target: Mutex<Option<Verdict>>,
     final_execution: Mutex<Option<Execution>>,
+    /// Executions, while shrinking and explaining, that failed as the
+    /// search's failure (the shortest script, and the latest few): the
+    /// final run of one of those scripts takes its pace, and falls back on
+    /// it when the system never interleaves the connections that way again.
+    shrunk: Mutex<Shrunk>,
+    /// What the run's report must say beyond the core's warnings.
+    warnings: Mutex<Vec<String>>,
     /// The first failing execution, kept for a failure that never reproduces.
     found_execution: Mutex<Option<Execution>>,
     on_execution: Option<OnExecution>,
+}
+
+/// Executions that failed as the search's failure while it was shrunk.
+#[derive(Default)]
+struct Shrunk {
+    shortest: Option<Execution>,
+    latest: std::collections::VecDeque<Execution>,
+}
+
+impl Shrunk {
+    /// How many of the latest are kept (the explanation's variations come
+    /// after the shrinker's last step).
+    const LATEST: usize = 32;
+
+    fn record(&mut self, exec: &Execution) {
+        if self.shortest.as_ref().is_none_or(|s| exec.steps.len() <= s.steps.len()) {
+            self.shortest = Some(exec.clone());
+        }
+        if self.latest.len() == Self::LATEST {
+            self.latest.pop_front();
+        }
+        self.latest.push_back(exec.clone());
+    }
+
+    fn of(&self, script: &[Step]) -> Option<Execution> {
+        self.latest.iter().rev().chain(&self.shortest).find(|e| e.steps == script).cloned()
+    }
 }
 
 /// A failing script, the pace it was taken at, and its failure.
@@ -369,6 +403,7 @@ impl<P: Protocol, S: Solver> Tester<P, S> {
                 self.target.describe()
             ));
         }
+        run.warnings.append(&mut shared.warnings.lock().unwrap_or_else(|e| e.into_inner()));
         let found = match run.verdict {
             RunVerdict::Flaky(_) => shared.found_execution.lock().unwrap_or_else(|e| e.into_inner()).take(),
             _ => None,
@@ -445,6 +480,26 @@ fn record_finding(shared: &Shared, exec: &Execution) {
     }
 }
 
+/// A confirmation that showed another failure than the one it confirms
+/// (that one never came back): the core runner shrinks what the
+/// confirmation showed, so the search's failure becomes that one, and the
+/// report says so.
+fn retarget(shared: &Shared, confirmed: &Verdict, attempts: usize) {
+    let mut target = shared.target.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(seen) = target.as_ref().filter(|t| !confirmed.is_within(t)) else { return };
+    shared.warnings.lock().unwrap_or_else(|e| e.into_inner()).push(format!(
+        "the failure first seen ({}) did not come back in {attempts} runs of its script; another one did ({}), \
+         and it is the failure reported (the interleaving of the connections is the system's)",
+        seen.identity(),
+        confirmed.identity()
+    ));
+    *target = Some(confirmed.clone());
+    if let Some(first) = shared.first.lock().unwrap_or_else(|e| e.into_inner()).as_mut() {
+        first.identity = confirmed.identity();
+        first.verdict = confirmed.clone();
+    }
+}
+
 fn body<P: Protocol, S: Solver>(
     protocol: &P,
     target: &dyn Target,
@@ -474,13 +529,18 @@ fn body<P: Protocol, S: Solver>(
         // The final run of a shrunk script wants the failure the search shrank.
         let shrunk = if tc.is_final() { shared.target.lock().unwrap_or_else(|e| e.into_inner()).clone() } else { None };
         let wanted = repeat.as_ref().map(|(_, _, v)| v).or(shrunk.as_ref());
+        // The shrinking run that last showed the wanted failure on this
+        // very script (the final run replays the shrunk script).
+        let seen =
+            if tc.is_final() { shared.shrunk.lock().unwrap_or_else(|e| e.into_inner()).of(&script) } else { None };
+        let pace = repeat.as_ref().map(|(_, pace, _)| pace).or(seen.as_ref().map(|e| &e.pacing));
         let mut other: Option<Execution> = None;
         let mut attempt = 0;
         loop {
             attempt += 1;
-            let exec = match &repeat {
+            let exec = match pace {
                 // The first attempts at the pace of the failure, the last at the script's own.
-                Some((_, pace, _)) if attempt < attempts => {
+                Some(pace) if attempt < attempts => {
                     execute_paced::<P, S>(protocol, target, settings, seed, &script, pace)?
                 }
                 _ => execute_script::<P, S>(protocol, target, settings, seed, &script)?,
@@ -488,6 +548,24 @@ fn body<P: Protocol, S: Solver>(
             let same = exec.verdict.is_failure() && wanted.is_none_or(|id| exec.verdict.is_within(id));
             if !same && exec.verdict.is_failure() && other.is_none() {
                 other = Some(exec.clone());
+            }
+            if !same
+                && attempt >= attempts
+                && other.is_some()
+                && let Some(seen) = seen
+            {
+                // An observed execution of this script that failed as the
+                // search's failure, said to be one: the system chose another
+                // interleaving on every attempt since.
+                let now = other.as_ref().map(|o| o.verdict.to_string()).unwrap_or_default();
+                tc.note(|| {
+                    format!(
+                        "the final run of the shrunk script did not show this failure in {attempts} attempts \
+                         (the interleaving of the connections is the system's; it showed: {now}); the trace \
+                         is the shrinking run's execution of the same script"
+                    )
+                });
+                return Ok(seen);
             }
             if !same
                 && attempt >= attempts
@@ -515,6 +593,9 @@ fn body<P: Protocol, S: Solver>(
             return Outcome::Discard { reason: format!("setup error: {e}") };
         }
     };
+    if repeat.is_some() && exec.verdict.is_failure() {
+        retarget(shared, &exec.verdict, settings.attempts.max(1));
+    }
     let executions = shared.executions.fetch_add(1, Ordering::Relaxed) + 1;
     let interactions =
         shared.interactions.fetch_add(exec.interactions() as u64, Ordering::Relaxed) + exec.interactions() as u64;
@@ -568,7 +649,12 @@ fn body<P: Protocol, S: Solver>(
     let identity = {
         let mut target = shared.target.lock().unwrap_or_else(|e| e.into_inner());
         match target.as_ref() {
-            Some(t) if exec.verdict.is_within(t) => t.identity(),
+            Some(t) if exec.verdict.is_within(t) => {
+                if !generating && !tc.is_final() {
+                    shared.shrunk.lock().unwrap_or_else(|e| e.into_inner()).record(&exec);
+                }
+                t.identity()
+            }
             Some(_) => exec.verdict.identity(),
             None => target.insert(exec.verdict.clone()).identity(),
         }

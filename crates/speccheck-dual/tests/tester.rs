@@ -101,6 +101,45 @@ impl Service for Silent {
     fn poll(&mut self, _: &mut Vec<(Conn, Vec<u8>)>) {}
 }
 
+/// Silent in the first execution that gets a request, then answering
+/// nonsense in every later one: a failure whose confirmation shows
+/// another.
+struct SilentThenJunk {
+    silenced: Arc<std::sync::atomic::AtomicBool>,
+    silent: Option<bool>,
+    pending: Vec<Conn>,
+}
+impl Service for SilentThenJunk {
+    fn receive(&mut self, conn: Conn, _: &[u8]) {
+        let silent = *self.silent.get_or_insert_with(|| !self.silenced.swap(true, Ordering::SeqCst));
+        if !silent {
+            self.pending.push(conn);
+        }
+    }
+    fn poll(&mut self, out: &mut Vec<(Conn, Vec<u8>)>) {
+        out.extend(self.pending.drain(..).map(|c| (c, b"?? nonsense\n".to_vec())));
+    }
+}
+
+#[test]
+fn a_failure_whose_confirmation_shows_another_reports_the_one_confirmed() {
+    let silenced = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let target = InProcess::new("switch", move |_| {
+        Box::new(SilentThenJunk { silenced: silenced.clone(), silent: None, pending: Vec::new() })
+    });
+    let r = run(Cmp::set(), target, "switch", 50);
+    let msg = &failure(&r).failure.message;
+    assert!(!msg.contains("LIVENESS"), "the reported failure is the one confirmed: {msg}");
+    let first = r.first_failure.as_ref().expect("a first failure");
+    let last = r.final_execution.as_ref().expect("a final execution");
+    assert!(last.verdict.is_within(&first.verdict), "{} / {}\n{r}", first.identity, last.verdict.identity());
+    assert!(
+        r.run.warnings.iter().any(|w| w.contains("first seen (liveness)") && w.contains("did not come back")),
+        "the report says the first one did not come back: {:?}",
+        r.run.warnings
+    );
+}
+
 #[test]
 fn silence_fails_the_liveness_check_and_is_not_a_rejection() {
     let r = run(Cmp::set(), InProcess::new("silent", |_| Box::new(Silent)), "silent", 10);
