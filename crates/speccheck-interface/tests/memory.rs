@@ -311,7 +311,7 @@ fn a_budget_below_the_resident_memory_ends_the_run_at_once_and_says_so() {
 /// A counter: every `inc` is one more call in its instance's lineage, and
 /// a walk extends one lineage call after call (each instance remembers
 /// every call that built it).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Counter(u64);
 
 impl Counter {
