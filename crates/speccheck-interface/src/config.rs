@@ -78,7 +78,23 @@ pub struct Config {
     /// both are read from `/proc` (elsewhere there is no default and a
     /// budget is not enforced). See [`crate::memory`].
     pub memory_budget: Option<u64>,
+    /// Most recorded calls the search holds at once (`None`: no limit;
+    /// `SPECCHECK_RECORDED_CALLS`, where 0 is no limit): every instance
+    /// remembers the calls that built it, so the lineages of the pools'
+    /// instances and of the walks are what grows with a long search. At
+    /// the budget the search stops where it is and reports what it has: a
+    /// counterexample found by then, or [`Verdict::Incomplete`](crate::Verdict::Incomplete)
+    /// (never a pass). A count, unlike [`memory_budget`](Self::memory_budget):
+    /// the same seed stops at the same call on every machine. A found
+    /// program is a slice of these lineages, so it is at most this long,
+    /// and its reduction runs it with only its live values. The default,
+    /// [`RECORDED_CALLS`] (a few hundred bytes each: about a gigabyte at
+    /// most), is far more than the deepest bugs found need.
+    pub recorded_calls_budget: Option<u64>,
 }
+
+/// The default [`Config::recorded_calls_budget`].
+pub const RECORDED_CALLS: u64 = 4_000_000;
 
 impl Default for Config {
     fn default() -> Self {
@@ -105,6 +121,7 @@ impl Default for Config {
             replay: None,
             output_dir: None,
             memory_budget: crate::memory::default_budget(),
+            recorded_calls_budget: Some(RECORDED_CALLS),
         }
     }
 }
@@ -136,8 +153,8 @@ impl Config {
 
     /// Reads `SPECCHECK_SEED`, `SPECCHECK_REPLAY`, `SPECCHECK_PROFILE`,
     /// `SPECCHECK_TIMEOUT_MS`, `SPECCHECK_TIME_BUDGET_MS`,
-    /// `SPECCHECK_SHRINK`, `SPECCHECK_SHRINK_STEPS` and
-    /// `SPECCHECK_MEMORY_MB` over these settings (the operator's last word,
+    /// `SPECCHECK_SHRINK`, `SPECCHECK_SHRINK_STEPS`, `SPECCHECK_MEMORY_MB`
+    /// and `SPECCHECK_RECORDED_CALLS` over these settings (the operator's last word,
     /// as for properties), and settles the seed.
     pub fn resolved(mut self, default_name: &str) -> Result<(Self, u64), String> {
         let name = self.name.clone().unwrap_or_else(|| default_name.to_string());
@@ -167,6 +184,9 @@ impl Config {
         if let Some(budget) = memory_mb(std::env::var("SPECCHECK_MEMORY_MB").ok())? {
             self.memory_budget = budget;
         }
+        if let Some(budget) = recorded_calls(std::env::var("SPECCHECK_RECORDED_CALLS").ok())? {
+            self.recorded_calls_budget = budget;
+        }
         Ok((self, seed))
     }
 }
@@ -179,6 +199,16 @@ fn memory_mb(value: Option<String>) -> Result<Option<Option<u64>>, String> {
         format!("environment variable SPECCHECK_MEMORY_MB={v:?} is not valid: megabytes (0 for no limit)")
     })?;
     Ok(Some((mb > 0).then(|| mb.saturating_mul(crate::memory::MB))))
+}
+
+/// The budget `SPECCHECK_RECORDED_CALLS` sets, if it is set: calls, 0 for
+/// none.
+fn recorded_calls(value: Option<String>) -> Result<Option<Option<u64>>, String> {
+    let Some(v) = value.filter(|v| !v.trim().is_empty()) else { return Ok(None) };
+    let n: u64 = v.trim().replace('_', "").parse().map_err(|_| {
+        format!("environment variable SPECCHECK_RECORDED_CALLS={v:?} is not valid: a number of calls (0 for no limit)")
+    })?;
+    Ok(Some((n > 0).then_some(n)))
 }
 
 // ----- the engine's tuning: fixed, not settings ------------------------------------
@@ -217,5 +247,15 @@ mod tests {
         assert_eq!(memory_mb(Some("0".into())), Ok(Some(None)));
         let e = memory_mb(Some("lots".into())).unwrap_err();
         assert!(e.contains("SPECCHECK_MEMORY_MB=\"lots\" is not valid"), "{e}");
+    }
+
+    #[test]
+    fn speccheck_recorded_calls_sets_the_budget_in_calls_and_0_lifts_it() {
+        assert_eq!(recorded_calls(None), Ok(None));
+        assert_eq!(recorded_calls(Some("1_000_000".into())), Ok(Some(Some(1_000_000))));
+        assert_eq!(recorded_calls(Some("0".into())), Ok(Some(None)));
+        let e = recorded_calls(Some("-3".into())).unwrap_err();
+        assert!(e.contains("SPECCHECK_RECORDED_CALLS=\"-3\" is not valid"), "{e}");
+        assert_eq!(Config::default().recorded_calls_budget, Some(RECORDED_CALLS));
     }
 }

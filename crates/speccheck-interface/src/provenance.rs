@@ -13,8 +13,44 @@
 //! from it, so memory stays bounded with the pools.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use speccheck_core::{Choice, Term};
+
+/// Counts the calls a search has recorded and still holds (its live
+/// [`CallNode`]s: the lineages of the pools' instances and of the walks),
+/// against [`Config::recorded_calls_budget`](crate::Config::recorded_calls_budget).
+/// A count, not the resident memory: the same seed stops at the same call
+/// on every machine, and what the search itself keeps is what it can bound.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Ledger(Arc<LedgerCounts>);
+
+#[derive(Debug, Default)]
+pub(crate) struct LedgerCounts {
+    alive: AtomicU64,
+    peak: AtomicU64,
+}
+
+impl Ledger {
+    /// Recorded calls alive now.
+    pub(crate) fn alive(&self) -> u64 {
+        self.0.alive.load(Ordering::Relaxed)
+    }
+
+    /// Most recorded calls alive at once.
+    pub(crate) fn peak(&self) -> u64 {
+        self.0.peak.load(Ordering::Relaxed)
+    }
+
+    fn add(&self) {
+        let now = self.0.alive.fetch_add(1, Ordering::Relaxed) + 1;
+        self.0.peak.fetch_max(now, Ordering::Relaxed);
+    }
+
+    fn remove(&self) {
+        self.0.alive.fetch_sub(1, Ordering::Relaxed);
+    }
+}
 
 /// A fresh value of a ground type.
 #[derive(Debug)]
@@ -38,13 +74,16 @@ pub(crate) struct CallNode {
     /// The length of its lineage: 1 + the longest lineage among its
     /// arguments (a literal's is 0).
     pub(crate) depth: u64,
+    /// Where it is counted while it lives.
+    ledger: Ledger,
 }
 
 impl CallNode {
-    /// A call of `fun` on arguments from `args`.
-    pub(crate) fn new(fun: usize, args: Vec<ArgProv>, serial: u64) -> Self {
+    /// A call of `fun` on arguments from `args`, counted in `ledger`.
+    pub(crate) fn new(fun: usize, args: Vec<ArgProv>, serial: u64, ledger: &Ledger) -> Self {
         let depth = 1 + args.iter().map(ArgProv::depth).max().unwrap_or(0);
-        CallNode { fun, args, serial, depth }
+        ledger.add();
+        CallNode { fun, args, serial, depth, ledger: ledger.clone() }
     }
 }
 
@@ -106,6 +145,7 @@ impl ArgProv {
 /// per call, and overflow the thread's stack at the end of a long run.
 impl Drop for CallNode {
     fn drop(&mut self) {
+        self.ledger.remove();
         let mut pending: Vec<ArgProv> = std::mem::take(&mut self.args);
         while let Some(arg) = pending.pop() {
             match arg {
@@ -157,6 +197,7 @@ mod tests {
         let handle = std::thread::Builder::new()
             .stack_size(256 * 1024)
             .spawn(|| {
+                let ledger = Ledger::default();
                 let mut last: Option<Arc<CallNode>> = None;
                 for serial in 0..1_000_000 {
                     let args = last
@@ -168,9 +209,12 @@ mod tests {
                             }]
                         })
                         .unwrap_or_default();
-                    last = Some(Arc::new(CallNode::new(0, args, serial)));
+                    last = Some(Arc::new(CallNode::new(0, args, serial, &ledger)));
                 }
+                // Every call of the lineage is counted while it lives.
+                assert_eq!((ledger.alive(), ledger.peak()), (1_000_000, 1_000_000));
                 drop(last);
+                assert_eq!((ledger.alive(), ledger.peak()), (0, 1_000_000));
             })
             .expect("spawn");
         handle.join().expect("dropped without overflowing");

@@ -92,6 +92,24 @@ pub enum StopReason {
     /// [`Config::memory_budget`](crate::Config::memory_budget): the search
     /// stopped early.
     Memory(crate::memory::Exceeded),
+    /// The search held more recorded calls (the lineages of its instances
+    /// and walks) than
+    /// [`Config::recorded_calls_budget`](crate::Config::recorded_calls_budget):
+    /// it stopped early.
+    RecordedCalls {
+        /// Recorded calls alive when it stopped.
+        alive: u64,
+        /// The budget.
+        budget: u64,
+    },
+}
+
+impl StopReason {
+    /// Whether a memory budget (resident memory or recorded calls) stopped
+    /// the search: what it did not build, it did not test.
+    pub fn is_memory(&self) -> bool {
+        matches!(self, StopReason::Memory(_) | StopReason::RecordedCalls { .. })
+    }
 }
 
 impl fmt::Display for StopReason {
@@ -106,6 +124,14 @@ impl fmt::Display for StopReason {
             StopReason::Hang => "a call hung",
             StopReason::Replay => "replayed a given program",
             StopReason::Memory(e) => return write!(f, "memory budget reached ({e}): the search is incomplete"),
+            StopReason::RecordedCalls { alive, budget } => {
+                return write!(
+                    f,
+                    "memory budget reached ({} recorded calls alive, budget {}): the search is incomplete",
+                    thousands(*alive),
+                    thousands(*budget)
+                );
+            }
         })
     }
 }
@@ -147,6 +173,11 @@ pub struct Stats {
     /// The depth the search was to reach before stopping at its target
     /// (0 when no function extends an instance: deep search is off).
     pub depth_target: u64,
+    /// Most recorded calls (lineages of instances and walks) the search
+    /// held at once: what
+    /// [`Config::recorded_calls_budget`](crate::Config::recorded_calls_budget)
+    /// bounds.
+    pub recorded_peak: u64,
 }
 
 impl Stats {
@@ -166,12 +197,21 @@ impl Stats {
                 )
             })
             .collect();
-        if let StopReason::Memory(e) = self.stop {
-            out.push(format!(
+        match self.stop {
+            StopReason::Memory(e) => out.push(format!(
                 "the search stopped early at the memory budget ({e}) after {} calls: it is not a full search \
                  (raise the budget: `Config::memory_budget`, SPECCHECK_MEMORY_MB)",
                 thousands(self.calls)
-            ));
+            )),
+            StopReason::RecordedCalls { alive, budget } => out.push(format!(
+                "the search stopped early at the memory budget ({} recorded calls alive, budget {}) after {} \
+                 calls: it is not a full search (raise the budget: `Config::recorded_calls_budget`, \
+                 SPECCHECK_RECORDED_CALLS)",
+                thousands(alive),
+                thousands(budget),
+                thousands(self.calls)
+            )),
+            _ => {}
         }
         // A search that stopped before the depth it was to reach (a lineage
         // that long, and walk calls of `DEPTH_CALLS` times it): what it did
@@ -287,6 +327,10 @@ pub enum Verdict {
     Failed(Box<Counterexample>),
     /// The description or the run could not be used.
     Error(String),
+    /// The search stopped early at a memory budget before it found a
+    /// counterexample: neither a pass nor a failure (what it did not
+    /// build, it did not test). The stats say how far it got.
+    Incomplete(StopReason),
 }
 
 /// Everything a run produced.
@@ -352,6 +396,14 @@ impl InterfaceReport {
                 }
             ),
             Verdict::Error(e) => format!("speccheck-interface: `{}` could not run: {e}", self.name),
+            Verdict::Incomplete(why) => format!(
+                "speccheck-interface: `{}` stopped early: {why}; no counterexample in the {} instances from {} \
+                 calls it built in {}, but that is not a pass",
+                self.name,
+                s.instances(),
+                s.calls,
+                human(s.search_time),
+            ),
         }
     }
 }
@@ -371,7 +423,8 @@ fn thousands(n: u64) -> String {
 impl fmt::Display for InterfaceReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "{}", self.summary())?;
-        for w in if self.passed() { self.stats.warnings() } else { Vec::new() } {
+        let warned = matches!(self.verdict, Verdict::Passed | Verdict::Incomplete(_));
+        for w in if warned { self.stats.warnings() } else { Vec::new() } {
             writeln!(f, "  warning: {w}")?;
         }
         if let Verdict::Failed(c) = &self.verdict {

@@ -49,7 +49,10 @@ impl Api {
             return InterfaceReport { name: report_name, verdict: Verdict::Error(e), stats, reduction: None };
         }
         let Some(finding) = out.finding else {
-            return InterfaceReport { name: report_name, verdict: Verdict::Passed, stats, reduction: None };
+            // Stopped at a memory budget, the search did not do what its
+            // settings say: never a pass.
+            let verdict = if stats.stop.is_memory() { Verdict::Incomplete(stats.stop) } else { Verdict::Passed };
+            return InterfaceReport { name: report_name, verdict, stats, reduction: None };
         };
         let reduce_started = Instant::now();
         let mut hints = None;
@@ -104,6 +107,7 @@ pub(crate) fn empty_stats(api: &Api, cfg: &Config, seed: u64, stop: StopReason) 
         walk_calls: 0,
         longest_walk: 0,
         depth_target: 0,
+        recorded_peak: 0,
     }
 }
 

@@ -161,9 +161,12 @@ fn a_search_over_the_memory_budget_stops_and_does_not_read_as_a_full_pass() {
     let StopReason::Memory(e) = r.stats.stop else { panic!("not stopped at the memory budget\n{r}") };
     assert_eq!(e.budget, budget);
     assert!(e.resident > budget, "{r}");
-    // A pass, as for a time budget, that says it stopped early and why.
-    assert!(r.passed(), "{r}");
+    // Not a pass: the search did not do what its settings say. The report
+    // says it stopped early, why, and how far it got.
+    assert!(!r.passed(), "{r}");
+    assert!(matches!(r.verdict, Verdict::Incomplete(StopReason::Memory(_))), "{r}");
     let shown = r.to_string();
+    assert!(shown.contains("stopped early: memory budget reached ("), "{shown}");
     assert!(shown.contains("stopped: memory budget reached ("), "{shown}");
     assert!(shown.contains("MB resident, budget"), "{shown}");
     assert!(shown.contains("warning: the search stopped early at the memory budget"), "{shown}");
@@ -297,10 +300,93 @@ fn a_budget_below_the_resident_memory_ends_the_run_at_once_and_says_so() {
             assert!(note.contains("over the memory budget when the search ended"), "{r}");
             assert!(note.contains("budget 1 MB"), "{r}");
         }
-        Verdict::Passed => {
-            assert!(matches!(r.stats.stop, StopReason::Memory(_)), "{r}");
+        Verdict::Incomplete(why) => {
+            assert!(matches!(why, StopReason::Memory(_)), "{r}");
             assert!(r.to_string().contains("warning: the search stopped early at the memory budget"), "{r}");
         }
-        Verdict::Error(_) => panic!("{r}"),
+        Verdict::Passed | Verdict::Error(_) => panic!("{r}"),
     }
+}
+
+/// A counter: every `inc` is one more call in its instance's lineage, and
+/// a walk extends one lineage call after call (each instance remembers
+/// every call that built it).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Counter(u64);
+
+impl Counter {
+    pub fn new() -> Self {
+        Counter(0)
+    }
+    pub fn inc(&self) -> Self {
+        Counter(self.0 + 1)
+    }
+    pub fn get(&self) -> u64 {
+        self.0
+    }
+}
+
+/// The recorded-calls budget bounds what the search holds as a count,
+/// whatever the resident memory says: at the budget the search stops with
+/// what it has, and that is never a pass.
+#[test]
+fn a_search_over_the_recorded_calls_budget_stops_early_and_is_not_a_pass() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    const BUDGET: u64 = 30_000;
+    let api = interface! {
+        name = "counter";
+        abstract Counter;
+        impl Counter {
+            fn new() -> Self;
+            fn inc(&self) -> Self;
+            fn get(&self) -> u64;
+        }
+        // Only a lineage longer than the budget reaches this.
+        law bounded(c: &Counter) => c.get() < 10 * BUDGET;
+    }
+    .unwrap();
+    let config = Config {
+        recorded_calls_budget: Some(BUDGET),
+        // Only the count stops it (the time budget is far off).
+        memory_budget: None,
+        ..Config::seeded(1).to_budget(std::time::Duration::from_secs(120))
+    };
+    let r = api.check(config);
+    assert_eq!(r.stats.stop, StopReason::RecordedCalls { alive: BUDGET, budget: BUDGET }, "{r}");
+    assert!(!r.passed(), "{r}");
+    assert!(matches!(r.verdict, Verdict::Incomplete(StopReason::RecordedCalls { .. })), "{r}");
+    // The search held at most the budget's recorded calls.
+    assert_eq!(r.stats.recorded_peak, BUDGET, "{r}");
+    assert!(r.stats.calls >= BUDGET, "{r}");
+    let shown = r.to_string();
+    assert!(
+        shown.contains("stopped early: memory budget reached (30,000 recorded calls alive, budget 30,000)"),
+        "{shown}"
+    );
+    assert!(shown.contains("but that is not a pass"), "{shown}");
+    assert!(shown.contains("warning: the search stopped early at the memory budget"), "{shown}");
+
+    // A bug within the budget is still found, with a program no longer
+    // than what the search held.
+    let api = interface! {
+        name = "counter";
+        abstract Counter;
+        impl Counter {
+            fn new() -> Self;
+            fn inc(&self) -> Self;
+            fn get(&self) -> u64;
+        }
+        law bounded(c: &Counter) => c.get() < 2_000;
+    }
+    .unwrap();
+    let config = Config {
+        recorded_calls_budget: Some(BUDGET),
+        memory_budget: None,
+        shrink_time: std::time::Duration::from_secs(2),
+        ..Config::seeded(1).to_budget(std::time::Duration::from_secs(120))
+    };
+    let r = api.check(config);
+    let cx = r.assert_failed();
+    assert!(cx.original_calls as u64 <= BUDGET, "{r}");
+    assert!(r.stats.recorded_peak <= BUDGET, "{r}");
 }

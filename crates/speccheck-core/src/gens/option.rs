@@ -11,10 +11,17 @@ pub const OPTION_CTORS: &[&str] = &["None", "Some"];
 /// Constructor names of `Result`.
 pub const RESULT_CTORS: &[&str] = &["Ok", "Err"];
 
-/// Draws `None` (index 0, the simplest) a quarter of the time. The caller
-/// has opened the value span.
+/// Draws `None` (index 0, the simplest) a quarter of the time, and always
+/// past the test case's depth limit. The caller has opened the value span.
 pub(crate) fn draw_option<T>(tc: &mut TestCase, inner: impl FnOnce(&mut TestCase) -> T) -> Option<T> {
-    let some = tc.draw_raw(1, ChoiceKind::Index, |rng, _| u64::from(!rand::Rng::random_ratio(rng, 1, 4)), |_| 2) == 1;
+    // Past the depth limit only `None`, as collections draw their least
+    // length there: an option is a recursive type's way out
+    // (`Option<Box<T>>`), and two of them a level would otherwise branch
+    // without end and overflow the stack.
+    let deep = tc.depth() > tc.max_depth();
+    let draw =
+        move |rng: &mut rand::rngs::SmallRng, _| if deep { 0 } else { u64::from(!rand::Rng::random_ratio(rng, 1, 4)) };
+    let some = tc.draw_raw(1, ChoiceKind::Index, draw, |_| 2) == 1;
     tc.set_constructor(usize::from(some));
     if some { Some(inner(tc)) } else { None }
 }

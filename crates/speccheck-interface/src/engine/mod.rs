@@ -233,6 +233,8 @@ pub(crate) struct Engine<'a> {
     in_walk: bool,
     /// The memory budget, ticked once per call and law check.
     memory: crate::memory::Meter,
+    /// The recorded calls alive (see `Config::recorded_calls_budget`).
+    pub(crate) ledger: crate::provenance::Ledger,
 }
 
 impl<'a> Engine<'a> {
@@ -285,6 +287,7 @@ impl<'a> Engine<'a> {
             pending_until: 0,
             in_walk: false,
             memory: crate::memory::Meter::new(cfg.memory_budget),
+            ledger: crate::provenance::Ledger::default(),
         }
     }
 
@@ -305,6 +308,7 @@ impl<'a> Engine<'a> {
             walk_calls: self.lineages.calls,
             longest_walk: self.lineages.longest,
             depth_target: if self.lineages.enabled() { self.cfg.depth } else { 0 },
+            recorded_peak: self.ledger.peak(),
             functions: self.functions.clone(),
             laws: self.laws.clone(),
             rounds: self.round,
@@ -478,16 +482,24 @@ impl<'a> Engine<'a> {
         if self.shared.watch.is_abandoned() {
             return Some(StopReason::Hang);
         }
-        if self.memory.tick() {
-            return Some(self.out_of_memory());
-        }
-        None
+        self.over_memory()
     }
 
-    /// The stop at the memory budget, once the meter found it exceeded.
-    fn out_of_memory(&self) -> StopReason {
-        let e = self.memory.exceeded();
-        StopReason::Memory(e.unwrap_or(crate::memory::Exceeded { resident: 0, budget: 0 }))
+    /// The stop at a memory budget, if one is exceeded: the recorded calls
+    /// (a count: one load), then the resident memory (read now and then),
+    /// the safety net for instances that grow by themselves.
+    pub(crate) fn over_memory(&self) -> Option<StopReason> {
+        let alive = self.ledger.alive();
+        if let Some(budget) = self.cfg.recorded_calls_budget
+            && alive >= budget
+        {
+            return Some(StopReason::RecordedCalls { alive, budget });
+        }
+        if self.memory.tick() {
+            let e = self.memory.exceeded();
+            return Some(StopReason::Memory(e.unwrap_or(crate::memory::Exceeded { resident: 0, budget: 0 })));
+        }
+        None
     }
 
     /// The pools at the start of round `round + 1`: instances of
@@ -654,14 +666,14 @@ impl<'a> Engine<'a> {
     }
 
     fn call(&mut self, f: usize, trees: &[Tree<'_>]) -> Result<(), Halt> {
-        if self.memory.tick() {
-            return Err(Halt::Stop(self.out_of_memory()));
+        if let Some(r) = self.over_memory() {
+            return Err(Halt::Stop(r));
         }
         let api = self.api;
         let spec = &api.functions[f];
         self.serial += 1;
         self.functions[f].calls += 1;
-        let node = Arc::new(CallNode::new(f, trees.iter().map(Tree::prov).collect(), self.serial));
+        let node = Arc::new(CallNode::new(f, trees.iter().map(Tree::prov).collect(), self.serial, &self.ledger));
         let mut args = Args::with_capacity(trees.len());
         for (t, p) in trees.iter().zip(&spec.f.params) {
             match (p.mode, t) {
@@ -766,8 +778,8 @@ impl<'a> Engine<'a> {
 
     /// Tests law `l` on one tuple of instances.
     fn test_law(&mut self, l: usize, trees: &[Tree<'_>]) -> Result<(), Halt> {
-        if self.memory.tick() {
-            return Err(Halt::Stop(self.out_of_memory()));
+        if let Some(r) = self.over_memory() {
+            return Err(Halt::Stop(r));
         }
         let api = self.api;
         let spec = &api.laws[l];

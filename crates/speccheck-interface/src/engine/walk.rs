@@ -356,8 +356,8 @@ impl Engine<'_> {
         used: &mut [Vec<Rc<Inst>>],
         size: usize,
     ) -> Result<Option<(Dyn, Origin)>, Halt> {
-        if self.memory.tick() {
-            return Err(Halt::Stop(self.out_of_memory()));
+        if let Some(r) = self.over_memory() {
+            return Err(Halt::Stop(r));
         }
         let api = self.api;
         let spec = &api.functions[mv.f];
@@ -378,7 +378,7 @@ impl Engine<'_> {
         self.functions[mv.f].calls += 1;
         let provs =
             others.iter().map(|t| t.as_ref().map_or_else(|| ArgProv::Atom(origin.clone()), Tree::prov)).collect();
-        let node = Arc::new(CallNode::new(mv.f, provs, self.serial));
+        let node = Arc::new(CallNode::new(mv.f, provs, self.serial, &self.ledger));
         let mode = spec.f.params[mv.at].mode;
         // A copy to go on with when the call may take the instance and
         // give none back: a function seen refusing, or one taking it by
