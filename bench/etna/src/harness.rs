@@ -27,6 +27,7 @@ pub enum Tool {
     Speccheck,
     Proptest,
     Quickcheck,
+    Hegeltest,
 }
 
 impl Tool {
@@ -35,6 +36,7 @@ impl Tool {
             Tool::Speccheck => "speccheck",
             Tool::Proptest => "proptest",
             Tool::Quickcheck => "quickcheck",
+            Tool::Hegeltest => "hegeltest",
         }
     }
 }
@@ -158,7 +160,9 @@ where
     match tool {
         Tool::Quickcheck => quickcheck(spec, s, f),
         Tool::Proptest => proptest(spec, s, f),
-        Tool::Speccheck => panic!("`peer` runs proptest or quickcheck; speccheck has its own adapter"),
+        Tool::Speccheck | Tool::Hegeltest => {
+            panic!("`peer` runs proptest or quickcheck; speccheck and hegeltest have their own adapters")
+        }
     }
 }
 
@@ -263,4 +267,128 @@ fn qc_property<T: Clone + 'static>(x: QcInput<T>) -> quickcheck::TestResult {
     }
     QC.with(|qc| *qc.borrow_mut() = Some(run));
     quickcheck::TestResult::from_bool(passed)
+}
+
+/// hegeltest (Hypothesis's engine, library `hegel`) through its own runner
+/// (`Hegel::new(..).run()`, what `#[hegel::test]` expands to) at its
+/// default settings but for the case budget (`test_cases`), the seed, no
+/// example database and no printing. `draw` is the input as a hegel user
+/// writes it: the same bounds as the other tools' generators, drawn from
+/// hegeltest's own distributions (as each other tool draws from its own).
+/// hegeltest shrinks a failure and replays the shrunk input last, so the
+/// last failing input is its counterexample.
+pub fn hegeltest<T: Debug + Clone + 'static>(
+    spec: RunSpec,
+    draw: impl Fn(&hegel::TestCase) -> T + 'static,
+    f: impl Fn(T) -> PropertyResult + 'static,
+) -> Outcome {
+    use std::rc::Rc;
+    let settings = hegel::Settings::new()
+        .test_cases(u64::from(spec.cases))
+        .seed(Some(spec.seed))
+        .database(hegel::Database::Disabled)
+        .verbosity(hegel::Verbosity::Quiet)
+        .print_blob(false);
+    let started = Instant::now();
+    let state = Rc::new(HgRun::<T> { inputs: Cell::new(0), first: Cell::new(None), last_failure: RefCell::new(None) });
+    let run = state.clone();
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || {
+        hegel::Hegel::new(move |tc: hegel::TestCase| {
+            let v = draw(&tc);
+            if run.first.get().is_none() {
+                run.inputs.set(run.inputs.get() + 1);
+            }
+            let kept = v.clone();
+            let failed = !matches!(
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(v))),
+                Ok(PropertyResult::Pass | PropertyResult::Discard)
+            );
+            if failed {
+                if run.first.get().is_none() {
+                    run.first.set(Some((run.inputs.get(), started.elapsed())));
+                }
+                *run.last_failure.borrow_mut() = Some(kept);
+                panic!("property failed");
+            }
+        })
+        .settings(settings)
+        .run()
+    }));
+    let mut out = Outcome { elapsed: started.elapsed(), ..Outcome::default() };
+    match (result, state.first.get()) {
+        (Ok(()), _) => {}
+        (Err(_), Some((n, t))) => {
+            out.found = true;
+            out.inputs = n;
+            out.time_to_failure = Some(t);
+            out.shrunk = state.last_failure.borrow().as_ref().map(|v| format!("{v:?}"));
+        }
+        // Not the property: a health check or the run's own error.
+        (Err(payload), None) => {
+            out.note = Some(
+                payload
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+                    .unwrap_or_else(|| "hegeltest stopped with a non-string panic".into()),
+            )
+        }
+    }
+    out
+}
+
+/// One hegeltest run's counters.
+struct HgRun<T> {
+    /// Inputs run so far, up to the first failure.
+    inputs: Cell<u64>,
+    /// Inputs and time to the first failure.
+    first: Cell<Option<(u64, Duration)>>,
+    /// The last failing input: after shrinking, hegeltest's counterexample.
+    last_failure: RefCell<Option<T>>,
+}
+
+/// hegeltest's generators for the workloads' inputs, as a hegel user
+/// writes them.
+pub mod hg {
+    pub use hegel::TestCase;
+    use hegel::generators as gs;
+
+    /// Bytes, `lo..=hi` of them.
+    pub fn bytes(tc: &TestCase, lo: usize, hi: usize) -> Vec<u8> {
+        tc.draw(gs::vecs(gs::integers::<u8>()).min_size(lo).max_size(hi))
+    }
+
+    /// Any value of an integer type.
+    pub fn any<T: hegel::generators::Integer + std::fmt::Debug + Send + Sync + 'static>(tc: &TestCase) -> T {
+        tc.draw(gs::integers::<T>())
+    }
+
+    /// An integer in `lo..=hi`.
+    pub fn int<T: hegel::generators::Integer + std::fmt::Debug + Send + Sync + 'static>(
+        tc: &TestCase,
+        lo: T,
+        hi: T,
+    ) -> T {
+        tc.draw(gs::integers::<T>().min_value(lo).max_value(hi))
+    }
+
+    /// One of `pool`.
+    pub fn pick<T: Clone + Send + Sync + std::fmt::Debug + 'static>(tc: &TestCase, pool: &'static [T]) -> T {
+        tc.draw(gs::sampled_from(pool))
+    }
+
+    /// `lo..=hi` elements of `pool`.
+    pub fn vec_of<T: Clone + Send + Sync + std::fmt::Debug + 'static>(
+        tc: &TestCase,
+        pool: &'static [T],
+        lo: usize,
+        hi: usize,
+    ) -> Vec<T> {
+        tc.draw(gs::vecs(gs::sampled_from(pool)).min_size(lo).max_size(hi))
+    }
+
+    /// A boolean.
+    pub fn bool(tc: &TestCase) -> bool {
+        tc.draw(gs::booleans())
+    }
 }

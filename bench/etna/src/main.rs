@@ -1,7 +1,7 @@
 //! `speccheck-etna list` prints each workload's bugs and properties;
 //! `speccheck-etna run <workload> <property> <tool|all> --seeds N --cases N`
 //! prints one JSON line per seed and tool. `run.py` drives it over every
-//! bug with `all`: the three tools in one process, interleaved seed by
+//! bug with `all`: the four tools in one process, interleaved seed by
 //! seed in an order shuffled per seed, each warmed before its timed run.
 
 mod harness;
@@ -16,7 +16,7 @@ fn main() {
         Some("run") if args.len() >= 4 => run(&args[1], &args[2], &args[3], &args[4..]),
         _ => {
             eprintln!(
-                "usage: speccheck-etna list | run <workload> <property> <speccheck|proptest|quickcheck|all> [--seeds N] [--cases N] [--first-seed N] [--warm-us N]"
+                "usage: speccheck-etna list | run <workload> <property> <speccheck|proptest|quickcheck|hegeltest|all> [--seeds N] [--cases N] [--first-seed N] [--warm-us N]"
             );
             std::process::exit(2);
         }
@@ -41,7 +41,8 @@ fn run(workload: &str, property: &str, tool: &str, rest: &[String]) {
         "speccheck" => vec![Tool::Speccheck],
         "proptest" => vec![Tool::Proptest],
         "quickcheck" => vec![Tool::Quickcheck],
-        "all" => vec![Tool::Speccheck, Tool::Proptest, Tool::Quickcheck],
+        "hegeltest" => vec![Tool::Hegeltest],
+        "all" => vec![Tool::Speccheck, Tool::Proptest, Tool::Quickcheck, Tool::Hegeltest],
         other => panic!("unknown tool {other}"),
     };
     let (seeds, cases, first) =

@@ -10,7 +10,7 @@ use proptest::prelude as pt;
 use speccheck::gens;
 
 use super::Workload;
-use crate::harness::{self, Bug, EtnaProperty, Outcome, PropertyResult, RunSpec, Tool};
+use crate::harness::{self, Bug, EtnaProperty, Outcome, PropertyResult, RunSpec, Tool, hg};
 
 pub fn workload() -> Workload {
     Workload {
@@ -130,6 +130,9 @@ fn splitn_bounded(tool: Tool, spec: RunSpec) -> Outcome {
             (gens::vec(gens::any::<u8>(), 0..32), gens::vec(gens::any::<u8>(), 1..4), gens::ints(0u32..8)),
             f,
         ),
+        Tool::Hegeltest => {
+            harness::hegeltest(spec, |tc| (hg::bytes(tc, 0, 31), hg::bytes(tc, 1, 3), hg::int(tc, 0u32, 7)), f)
+        }
         Tool::Proptest | Tool::Quickcheck => harness::peer(
             tool,
             spec,
@@ -151,6 +154,7 @@ fn two_bytes_run(tool: Tool, spec: RunSpec, p: fn(Vec<u8>, Vec<u8>) -> PropertyR
         Tool::Speccheck => {
             harness::speccheck(spec, (gens::vec(gens::any::<u8>(), 0..32), gens::vec(gens::any::<u8>(), 0..32)), f)
         }
+        Tool::Hegeltest => harness::hegeltest(spec, |tc| (hg::bytes(tc, 0, 31), hg::bytes(tc, 0, 31)), f),
         Tool::Proptest | Tool::Quickcheck => harness::peer(
             tool,
             spec,
@@ -171,6 +175,7 @@ fn debug_valid_fffd_preserved(tool: Tool, spec: RunSpec) -> Outcome {
 fn debug_ascii_control_hex(tool: Tool, spec: RunSpec) -> Outcome {
     match tool {
         Tool::Speccheck => harness::speccheck(spec, gens::any::<u8>(), property_debug_ascii_control_hex),
+        Tool::Hegeltest => harness::hegeltest(spec, hg::any::<u8>, property_debug_ascii_control_hex),
         Tool::Proptest | Tool::Quickcheck => {
             harness::peer(tool, spec, pt::any::<u8>(), property_debug_ascii_control_hex)
         }
@@ -180,6 +185,7 @@ fn debug_ascii_control_hex(tool: Tool, spec: RunSpec) -> Outcome {
 fn debug_hex_lowercase(tool: Tool, spec: RunSpec) -> Outcome {
     match tool {
         Tool::Speccheck => harness::speccheck(spec, gens::any::<u8>(), property_debug_hex_lowercase),
+        Tool::Hegeltest => harness::hegeltest(spec, hg::any::<u8>, property_debug_hex_lowercase),
         Tool::Proptest | Tool::Quickcheck => harness::peer(tool, spec, pt::any::<u8>(), property_debug_hex_lowercase),
     }
 }

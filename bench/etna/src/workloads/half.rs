@@ -8,7 +8,7 @@ use proptest::strategy::Strategy;
 use speccheck::gens::{self, Generator};
 
 use super::Workload;
-use crate::harness::{self, Bug, EtnaProperty, Outcome, PropertyResult, RunSpec, Tool};
+use crate::harness::{self, Bug, EtnaProperty, Outcome, PropertyResult, RunSpec, Tool, hg};
 
 pub fn workload() -> Workload {
     Workload {
@@ -113,6 +113,7 @@ fn f16_max_min_nan(tool: Tool, spec: RunSpec) -> Outcome {
     let f = |(is_min, a, b): (bool, u16, u16)| property_f16_max_min_nan(is_min, a, b);
     match tool {
         Tool::Speccheck => harness::speccheck(spec, (gens::any::<bool>(), gens::any::<u16>(), gens::any::<u16>()), f),
+        Tool::Hegeltest => harness::hegeltest(spec, |tc| (hg::bool(tc), hg::any::<u16>(tc), hg::any::<u16>(tc)), f),
         Tool::Proptest | Tool::Quickcheck => {
             harness::peer(tool, spec, (pt::any::<bool>(), pt::any::<u16>(), pt::any::<u16>()), f)
         }
@@ -123,6 +124,7 @@ fn f16_ord_sign_magnitude(tool: Tool, spec: RunSpec) -> Outcome {
     let f = |(a, b): (u16, u16)| property_f16_ord_sign_magnitude(a, b);
     match tool {
         Tool::Speccheck => harness::speccheck(spec, (gens::any::<u16>(), gens::any::<u16>()), f),
+        Tool::Hegeltest => harness::hegeltest(spec, |tc| (hg::any::<u16>(tc), hg::any::<u16>(tc)), f),
         Tool::Proptest | Tool::Quickcheck => harness::peer(tool, spec, (pt::any::<u16>(), pt::any::<u16>()), f),
     }
 }
@@ -136,6 +138,15 @@ fn f16_subnormal_roundtrip(tool: Tool, spec: RunSpec) -> Outcome {
                 gens::ints(1u16..=0x03FF).map(|m| 0x8000 | m).boxed(),
                 gens::any::<u16>().boxed(),
             ]),
+            property_f16_subnormal_roundtrip,
+        ),
+        Tool::Hegeltest => harness::hegeltest(
+            spec,
+            |tc| match hg::int(tc, 0u8, 2) {
+                0 => hg::int(tc, 1u16, 0x03FF),
+                1 => 0x8000 | hg::int(tc, 1u16, 0x03FF),
+                _ => hg::any::<u16>(tc),
+            },
             property_f16_subnormal_roundtrip,
         ),
         Tool::Proptest | Tool::Quickcheck => harness::peer(

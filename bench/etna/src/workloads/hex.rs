@@ -6,7 +6,7 @@ use proptest::prelude as pt;
 use speccheck::gens;
 
 use super::Workload;
-use crate::harness::{self, Bug, EtnaProperty, Outcome, PropertyResult, RunSpec, Tool};
+use crate::harness::{self, Bug, EtnaProperty, Outcome, PropertyResult, RunSpec, Tool, hg};
 
 pub fn workload() -> Workload {
     Workload {
@@ -69,6 +69,9 @@ fn from_hex_rejects_whitespace(tool: Tool, spec: RunSpec) -> Outcome {
         Tool::Speccheck => {
             harness::speccheck(spec, (gens::vec(gens::any::<u8>(), 0..64), gens::any::<u32>(), gens::any::<u8>()), f)
         }
+        Tool::Hegeltest => {
+            harness::hegeltest(spec, |tc| (hg::bytes(tc, 0, 63), hg::any::<u32>(tc), hg::any::<u8>(tc)), f)
+        }
         Tool::Proptest | Tool::Quickcheck => harness::peer(
             tool,
             spec,
@@ -81,6 +84,7 @@ fn from_hex_rejects_whitespace(tool: Tool, spec: RunSpec) -> Outcome {
 fn invalid_char_error_display_escaped(tool: Tool, spec: RunSpec) -> Outcome {
     match tool {
         Tool::Speccheck => harness::speccheck(spec, gens::any::<u8>(), property_invalid_char_error_display_escaped),
+        Tool::Hegeltest => harness::hegeltest(spec, hg::any::<u8>, property_invalid_char_error_display_escaped),
         Tool::Proptest | Tool::Quickcheck => {
             harness::peer(tool, spec, pt::any::<u8>(), property_invalid_char_error_display_escaped)
         }

@@ -15,7 +15,7 @@ use proptest::prelude as pt;
 use speccheck::gens;
 
 use super::Workload;
-use crate::harness::{self, Bug, EtnaProperty, Outcome, PropertyResult, RunSpec, Tool};
+use crate::harness::{self, Bug, EtnaProperty, Outcome, PropertyResult, RunSpec, Tool, hg};
 
 pub fn workload() -> Workload {
     Workload {
@@ -174,6 +174,9 @@ fn drop_matches_manual_finish(tool: Tool, spec: RunSpec) -> Outcome {
             gens::vec(gens::any::<u8>(), 0..=MAX_INPUT_LEN),
             property_drop_matches_manual_finish,
         ),
+        Tool::Hegeltest => {
+            harness::hegeltest(spec, |tc| hg::bytes(tc, 0, MAX_INPUT_LEN), property_drop_matches_manual_finish)
+        }
         Tool::Proptest | Tool::Quickcheck => harness::peer(
             tool,
             spec,
@@ -191,6 +194,9 @@ fn small_dict_no_panic(tool: Tool, spec: RunSpec) -> Outcome {
             (gens::vec(gens::any::<u8>(), 0..=MAX_INPUT_LEN), gens::vec(gens::any::<u8>(), 0..=MAX_DICT_LEN)),
             f,
         ),
+        Tool::Hegeltest => {
+            harness::hegeltest(spec, |tc| (hg::bytes(tc, 0, MAX_INPUT_LEN), hg::bytes(tc, 0, MAX_DICT_LEN)), f)
+        }
         Tool::Proptest | Tool::Quickcheck => harness::peer(
             tool,
             spec,
@@ -208,6 +214,11 @@ fn decompress_short_input_no_panic(tool: Tool, spec: RunSpec) -> Outcome {
         Tool::Speccheck => harness::speccheck(
             spec,
             gens::vec(gens::any::<u8>(), 0..=MAX_SHORT_INPUT_LEN),
+            property_decompress_short_input_no_panic,
+        ),
+        Tool::Hegeltest => harness::hegeltest(
+            spec,
+            |tc| hg::bytes(tc, 0, MAX_SHORT_INPUT_LEN),
             property_decompress_short_input_no_panic,
         ),
         Tool::Proptest | Tool::Quickcheck => harness::peer(

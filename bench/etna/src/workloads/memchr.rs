@@ -6,7 +6,7 @@ use proptest::prelude as pt;
 use speccheck::gens;
 
 use super::Workload;
-use crate::harness::{self, Bug, EtnaProperty, Outcome, PropertyResult, RunSpec, Tool};
+use crate::harness::{self, Bug, EtnaProperty, Outcome, PropertyResult, RunSpec, Tool, hg};
 
 pub fn workload() -> Workload {
     Workload {
@@ -69,6 +69,9 @@ fn memchr_iter_matches_naive(tool: Tool, spec: RunSpec) -> Outcome {
             (gens::select(NEEDLE_POOL.to_vec()), gens::vec(gens::select(HAYSTACK_POOL.to_vec()), 0..=128)),
             f,
         ),
+        Tool::Hegeltest => {
+            harness::hegeltest(spec, |tc| (hg::pick(tc, NEEDLE_POOL), hg::vec_of(tc, HAYSTACK_POOL, 0, 128)), f)
+        }
         Tool::Proptest | Tool::Quickcheck => harness::peer(
             tool,
             spec,
@@ -89,6 +92,9 @@ fn memrchr_iter_matches_naive(tool: Tool, spec: RunSpec) -> Outcome {
             (gens::select(NEEDLE_POOL.to_vec()), gens::vec(gens::select(HAYSTACK_POOL.to_vec()), 0..=128)),
             f,
         ),
+        Tool::Hegeltest => {
+            harness::hegeltest(spec, |tc| (hg::pick(tc, NEEDLE_POOL), hg::vec_of(tc, HAYSTACK_POOL, 0, 128)), f)
+        }
         Tool::Proptest | Tool::Quickcheck => harness::peer(
             tool,
             spec,

@@ -11,7 +11,7 @@ use proptest::strategy::Strategy as _;
 use speccheck::gens::{self, Generator};
 
 use super::Workload;
-use crate::harness::{self, Bug, EtnaProperty, Outcome, PropertyResult, RunSpec, Tool};
+use crate::harness::{self, Bug, EtnaProperty, Outcome, PropertyResult, RunSpec, Tool, hg};
 
 pub fn workload() -> Workload {
     Workload {
@@ -313,6 +313,27 @@ fn text_crlf_gen() -> gens::BoxedGenerator<String> {
     gens::vec(gens::select(CRLF_POOL.to_vec()), 640..=1536).map(collect_chars).boxed()
 }
 
+fn text_any_hg(tc: &hg::TestCase) -> String {
+    // One in five empty, as the other tools' `frequency(1, 4)`.
+    if hg::int(tc, 0u8, 4) == 0 { String::new() } else { collect_chars(hg::vec_of(tc, GEN_CHARS, 1, 96)) }
+}
+
+fn text_non_ascii_hg(tc: &hg::TestCase) -> String {
+    non_ascii_text(hg::vec_of(tc, NON_ASCII_CHARS, 1, 48))
+}
+
+fn text_chunky_hg(tc: &hg::TestCase) -> String {
+    collect_chars(hg::vec_of(tc, GEN_CHARS, 1, 256))
+}
+
+fn text_crlf_hg(tc: &hg::TestCase) -> String {
+    collect_chars(hg::vec_of(tc, CRLF_POOL, 640, 1536))
+}
+
+fn small_chunk_hg(tc: &hg::TestCase) -> u16 {
+    hg::int(tc, 1u16, 32)
+}
+
 fn small_chunk_pt() -> pt::BoxedStrategy<u16> {
     (1u16..=32u16).boxed()
 }
@@ -335,6 +356,7 @@ fn prefix_idx_gen() -> gens::BoxedGenerator<u16> {
 fn lines_match_model(tool: Tool, spec: RunSpec) -> Outcome {
     match tool {
         Tool::Speccheck => harness::speccheck(spec, text_any_gen(), property_lines_match_model),
+        Tool::Hegeltest => harness::hegeltest(spec, text_any_hg, property_lines_match_model),
         Tool::Proptest | Tool::Quickcheck => harness::peer(tool, spec, text_any_pt(), property_lines_match_model),
     }
 }
@@ -343,6 +365,9 @@ fn rope_eq_chunk_invariant(tool: Tool, spec: RunSpec) -> Outcome {
     let f = |(text, start, len): (String, u16, u16)| property_rope_eq_chunk_invariant(text, start, len);
     match tool {
         Tool::Speccheck => harness::speccheck(spec, (text_non_ascii_gen(), small_chunk_gen(), small_chunk_gen()), f),
+        Tool::Hegeltest => {
+            harness::hegeltest(spec, |tc| (text_non_ascii_hg(tc), small_chunk_hg(tc), small_chunk_hg(tc)), f)
+        }
         Tool::Proptest | Tool::Quickcheck => {
             harness::peer(tool, spec, (text_non_ascii_pt(), small_chunk_pt(), small_chunk_pt()), f)
         }
@@ -353,6 +378,9 @@ fn rope_hash_chunk_invariant(tool: Tool, spec: RunSpec) -> Outcome {
     let f = |(text, a, b): (String, u16, u16)| property_rope_hash_chunk_invariant(text, a, b);
     match tool {
         Tool::Speccheck => harness::speccheck(spec, (text_chunky_gen(), small_chunk_gen(), small_chunk_gen()), f),
+        Tool::Hegeltest => {
+            harness::hegeltest(spec, |tc| (text_chunky_hg(tc), small_chunk_hg(tc), small_chunk_hg(tc)), f)
+        }
         Tool::Proptest | Tool::Quickcheck => {
             harness::peer(tool, spec, (text_chunky_pt(), small_chunk_pt(), small_chunk_pt()), f)
         }
@@ -362,6 +390,7 @@ fn rope_hash_chunk_invariant(tool: Tool, spec: RunSpec) -> Outcome {
 fn utf16_char_roundtrip(tool: Tool, spec: RunSpec) -> Outcome {
     match tool {
         Tool::Speccheck => harness::speccheck(spec, text_non_ascii_gen(), property_utf16_char_roundtrip),
+        Tool::Hegeltest => harness::hegeltest(spec, text_non_ascii_hg, property_utf16_char_roundtrip),
         Tool::Proptest | Tool::Quickcheck => {
             harness::peer(tool, spec, text_non_ascii_pt(), property_utf16_char_roundtrip)
         }
@@ -371,6 +400,7 @@ fn utf16_char_roundtrip(tool: Tool, spec: RunSpec) -> Outcome {
 fn rope_builder_default_build(tool: Tool, spec: RunSpec) -> Outcome {
     match tool {
         Tool::Speccheck => harness::speccheck(spec, text_any_gen(), property_rope_builder_default_build),
+        Tool::Hegeltest => harness::hegeltest(spec, text_any_hg, property_rope_builder_default_build),
         Tool::Proptest | Tool::Quickcheck => {
             harness::peer(tool, spec, text_any_pt(), property_rope_builder_default_build)
         }
@@ -381,6 +411,7 @@ fn slice_crlf_len_lines(tool: Tool, spec: RunSpec) -> Outcome {
     let f = |(text, prefix): (String, u16)| property_slice_crlf_len_lines(text, prefix);
     match tool {
         Tool::Speccheck => harness::speccheck(spec, (text_crlf_gen(), prefix_idx_gen()), f),
+        Tool::Hegeltest => harness::hegeltest(spec, |tc| (text_crlf_hg(tc), hg::any::<u16>(tc)), f),
         Tool::Proptest | Tool::Quickcheck => harness::peer(tool, spec, (text_crlf_pt(), prefix_idx_pt()), f),
     }
 }

@@ -10,7 +10,7 @@ use proptest::strategy::Strategy as _;
 use speccheck::gens::{self, Generator};
 
 use super::Workload;
-use crate::harness::{self, Bug, EtnaProperty, Outcome, PropertyResult, RunSpec, Tool};
+use crate::harness::{self, Bug, EtnaProperty, Outcome, PropertyResult, RunSpec, Tool, hg};
 
 pub fn workload() -> Workload {
     Workload {
@@ -153,6 +153,11 @@ fn property_drain_matches_slice_range(items: Vec<i32>, a: usize, b: usize) -> Pr
 fn items_run(tool: Tool, spec: RunSpec, f: fn(Vec<i32>) -> PropertyResult) -> Outcome {
     match tool {
         Tool::Speccheck => harness::speccheck(spec, gens::vec(gens::any::<i32>(), 0..=8), f),
+        Tool::Hegeltest => harness::hegeltest(
+            spec,
+            |tc| tc.draw(hegel::generators::vecs(hegel::generators::integers::<i32>()).max_size(8)),
+            f,
+        ),
         Tool::Proptest | Tool::Quickcheck => {
             harness::peer(tool, spec, pt::prop::collection::vec(pt::any::<i32>(), 0..=8), f)
         }
@@ -178,6 +183,14 @@ fn drain_matches_slice_range(tool: Tool, spec: RunSpec) -> Outcome {
             spec,
             (gens::vec(gens::any::<i32>(), 0..=8), gens::any::<u8>(), gens::any::<u8>())
                 .map(|(items, a, b)| (items, usize::from(a), usize::from(b))),
+            f,
+        ),
+        Tool::Hegeltest => harness::hegeltest(
+            spec,
+            |tc| {
+                let items = tc.draw(hegel::generators::vecs(hegel::generators::integers::<i32>()).max_size(8));
+                (items, usize::from(hg::any::<u8>(tc)), usize::from(hg::any::<u8>(tc)))
+            },
             f,
         ),
         Tool::Proptest | Tool::Quickcheck => harness::peer(
