@@ -75,11 +75,17 @@ impl Syms for Resource {
 pub struct HttpState {
     /// The resources that exist.
     pub resources: BTreeMap<String, Resource>,
+    /// Whether the server takes each content it was sent to store at a
+    /// resource (by resource name and content): a property of the content
+    /// (its size, media type, syntax) and of where it goes, so the same
+    /// content at the same place gets the same answer all along.
+    pub takes: BTreeMap<(String, String), Expr>,
 }
 
 impl Syms for HttpState {
     fn visit_exprs(&mut self, f: &mut dyn FnMut(&mut Expr)) {
         self.resources.visit_exprs(f);
+        self.takes.values_mut().for_each(f);
     }
 }
 
@@ -387,6 +393,10 @@ enum Preconditions {
 /// requests are in flight (a lock, a conflict, a race the server lost).
 const REFUSED: [u16; 4] = [409, 423, 500, 503];
 
+/// Statuses of a write whose content the server does not take (malformed,
+/// too large, of a media type it does not store).
+const CONTENT_REFUSED: [u16; 3] = [400, 413, 415];
+
 impl HttpModel {
     /// Evaluates the preconditions in the order of RFC 9110 §13.2.2 against
     /// the current representation.
@@ -530,10 +540,34 @@ impl HttpModel {
     }
 
     fn write(s: &mut HttpState, cx: &mut Cx<'_, Self>, req: &HttpReq, current: Option<&Resource>) -> Step<HttpSym> {
-        if let Preconditions::Fail(code, rule) = Self::preconditions(cx, req, current)? {
+        let own = if current.is_none() { rfc::PUT_CREATES } else { rfc::PUT_REPLACES };
+        // Content the server does not take is refused (400, 413, 415)
+        // without effect, before the preconditions are looked at (§13.2.1,
+        // §15.5.1, §15.5.14, §15.5.16); the same content at the same place
+        // alike every time.
+        // Named by the rule the request's other outcome follows (a failed
+        // precondition's, or the write's), so that a response neither
+        // explains breaks that one rule.
+        let preconditions = Self::preconditions(cx, req, current)?;
+        let otherwise = match preconditions {
+            Preconditions::Fail(_, rule) => rule,
+            _ => Self::performed(req, own),
+        };
+        let key = (req.path.clone(), req.body.clone());
+        let takes = match s.takes.get(&key) {
+            Some(t) => t.clone(),
+            None => {
+                let t = cx.fresh_bool("content taken")?;
+                s.takes.insert(key, t.clone());
+                t
+            }
+        };
+        if !cx.branch(takes)? {
+            return Ok(HttpSym::error(&req.method, &CONTENT_REFUSED, otherwise));
+        }
+        if let Preconditions::Fail(code, rule) = preconditions {
             return Ok(HttpSym::error(&req.method, &[code], rule));
         }
-        let own = if current.is_none() { rfc::PUT_CREATES } else { rfc::PUT_REPLACES };
         if let Some(refused) = Self::refused(cx, req, Self::performed(req, own))? {
             return Ok(refused);
         }

@@ -279,6 +279,32 @@ fn a_write_may_fail_without_effect_only_while_other_requests_are_in_flight() {
 }
 
 #[test]
+fn content_the_server_does_not_take_is_refused_without_effect_and_alike_every_time() {
+    let put = |body: &str| req(Method::Put, "a", body);
+    let get = || req(Method::Get, "a", "");
+    // 400, 413 and 415 refuse the content; nothing was stored.
+    for status in [400, 413, 415] {
+        assert!(exchange(vec![(put("x"), resp(status, None, "")), (get(), resp(404, None, ""))]).is_ok(), "{status}");
+        let ghost = exchange(vec![(put("x"), resp(status, None, "")), (get(), resp(200, None, "x"))]);
+        assert_eq!(rejected_at(ghost), 3, "a refused write changed nothing ({status})");
+    }
+    // Before the preconditions: a false If-Match does not oblige a 412.
+    let conditional = if_match(put("x"), &["\"nope\""]);
+    assert!(exchange(vec![(conditional, resp(415, None, ""))]).is_ok());
+    // Other content may be taken.
+    let both = vec![(put("x"), resp(415, None, "")), (put("y"), resp(201, None, "")), (get(), resp(200, None, "y"))];
+    assert!(exchange(both).is_ok());
+    // The same content at the same place gets the same answer: taken once,
+    // it is not refused later (nor the other way round).
+    let taken_then_refused = vec![(put("x"), resp(201, None, "")), (put("x"), resp(415, None, ""))];
+    assert_eq!(broken(exchange(taken_then_refused)), vec![rfc::PUT_REPLACES]);
+    let refused_then_taken = vec![(put("x"), resp(415, None, "")), (put("x"), resp(201, None, ""))];
+    assert_eq!(rejected_at(exchange(refused_then_taken)), 3);
+    // Any other failure status is still a deviation, named by the write's rule.
+    assert_eq!(broken(exchange(vec![(put("x"), resp(500, None, ""))])), vec![rfc::PUT_CREATES]);
+}
+
+#[test]
 fn a_rejection_is_named_by_the_rules_it_breaks() {
     let put = || (req(Method::Put, "a", "x"), resp(201, None, ""));
     let overwrite = exchange(vec![put(), (req(Method::Put, "a", "y"), resp(201, None, ""))]);
