@@ -33,6 +33,8 @@ macro_rules! same {
     }};
 }
 
+#[path = "interface_real/imbl.rs"]
+mod imbl;
 #[path = "interface_real/indexset.rs"]
 mod indexset;
 #[path = "interface_real/ropey.rs"]
@@ -186,7 +188,7 @@ fn ms(d: Duration) -> f64 {
 
 fn main() {
     let args = Args::parse();
-    let targets: Vec<Target> = vec![indexset::target(), ropey::target()]
+    let targets: Vec<Target> = vec![indexset::target(), ropey::target(), imbl::target()]
         .into_iter()
         .filter(|t| args.only.as_ref().is_none_or(|o| o.split(',').any(|n| n == t.name)))
         .collect();
