@@ -419,7 +419,16 @@ fn write_results(args: &Args, results: &[(String, Strat, Series, String)]) {
         machine(),
         args.timeout
     ));
-    md.push_str("## Deepest depth finished\n\n");
+    md.push_str(
+        "This is the secondary view: what a user needs — bugs that need large valid inputs found, and large valid \
+         inputs per second — is in `bench/results/target-size.md` (`--bin target_size`).\n\n",
+    );
+    md.push_str("## Deepest depth finished (mean size of that depth's inputs)\n\n");
+    md.push_str(
+        "—† no depth is claimed: the strategy's inputs got *smaller* as the depth grew (the first inputs of a \
+         deep search are its smallest), so the depth it went on to says nothing about how large its inputs were; \
+         the cell says where they were largest.\n\n",
+    );
     let paper_column = if args.all {
         "paper, first 1000 only (Target / Lazy SC / SC, 60 min)"
     } else {
@@ -437,11 +446,7 @@ fn write_results(args: &Args, results: &[(String, Strat, Series, String)]) {
     names.dedup();
     for name in names {
         let cell = |s: Strat| {
-            results
-                .iter()
-                .find(|r| &r.0 == name && r.1 == s)
-                .map(|r| r.2.last().map_or("none".to_string(), |(d, ..)| d.to_string()))
-                .unwrap_or_else(|| "—".into())
+            results.iter().find(|r| &r.0 == name && r.1 == s).map(|r| depth_cell(&r.2)).unwrap_or_else(|| "—".into())
         };
         t.row(vec![name.clone(), cell(Strat::Smt), cell(Strat::Lazy), cell(Strat::Exhaustive), paper(name).into()]);
     }
@@ -478,6 +483,23 @@ fn write_results(args: &Args, results: &[(String, Strat, Series, String)]) {
     md.push_str(&t.to_markdown());
     std::fs::write(format!("{}.md", args.out), md).expect("write the results");
     std::fs::write(format!("{}.svg", args.out), plot(results, args.timeout)).expect("write the plot");
+}
+
+/// The deepest depth a strategy finished with the mean size of that
+/// depth's inputs beside it; no depth (—†, with where the inputs were
+/// largest) when its inputs had shrunk below 90% of their largest mean
+/// size by then.
+fn depth_cell(series: &Series) -> String {
+    let Some((d, .., size)) = series.last() else { return "none".into() };
+    let peak = series.iter().max_by(|a, b| a.4.total_cmp(&b.4)).expect("not empty");
+    if *size < 0.9 * peak.4 {
+        format!(
+            "—† (largest at depth {}: mean size {:.1}; went on to depth {d} at mean size {size:.1})",
+            peak.0, peak.4
+        )
+    } else {
+        format!("{d} (mean size {size:.1})")
+    }
 }
 
 /// One panel per benchmark: time per depth (log scale) for each strategy.

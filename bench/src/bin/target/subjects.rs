@@ -8,7 +8,7 @@ use speccheck::{Arbitrary, Targetable, measure};
 // ----- List::insert into a sorted list ------------------------------------
 
 /// A sorted list: each tail's elements are at least its head.
-#[derive(Arbitrary, Targetable, Clone, Debug, PartialEq)]
+#[derive(Arbitrary, Targetable, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum SList {
     Nil,
     Cons(i64, #[refine(at_least(_1, _0))] Box<SList>),
@@ -46,14 +46,14 @@ pub fn sorted(l: &SList) -> bool {
 
 // ----- red-black tree add ---------------------------------------------------
 
-#[derive(Arbitrary, Targetable, Clone, Copy, Debug, PartialEq)]
+#[derive(Arbitrary, Targetable, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Color {
     R,
     B,
 }
 
 /// A binary search tree with colours; `is_rb` and `bh_ok` make it red-black.
-#[derive(Arbitrary, Targetable, Clone, Debug, PartialEq)]
+#[derive(Arbitrary, Targetable, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Rbt {
     Leaf,
     Node {
@@ -188,7 +188,7 @@ pub fn add(x: i64, t: Rbt) -> Rbt {
 // ----- weight-balanced map delete ------------------------------------------
 
 /// A weight-balanced binary search tree of keys (Data.Map's, with `()` values).
-#[derive(Arbitrary, Targetable, Clone, Debug, PartialEq)]
+#[derive(Arbitrary, Targetable, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Map {
     Tip,
     Bin {
@@ -348,7 +348,7 @@ pub fn delete(k: i64, m: Map) -> Map {
 // ----- StackSet focus_left (xmonad) ----------------------------------------
 
 /// Windows with no duplicates.
-#[derive(Arbitrary, Targetable, Clone, Debug, PartialEq)]
+#[derive(Arbitrary, Targetable, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Wins {
     Empty,
     More(i64, #[refine(!member(_0, wins(_1)))] Box<Wins>),
@@ -364,7 +364,7 @@ pub fn wins(w: &Wins) -> Set<i64> {
 
 /// xmonad's `Stack`: the focused window, those above it, those below it;
 /// no window twice.
-#[derive(Arbitrary, Targetable, Clone, Debug, PartialEq)]
+#[derive(Arbitrary, Targetable, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Stack {
     pub focus: i64,
     #[refine(!member(focus, wins(up)))]
@@ -374,7 +374,7 @@ pub struct Stack {
 }
 
 /// A workspace: a tag and maybe a stack.
-#[derive(Arbitrary, Targetable, Clone, Debug, PartialEq)]
+#[derive(Arbitrary, Targetable, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Workspace {
     pub tag: u8,
     pub stack: Option<Stack>,
@@ -394,7 +394,7 @@ pub fn ws_wins(w: &Workspace) -> Set<i64> {
 }
 
 /// A StackSet: the current workspace and the hidden ones, no window on two.
-#[derive(Arbitrary, Targetable, Clone, Debug, PartialEq)]
+#[derive(Arbitrary, Targetable, Clone, Debug, PartialEq, Eq, Hash)]
 pub struct StackSet {
     pub current: Workspace,
     #[refine(disjoint(hidden, ws_wins(current)))]
@@ -402,7 +402,7 @@ pub struct StackSet {
 }
 
 /// The hidden workspaces, none sharing a window with another.
-#[derive(Arbitrary, Targetable, Clone, Debug, PartialEq)]
+#[derive(Arbitrary, Targetable, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Workspaces {
     End,
     Then(Workspace, #[refine(disjoint(_1, ws_wins(_0)))] Box<Workspaces>),
