@@ -36,8 +36,8 @@ PEERS = ["proptest", "hegeltest", "quickcheck"]
 def pinned_crates():
     """(crate, version) for every crate patched from work/ in Cargo.toml."""
     text = open(os.path.join(HERE, "Cargo.toml")).read()
-    patched = re.findall(r'^(\w+) = \{ path = "work/\w+" \}', text, re.M)
-    versions = dict(re.findall(r'^(\w+) = (?:\{ version = )?"=([\d.]+)"', text, re.M))
+    patched = re.findall(r'^([\w-]+) = \{ path = "work/[\w-]+" \}', text, re.M)
+    versions = dict(re.findall(r'^([\w-]+) = (?:\{ version = )?"=([\d.]+)"', text, re.M))
     return [(c, versions[c]) for c in patched]
 
 
