@@ -358,6 +358,11 @@ pub mod hg {
         tc.draw(gs::vecs(gs::integers::<u8>()).min_size(lo).max_size(hi))
     }
 
+    /// `lo..=hi` byte strings of `ilo..=ihi` bytes each.
+    pub fn byte_chunks(tc: &TestCase, lo: usize, hi: usize, ilo: usize, ihi: usize) -> Vec<Vec<u8>> {
+        tc.draw(gs::vecs(gs::vecs(gs::integers::<u8>()).min_size(ilo).max_size(ihi)).min_size(lo).max_size(hi))
+    }
+
     /// Any value of an integer type.
     pub fn any<T: hegel::generators::Integer + std::fmt::Debug + Send + Sync + 'static>(tc: &TestCase) -> T {
         tc.draw(gs::integers::<T>())
@@ -385,6 +390,11 @@ pub mod hg {
         hi: usize,
     ) -> Vec<T> {
         tc.draw(gs::vecs(gs::sampled_from(pool)).min_size(lo).max_size(hi))
+    }
+
+    /// Any string (hegeltest's `text()`).
+    pub fn text(tc: &TestCase) -> String {
+        tc.draw(gs::text())
     }
 
     /// A boolean.

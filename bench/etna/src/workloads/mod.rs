@@ -5,7 +5,13 @@
 
 use crate::harness::{Bug, EtnaProperty};
 
+mod ahash;
+mod aho_corasick;
 mod bstr;
+mod buf_list;
+mod bytes;
+mod chrono;
+mod compact_str;
 mod half;
 mod hex;
 mod lz4_flex;
@@ -29,5 +35,11 @@ pub fn all() -> Vec<Workload> {
         half::workload(),
         bstr::workload(),
         ropey::workload(),
+        ahash::workload(),
+        aho_corasick::workload(),
+        buf_list::workload(),
+        bytes::workload(),
+        chrono::workload(),
+        compact_str::workload(),
     ]
 }
