@@ -323,11 +323,24 @@ fn main() {
                 ttf,
                 pt_ttf,
                 format_args!("proptest found {pt_found}/{n}"),
-                if ttf <= pt_ttf || pt_found == 0 { "yes" } else { "no" },
+                // Nothing found: no time or length to compare.
+                if found == 0 {
+                    "no (not found)"
+                } else if ttf <= pt_ttf || pt_found == 0 {
+                    "yes"
+                } else {
+                    "no"
+                },
                 len,
                 pt_len,
                 len / pt_len,
-                if len <= pt_len / 2.0 { "yes" } else { "no" },
+                if found == 0 {
+                    "no (not found)"
+                } else if len <= pt_len / 2.0 {
+                    "yes"
+                } else {
+                    "no"
+                },
             ));
         }
     }

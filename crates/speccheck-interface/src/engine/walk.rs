@@ -25,6 +25,12 @@
 //!   already passed a quarter of the time (so removals and lookups hit
 //!   what is there: Hypothesis's bundles), a pool value otherwise; the
 //!   draw's size grows with the walk's length.
+//! * An argument of an abstract type is, half of the time when there is
+//!   one, a snapshot of the walk's own instance taken a few or many calls
+//!   before (one call in eight, the latest eight kept, when a function
+//!   takes two instances), so `a == b`, `union(a, b)` meet an instance and
+//!   one of its ancestors, sharing structure: the case persistent
+//!   structures get wrong; a pool instance otherwise.
 //! * The instance is offered to its pool at doubling checkpoints and at
 //!   the end, where the laws over it are checked and later rounds combine
 //!   it with others. In reference mode every call is compared, as in the
@@ -38,6 +44,9 @@ use rand::Rng;
 use super::*;
 use crate::config::MIN_WALK;
 use crate::describe::Dyn;
+
+/// Snapshots of its own instance a walk keeps for calls that take two.
+const SNAPSHOTS: usize = 8;
 
 /// How a call on the walk's instance lets the walk go on.
 #[derive(Clone, Debug)]
@@ -265,6 +274,12 @@ impl Engine<'_> {
         self.lineages.longest = self.lineages.longest.max(len);
         let mut checkpoint = 1u64;
         let mut made = 0u64;
+        // Whether some function takes two instances of the walk's type.
+        let binary = self
+            .api
+            .functions
+            .iter()
+            .any(|f| f.args.iter().filter(|a| matches!(a, Shape::Atom(k) if *k == ty)).count() >= 2);
         while made < len {
             made += 1;
             let mut pick = self.rng.random_range(0..total);
@@ -289,6 +304,16 @@ impl Engine<'_> {
                 let copy = (self.api.types[ty].ops.clone)(&*value);
                 self.keep(p, ty, copy, origin.clone())?;
             }
+            // Snapshots of the instance for the walk's later calls that take
+            // two instances: now and then, so that the two differ by a few
+            // calls as often as by many; the latest few kept.
+            if binary && self.rng.random_ratio(1, 8) {
+                let snapshot = (self.api.types[ty].ops.clone)(&*value);
+                if used[ty].len() == SNAPSHOTS {
+                    used[ty].remove(0);
+                }
+                used[ty].push(self.inst(ty, snapshot, origin.clone()));
+            }
             if self.serial.is_multiple_of(256)
                 && let Some(r) = self.out_of_budget()
             {
@@ -310,13 +335,18 @@ impl Engine<'_> {
     /// arguments), and every law is checked on it here.
     fn keep(&mut self, p: usize, ty: usize, value: Dyn, origin: Origin) -> Result<(), Halt> {
         let depth = origin.depth();
-        let t = &self.api.types[ty];
-        let key = (t.ops.hash)(&*value);
-        let inst = Rc::new(Inst { value, origin, key, ty, round: self.round, eq: t.ops.eq });
+        let inst = self.inst(ty, value, origin);
         if self.lineages.deepest[p].as_ref().is_none_or(|d| d.origin.depth() < depth) {
             self.lineages.deepest[p] = Some(inst.clone());
         }
         self.check_laws_on(ty, &inst)
+    }
+
+    /// An instance of type `ty` made by this round's walk.
+    fn inst(&self, ty: usize, value: Dyn, origin: Origin) -> Rc<Inst> {
+        let t = &self.api.types[ty];
+        let key = (t.ops.hash)(&*value);
+        Rc::new(Inst { value, origin, key, ty, round: self.round, eq: t.ops.eq })
     }
 
     /// Checks once every law that takes an instance of type `ty`, with
@@ -511,6 +541,14 @@ impl Engine<'_> {
             Shape::Atom(k) => {
                 let k = *k;
                 if self.api.types[k].ground().is_none() {
+                    // Half of the time, when the walk has one, an earlier
+                    // snapshot of its own instance: a binary function
+                    // (equality, union, difference) then meets two related
+                    // instances, one grown from the other and sharing its
+                    // structure, which two pool instances almost never are.
+                    if !used[k].is_empty() && self.rng.random_bool(0.5) {
+                        return Ok(Some(Tree::Atom(used[k][self.rng.random_range(0..used[k].len())].clone())));
+                    }
                     return Ok(self.pools[k].container.sample(&mut self.rng).cloned().map(Tree::Atom));
                 }
                 let from = match self.rng.random_range(0..4) {
