@@ -116,11 +116,8 @@ fn a_mutant_that_breaks_only_a_should_is_a_finding_unless_the_run_is_strict() {
         // the shrunk failure names the SHOULD's clause (for a missing tag,
         // on a GET, or on a HEAD, which should send what GET would).
         let (first, last) = identities(&strict);
-        let clauses: &[&str] = if bug == HttpBug::GetNoEtag {
-            &["RFC 9110 §8.8.3", "RFC 9110 §9.3.2"]
-        } else {
-            &["RFC 9110 §15.5.5"]
-        };
+        let clauses: &[&str] =
+            if bug == HttpBug::GetNoEtag { &["RFC 9110 §8.8.3", "RFC 9110 §9.3.2"] } else { &["RFC 9110 §15.5.5"] };
         assert!(
             last.contains("SHOULD") && clauses.iter().any(|c| last.contains(c)),
             "{}: {first} / {last}\n{strict}",
