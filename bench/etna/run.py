@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""The ETNA benchmark: speccheck, proptest, quickcheck and hegeltest on historical bugs of real crates.
+"""The ETNA benchmark: speccheck, proptest, quickcheck and hegeltest on historical bugs of real crates
+(and speccheck without its spread cases, the integer mix before them).
 
 For each workload crate (pinned crates.io release): every property is first
 run on the unpatched crate (it must never fail), then each bug's patch is
@@ -28,7 +29,9 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 WORK = os.path.join(HERE, "work")
 PRISTINE = os.path.join(WORK, "pristine")
 BIN = os.path.join(HERE, "target", "release", "speccheck-etna")
-TOOLS = ["speccheck", "proptest", "quickcheck", "hegeltest"]
+# speccheck-nospread: speccheck without its spread cases (the integer mix
+# before them), measured beside the default in the same run (issue 40, item 2).
+TOOLS = ["speccheck", "speccheck-nospread", "proptest", "quickcheck", "hegeltest"]
 # The peers the goals name (quickcheck is reported beside them).
 PEERS = ["proptest", "hegeltest", "quickcheck"]
 
@@ -225,6 +228,33 @@ def goal_lines(table):
     return out
 
 
+# The workloads the integer mix was tuned on before issue 40.
+TUNED = {"hex", "memchr", "tinyvec", "lz4_flex", "half", "bstr", "ropey"}
+
+
+def spread_lines(table):
+    """speccheck against speccheck-nospread, per half: runs found, and the
+    ratio of median times to first failure over the bugs both found."""
+    out = []
+    for half, rows in (("tuned-on", [r for r in table if r[0] in TUNED]),
+                       ("held-out", [r for r in table if r[0] not in TUNED])):
+        if not rows:
+            continue
+        on = sum(per["speccheck"]["found"] for *_, per in rows)
+        off = sum(per["speccheck-nospread"]["found"] for *_, per in rows)
+        runs = sum(per["speccheck"]["runs"] for *_, per in rows)
+        more = [f"{n}/{b} ({per['speccheck']['found']} vs {per['speccheck-nospread']['found']})"
+                for n, b, _, per in rows if per["speccheck"]["found"] != per["speccheck-nospread"]["found"]]
+        out.append(f"- {half} ({len(rows)} bugs): runs that found the bug, with spread cases {on}/{runs}, "
+                   f"without {off}/{runs}; bugs where they differ: {', '.join(more) or 'none'}.")
+        ratios = [median(per["speccheck"], "time_us") / median(per["speccheck-nospread"], "time_us")
+                  for *_, per in rows
+                  if median(per["speccheck"], "time_us") and median(per["speccheck-nospread"], "time_us")]
+        if ratios:
+            out.append("  " + ratio_line("speccheck-nospread", ratios)[2:])
+    return out
+
+
 def write(a, table, base_failures, raw):
     with open(a.out + ".jsonl", "w") as f:
         for r in raw:
@@ -232,7 +262,7 @@ def write(a, table, base_failures, raw):
     lines = ["# ETNA workloads: speccheck against proptest, quickcheck and hegeltest", "",
              f"`python3 bench/etna/run.py --seeds {a.seeds} --cases {a.cases} --base-seeds {a.base_seeds}`"
              f"{' --only ' + a.only if a.only else ''}, on this machine (2 cores), one run.", "",
-             "The four tools run in one process per bug and property, interleaved seed by seed in an order "
+             "The four tools, and speccheck without its spread cases (speccheck-nospread), run in one process per bug and property, interleaved seed by seed in an order "
              "shuffled per seed; before each timed run the tool runs untimed on other seeds for "
              f"{a.warm_us} µs (at least once), so every tool is timed with its own code and data warm, "
              "whatever ran before it (the SmartCheck benchmark's protocol).", "",
@@ -267,6 +297,11 @@ def write(a, table, base_failures, raw):
                          f"{fmt(s, 'time_us', 1, 0)} | {fmt(s, 'shrunk')} |")
     lines += ["", "## Goal check", "", f"Bugs: {len(table)}."]
     lines += goal_lines(table)
+    lines += ["", "## Spread cases (issue 40, item 2)", "",
+              "speccheck against speccheck-nospread (the same engine without spread cases: the integer mix "
+              "before them), on the first seven workloads (where the mix was tuned before) and on the six "
+              "added for issue 40 (never tuned on), separately."]
+    lines += spread_lines(table)
     with open(a.out + ".md", "w") as f:
         f.write("\n".join(lines) + "\n")
     print("\n".join(lines[lines.index("## Goal check"):]))

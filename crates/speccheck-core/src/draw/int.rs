@@ -15,6 +15,14 @@
 //! holds many distinct values and an index reduced modulo a length reaches
 //! every position. The bias lives only in sampling, never in the recorded
 //! choice.
+//!
+//! One random case in [`SPREAD_ONE_IN`] is a *spread* case: every integer
+//! it draws with this mix is uniform over its whole range instead (swarm
+//! testing: a case either leans on special and small values or spreads
+//! out, never half of each). A bug that needs thousands of distinct values
+//! in one range (a container that changes representation past a count)
+//! needs every draw of a large case to spread; a bug that needs small or
+//! boundary values gets them from the other cases.
 
 use std::fmt::Debug;
 
@@ -125,10 +133,13 @@ pub fn index_to_key(k: u128, lo: u128, hi: u128, t: u128) -> u128 {
 /// both the bias selector (low 6 bits) and, for ranges up to 2^58, the
 /// value (the other 58 bits).
 #[inline(always)]
-fn sample_offset(rng: &mut SmallRng, w: u64, t: u64, size: usize) -> u64 {
+fn sample_offset(rng: &mut SmallRng, w: u64, t: u64, size: usize, spread: bool) -> u64 {
     let bits = rng.next_u64();
     let rest = bits >> 6;
     let sel = bits & 63;
+    if spread {
+        return if w < 1 << 58 { scale58(rest, w) } else { below(rng, w) };
+    }
     if sel >= 9 && w < 1 << 58 {
         // The two common cases (near the target, anywhere), about equally
         // likely: pick the range with selects, not a branch that would be
@@ -167,6 +178,30 @@ fn sample_offset(rng: &mut SmallRng, w: u64, t: u64, size: usize) -> u64 {
 const NEAR_LAST: u64 = 24;
 const NEAR_LAST_U32: u32 = NEAR_LAST as u32;
 
+/// One random case in this many is a spread case (module docs).
+pub const SPREAD_ONE_IN: u64 = 4;
+
+/// Bench switch: spread cases off (0) or on (1, the default). Only for
+/// measuring the mix against its variant in one run; read once per case.
+static SPREAD: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(1);
+
+/// Turns spread cases on or off for this process (benchmarks comparing the
+/// mix with and without them in one run; not a setting for tests).
+#[doc(hidden)]
+pub fn set_spread_cases(on: bool) {
+    SPREAD.store(u8::from(on), std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Whether the random case seeded with `seed` is a spread case: a function
+/// of the seed alone, so a re-run of the case draws the same values.
+#[inline]
+pub(crate) fn spread_case(seed: u64) -> bool {
+    // The seed's own bits, mixed (the case seeds are consecutive or
+    // hashed; either way one in SPREAD_ONE_IN).
+    SPREAD.load(std::sync::atomic::Ordering::Relaxed) != 0
+        && ((seed ^ (seed >> 29)).wrapping_mul(0xbf58_476d_1ce4_e5b9) >> 32) & (SPREAD_ONE_IN - 1) == 0
+}
+
 /// Maps 58 random bits uniformly (up to a bias below 2^-26 for the widest
 /// ranges this is used for) onto `0..=max`, `max < 2^58`.
 /// Multiply-shift, exact for power-of-two widths, with no branch on the
@@ -204,7 +239,10 @@ fn uniform(rng: &mut SmallRng, lo: u128, hi: u128) -> u128 {
 
 /// Samples a key of `lo..=hi` with the bias described in the module docs.
 #[inline]
-pub fn sample_key(rng: &mut SmallRng, lo: u128, hi: u128, t: u128, size: usize) -> u128 {
+pub fn sample_key(rng: &mut SmallRng, lo: u128, hi: u128, t: u128, size: usize, spread: bool) -> u128 {
+    if spread {
+        return uniform(rng, lo, hi);
+    }
     let r: u32 = rng.random_range(0..64);
     match r {
         0..=2 => t,
@@ -248,6 +286,7 @@ pub(crate) fn sample_batch<T: Integer>(tc: &mut TestCase, lo: T, hi: T, n: usize
     let Some((lo, w, to)) = sampled_offsets(lo, hi) else {
         return false;
     };
+    let spread = tc.spread();
     let Some((rng, size)) = tc.plain_batch(n) else {
         return false;
     };
@@ -263,7 +302,7 @@ pub(crate) fn sample_batch<T: Integer>(tc: &mut TestCase, lo: T, hi: T, n: usize
         // The range each selector picks, worked out once for the batch:
         // the loop then has no branch to mispredict (one draw in seven is
         // a special value, at random).
-        let table = SelectorTable::new(w, to, size);
+        let table = SelectorTable::new(w, to, size, spread);
         while left > 0 {
             let k = left.min(BATCH_CHUNK);
             for slot in &mut chunk[..k] {
@@ -276,7 +315,7 @@ pub(crate) fn sample_batch<T: Integer>(tc: &mut TestCase, lo: T, hi: T, n: usize
         while left > 0 {
             let k = left.min(BATCH_CHUNK);
             for slot in &mut chunk[..k] {
-                *slot = T::from_key(lo + sample_offset(&mut local, w, to, size) as u128);
+                *slot = T::from_key(lo + sample_offset(&mut local, w, to, size, spread) as u128);
             }
             out.extend(chunk[..k].iter().copied());
             left -= k;
@@ -300,7 +339,10 @@ struct SelectorTable {
 
 impl SelectorTable {
     #[inline(always)]
-    fn new(w: u64, t: u64, size: usize) -> Self {
+    fn new(w: u64, t: u64, size: usize, spread: bool) -> Self {
+        if spread {
+            return SelectorTable { ranges: [(0, w); 11] };
+        }
         let s = size.max(1) as u64;
         let one = |v: u64| (v, 0);
         let (near_lo, near_hi) = (t.saturating_sub(s), t.saturating_add(s).min(w));
@@ -337,11 +379,12 @@ impl TestCase {
         assert!(lo <= hi, "draw_int: empty range {lo:?}..={hi:?}");
         // The generation phase's path, inlined so that constant bounds
         // (`any::<i32>()`) fold away.
+        let spread = self.spread();
         if let Some((key_lo, w, to)) = sampled_offsets(lo, hi)
             && let Some(v) = self.try_sample(
                 w,
                 ChoiceKind::Integer,
-                |rng, size| sample_offset(rng, w, to, size),
+                |rng, size| sample_offset(rng, w, to, size, spread),
                 |&v| offset_to_index(v, w, to),
             )
         {
@@ -372,7 +415,14 @@ impl TestCase {
 
     #[inline(never)]
     fn draw_key(&mut self, lo: u128, hi: u128, t: u128) -> u128 {
-        self.draw_key_by(lo, hi, t, sample_offset, |rng, size| sample_key(rng, lo, hi, t, size))
+        let spread = self.spread();
+        self.draw_key_by(
+            lo,
+            hi,
+            t,
+            |rng, w, t, size| sample_offset(rng, w, t, size, spread),
+            |rng, size| sample_key(rng, lo, hi, t, size, spread),
+        )
     }
 
     /// A key of `lo..=hi` around target `t`, sampled by `narrow` (an offset
@@ -537,20 +587,33 @@ mod tests {
     #[test]
     fn most_draws_spread_over_the_range_and_some_hit_its_special_values() {
         // 0..=65535 at size 100: a special value is one of 0, 1, 65534,
-        // 65535; "near" is 0..=100; the rest is spread.
+        // 65535; "near" is 0..=100; the rest is spread. Counted apart for
+        // spread cases and the others.
         let (mut special, mut near, mut spread) = (0u32, 0u32, 0u32);
-        let n = 20_000u32;
+        let (mut spread_cases, mut spread_low) = (0u32, 0u32);
+        let n = 40_000u32;
         for seed in 0..u64::from(n) {
             let mut tc = TestCase::random(seed, 100);
-            match tc.draw_int(0u32, 65_535) {
+            let v = tc.draw_int(0u32, 65_535);
+            if tc.spread() {
+                spread_cases += 1;
+                spread_low += u32::from(v <= 100 || v >= 65_534);
+                continue;
+            }
+            match v {
                 0 | 1 | 65_534 | 65_535 => special += 1,
                 2..=100 => near += 1,
                 _ => spread += 1,
             }
         }
-        let share = |k: u32| f64::from(k) / f64::from(n);
-        // Expected: specials 9/64 (0.14), near about 16/64 (0.25), spread
-        // about 39/64 (0.61), less the few uniform draws that land low.
+        // One case in four is a spread case, and its draws are uniform:
+        // about 103 values in 65,536 are special or near.
+        let cases = f64::from(spread_cases) / f64::from(n);
+        assert!((0.23..0.27).contains(&cases), "spread cases {cases}");
+        assert!(spread_low < spread_cases / 100, "{spread_low} of {spread_cases} spread draws low or at a bound");
+        let share = |k: u32| f64::from(k) / f64::from(n - spread_cases);
+        // The other cases: specials 9/64 (0.14), near about 16/64 (0.25),
+        // spread about 39/64 (0.61), less the few uniform draws that land low.
         assert!((0.10..0.18).contains(&share(special)), "specials {}", share(special));
         assert!((0.20..0.31).contains(&share(near)), "near {}", share(near));
         assert!((0.55..0.66).contains(&share(spread)), "spread {}", share(spread));
