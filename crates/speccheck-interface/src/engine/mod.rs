@@ -199,6 +199,9 @@ pub(crate) struct Engine<'a> {
     shared: &'a Shared,
     seed: u64,
     rng: SmallRng,
+    /// Set when a walk's call took a snapshot of the walk's instance as an
+    /// argument (see `walk`).
+    took_snapshot: bool,
     pools: Vec<Pool>,
     round: u32,
     serial: u64,
@@ -262,6 +265,7 @@ impl<'a> Engine<'a> {
             shared,
             seed,
             rng: SmallRng::seed_from_u64(seed),
+            took_snapshot: false,
             pools,
             round: 0,
             serial: 0,

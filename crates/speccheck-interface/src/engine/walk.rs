@@ -30,7 +30,9 @@
 //!   before (one call in eight, the latest eight kept, when a function
 //!   takes two instances), so `a == b`, `union(a, b)` meet an instance and
 //!   one of its ancestors, sharing structure: the case persistent
-//!   structures get wrong; a pool instance otherwise.
+//!   structures get wrong; a pool instance otherwise. A call that extends
+//!   the walk (`union`, `merge`) takes one only twice a walk: merging with
+//!   an ancestor can double the instance.
 //! * The instance is offered to its pool at doubling checkpoints and at
 //!   the end, where the laws over it are checked and later rounds combine
 //!   it with others. In reference mode every call is compared, as in the
@@ -47,6 +49,11 @@ use crate::describe::Dyn;
 
 /// Snapshots of its own instance a walk keeps for calls that take two.
 const SNAPSHOTS: usize = 8;
+
+/// Calls extending a walk's instance that may take a snapshot of it, per
+/// walk (an instance merged with its ancestor can double; twice is at most
+/// four times the size).
+const EXTENDING_SNAPSHOTS: u32 = 2;
 
 /// How a call on the walk's instance lets the walk go on.
 #[derive(Clone, Debug)]
@@ -280,6 +287,7 @@ impl Engine<'_> {
             .functions
             .iter()
             .any(|f| f.args.iter().filter(|a| matches!(a, Shape::Atom(k) if *k == ty)).count() >= 2);
+        let mut extending_snapshots = EXTENDING_SNAPSHOTS;
         while made < len {
             made += 1;
             let mut pick = self.rng.random_range(0..total);
@@ -293,7 +301,20 @@ impl Engine<'_> {
                 })
                 .map(|(m, _)| m.clone())
                 .expect("a move is picked");
-            match self.walk_call(&mv, value, origin, &mut used, size)? {
+            // A call that extends the walk takes a snapshot only a few
+            // times a walk: merging an instance with an ancestor can double
+            // it (a list's concatenation), and doing so call after call
+            // grows it exponentially. Calls that only look take them freely.
+            let hidden = (mv.extends() && extending_snapshots == 0).then(|| std::mem::take(&mut used[ty]));
+            self.took_snapshot = false;
+            let next = self.walk_call(&mv, value, origin, &mut used, size)?;
+            if let Some(h) = hidden {
+                used[ty] = h;
+            }
+            if mv.extends() && self.took_snapshot {
+                extending_snapshots -= 1;
+            }
+            match next {
                 Some((v, o)) => (value, origin) = (v, o),
                 // The instance went with a call that refused (a panic
                 // allowed, or both sides panicking): the walk ends here.
@@ -547,6 +568,7 @@ impl Engine<'_> {
                     // instances, one grown from the other and sharing its
                     // structure, which two pool instances almost never are.
                     if !used[k].is_empty() && self.rng.random_bool(0.5) {
+                        self.took_snapshot = true;
                         return Ok(Some(Tree::Atom(used[k][self.rng.random_range(0..used[k].len())].clone())));
                     }
                     return Ok(self.pools[k].container.sample(&mut self.rng).cloned().map(Tree::Atom));
