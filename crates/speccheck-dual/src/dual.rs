@@ -209,7 +209,7 @@ pub struct Rejection {
     /// The observed response, printed.
     pub observed: String,
     /// Branches alive before it.
-    pub branches_before: usize,
+    pub branches_before: u32,
     /// Why branches died (distinct reasons, a few).
     pub reasons: Vec<String>,
     /// The rules the response broke in the branches that explained most of
@@ -219,24 +219,41 @@ pub struct Rejection {
     /// each choice of the server): what a narrower form of the same
     /// failure may break.
     pub all_broken: Vec<Broken>,
+    /// A validator enforcing MUSTs only accepts the response: the rules
+    /// broken are MUSTs only under what an earlier response implied by
+    /// following a SHOULD (a response without a validator implies the
+    /// server issues none; a later one that sends it is then "wrong"). The
+    /// deviation is that SHOULD's, so the rejection is one of SHOULD level.
+    pub after_should: bool,
 }
 
 impl Rejection {
     /// What identifies this failure: the rules it breaks.
     pub fn identity(&self) -> String {
-        rule::identity(&self.broken)
+        let rules = rule::identity(&self.broken);
+        if self.after_should {
+            format!("after an earlier response that did not follow a SHOULD: {rules}")
+        } else {
+            rules
+        }
     }
 
     /// Whether this rejection is `other`'s or a narrower form of it: it
     /// breaks rules `other` broke in some branch, and no other (fewer
     /// interleavings of concurrent requests, fewer branches, fewer rules).
     pub fn is_within(&self, other: &Rejection) -> bool {
-        !self.broken.is_empty() && self.broken.iter().all(|b| other.all_broken.contains(b))
+        self.after_should == other.after_should
+            && !self.broken.is_empty()
+            && self.broken.iter().all(|b| other.all_broken.contains(b))
     }
 
     /// The strongest level among the broken rules (`Must` when none is
-    /// named: the model's own expectation).
+    /// named: the model's own expectation); `Should` after a SHOULD (see
+    /// [`Rejection::after_should`]).
     pub fn level(&self) -> Level {
+        if self.after_should {
+            return Level::Should;
+        }
         self.broken.iter().map(|b| b.rule.level).min().unwrap_or(Level::Must)
     }
 }
@@ -455,7 +472,16 @@ impl<M: Model, S: Solver> Validator<M, S> {
             }
             let broken = broken.into_iter().filter(|(d, _)| *d == deepest).map(|(_, b)| b).collect();
             let observed = M::Resp::show(obs);
-            let rejection = Rejection { index, conn, observed, branches_before: before, reasons, broken, all_broken };
+            let rejection = Rejection {
+                index,
+                conn,
+                observed,
+                branches_before: u32::try_from(before).unwrap_or(u32::MAX),
+                reasons,
+                broken,
+                all_broken,
+                after_should: false,
+            };
             let e = if self.stats.abandoned > 0 {
                 let rejection = Box::new(rejection);
                 Invalid::OutOfFuel { fuel: self.limits.fuel, abandoned: self.stats.abandoned, rejection }

@@ -28,7 +28,6 @@ use crate::dual::Rejection;
 use crate::exec::{Execution, Settings, Target, Verdict, draw_script, execute, execute_paced, execute_script};
 use crate::harness::script::Step;
 use crate::protocol::Protocol;
-use crate::rule::Level;
 use crate::solver::{Native, Solver};
 
 /// When the first failure happened, counted from the start of the run.
@@ -427,7 +426,7 @@ impl<P: Protocol, S: Solver> Tester<P, S> {
             findings: {
                 let mut findings = std::mem::take(&mut *shared.findings.lock().unwrap_or_else(|e| e.into_inner()));
                 // The SHOULDs first; what follows from them after.
-                findings.sort_by_key(|f| f.rejection.level() == Level::Must);
+                findings.sort_by_key(|f| f.rejection.after_should);
                 findings
             },
             first_failure: shared.first.lock().unwrap_or_else(|e| e.into_inner()).clone(),
@@ -467,12 +466,9 @@ fn no_verdict(verdict: &RunVerdict, executions: u64, inconclusive: u64, budget_h
 /// same one again).
 fn record_finding(shared: &Shared, exec: &Execution) {
     let Some(rejection) = &exec.finding else { return };
-    // A strict rejection that names no SHOULD follows from one: an earlier
-    // response the strict validator could only explain one way.
-    let identity = match rejection.level() {
-        Level::Must => format!("after an earlier response that did not follow a SHOULD: {}", rejection.identity()),
-        Level::Should => rejection.identity(),
-    };
+    // A strict rejection that names no SHOULD follows from one (the shadow
+    // marks it `after_should`, and its identity says so).
+    let identity = rejection.identity();
     let mut findings = shared.findings.lock().unwrap_or_else(|e| e.into_inner());
     match findings.iter_mut().find(|f| f.identity == identity) {
         Some(f) => f.seen += 1,

@@ -9,6 +9,7 @@ use super::{Transport, TransportError, Verdict};
 use crate::dual::{Invalid, Rejection, Validator};
 use crate::model::{Conn, Model};
 use crate::protocol::{Answering, Decoded, Protocol, Req, TraceEntry, Wire};
+use crate::rule::Level;
 use crate::solver::Solver;
 
 /// A number unique to each execution in this process (and, through the
@@ -27,9 +28,13 @@ pub(super) struct Live<'a, P: Protocol, S: Solver> {
     protocol: &'a P,
     pub(super) transport: Box<dyn Transport>,
     pub(super) validator: Validator<P::Model, S>,
-    /// A validator enforcing every rule, beside one enforcing MUSTs only:
-    /// the first observation it rejects and the other accepts is a finding
-    /// (a SHOULD not followed). Dropped once it has one, or has no verdict.
+    /// A second validator, shown what the validator accepted. Stricter
+    /// (every rule, beside one enforcing MUSTs only): the first observation
+    /// it rejects and the other accepts is a finding (a SHOULD not
+    /// followed). Laxer (MUSTs only, beside a strict one): an observation
+    /// the strict one rejects for a MUST and it accepts is a deviation
+    /// from an earlier SHOULD ([`Rejection::after_should`]). Dropped once
+    /// it has a finding, or has no verdict.
     shadow: Option<Validator<P::Model, S>>,
     /// The finding.
     pub(super) finding: Option<Rejection>,
@@ -173,9 +178,7 @@ impl<'a, P: Protocol, S: Solver> Live<'a, P, S> {
                     self.trace.push(TraceEntry { label, conn, sent: false, closed: false, ir });
                     let t = Instant::now();
                     let observed = self.validator.observe_recv(conn, &resp);
-                    if observed.is_ok() {
-                        self.shadow(|v| v.observe_recv(conn, &resp));
-                    }
+                    let observed = self.beside(observed, |v| v.observe_recv(conn, &resp));
                     self.validation += t.elapsed();
                     if let Err(e) = observed {
                         return Some(e.into());
@@ -198,10 +201,10 @@ impl<'a, P: Protocol, S: Solver> Live<'a, P, S> {
             return Some(Verdict::ConnectionLost(e));
         }
         let conn = self.ids[slot];
-        if let Err(e) = self.validator.observe_close(conn) {
+        let observed = self.validator.observe_close(conn);
+        if let Err(e) = self.beside(observed, |v| v.observe_close(conn)) {
             return Some(e.into());
         }
-        self.shadow(|v| v.observe_close(conn));
         self.trace.push(TraceEntry { label: 0, conn, sent: false, closed: true, ir: serde_json::Value::Null });
         self.awaiting[slot].clear();
         self.bufs[slot].clear();
@@ -254,12 +257,43 @@ impl<'a, P: Protocol, S: Solver> Live<'a, P, S> {
         self.trace.push(TraceEntry { label, conn, sent: true, closed: false, ir });
         self.sent += 1;
         let t = Instant::now();
-        if self.shadow.is_some() {
-            self.shadow(|v| v.observe_send(conn, req.clone()));
-        }
-        let observed = self.validator.observe_send(conn, req);
+        let observed = if self.shadow.is_some() {
+            let observed = self.validator.observe_send(conn, req.clone());
+            self.beside(observed, |v| v.observe_send(conn, req))
+        } else {
+            self.validator.observe_send(conn, req)
+        };
         self.validation += t.elapsed();
         observed.map_err(Verdict::from)
+    }
+
+    /// The validator's answer `observed` to an observation, with the
+    /// shadow shown the same (`observe`): what the validator accepted, or,
+    /// for a laxer shadow, what it rejected for a MUST (see
+    /// [`Live::shadow`](Self::shadow)'s field).
+    fn beside(
+        &mut self,
+        observed: Result<(), Invalid>,
+        observe: impl FnOnce(&mut Validator<P::Model, S>) -> Result<(), Invalid>,
+    ) -> Result<(), Invalid> {
+        match observed {
+            Ok(()) => {
+                self.shadow(observe);
+                Ok(())
+            }
+            Err(Invalid::Rejected(mut r)) if r.level() == Level::Must && self.laxer() => {
+                if self.shadow.as_mut().is_some_and(|v| observe(v).is_ok()) {
+                    r.after_should = true;
+                }
+                Err(Invalid::Rejected(r))
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Whether the shadow enforces fewer rules than the validator.
+    fn laxer(&self) -> bool {
+        self.shadow.as_ref().is_some_and(|v| v.enforced() < self.validator.enforced())
     }
 
     /// Shows the shadow validator what the validator accepted.
@@ -267,6 +301,9 @@ impl<'a, P: Protocol, S: Solver> Live<'a, P, S> {
         let Some(v) = self.shadow.as_mut() else { return };
         match observe(v) {
             Ok(()) => {}
+            // A laxer shadow rejecting what the validator accepted has no
+            // verdict to add.
+            Err(_) if self.laxer() => self.shadow = None,
             Err(Invalid::Rejected(mut r)) => {
                 // What the finding is about: the rules the validator does
                 // not enforce (the others only say which way each branch
@@ -275,6 +312,10 @@ impl<'a, P: Protocol, S: Solver> Live<'a, P, S> {
                 if r.broken.iter().any(|b| b.rule.level > enforced) {
                     r.broken.retain(|b| b.rule.level > enforced);
                 }
+                // A MUST the validator did not see broken: it follows from
+                // an earlier response the stricter one could explain one
+                // way only.
+                r.after_should = r.level() == Level::Must;
                 self.finding = Some(r);
                 self.shadow = None;
             }

@@ -129,11 +129,17 @@ fn run<P: Protocol, S: Solver>(
         Ok(v) => v.enforcing(settings.enforce),
         Err(e) => return Ok(unstarted(Verdict::Model(e), started)),
     };
-    // Findings need a second validator that enforces what this one does not.
-    let shadow = (settings.findings && settings.enforce < Level::Should)
-        .then(|| Validator::<P::Model, S>::new(protocol.model(), settings.limits).ok())
-        .flatten()
-        .map(|v| v.enforcing(Level::Should));
+    // Findings need a second validator that enforces what this one does
+    // not; a strict run, one that enforces MUSTs only, to tell a MUST
+    // broken from one that follows an earlier SHOULD.
+    let beside = match settings.enforce {
+        Level::Should => Some(Level::Must),
+        _ if settings.findings => Some(Level::Should),
+        _ => None,
+    };
+    let shadow = beside
+        .and_then(|level| Validator::<P::Model, S>::new(protocol.model(), settings.limits).ok().map(|v| (level, v)))
+        .map(|(level, v)| v.enforcing(level));
     let mut run = Run {
         protocol,
         settings,
