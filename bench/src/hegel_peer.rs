@@ -8,8 +8,8 @@ use std::panic::{self, AssertUnwindSafe};
 use std::rc::Rc;
 use std::sync::Once;
 
-pub use hegel::TestCase;
 pub use hegel::generators as gs;
+pub use hegel::{Generator, PrintableGenerator, TestCase};
 
 /// The settings every hegeltest run uses: its default profile
 /// (`Settings::new()`), but the search budget (`test_cases`), a fixed seed,

@@ -1,9 +1,11 @@
 //! Interface fuzzing on real crates (issue 16): published bugs that need a
 //! deep state, in crates.io releases pinned at their buggy version, hunted
 //! in one run by speccheck's reference-model mode (`compare … with … by …`,
-//! at its defaults and with the one budget knob) and by plain proptest over
+//! at its defaults and with the one budget knob), by plain proptest over
 //! a `Vec<Op>` of the same calls (at proptest's defaults: 256 cases, its
-//! default shrink budget). Per target and tool: how many seeds found the
+//! default shrink budget) and by hegeltest (Hypothesis's engine) over the
+//! same `Vec<Op>` (at its defaults: 100 test cases, its own shrinker, no
+//! database). Per target and tool: how many seeds found the
 //! bug, the time and calls to the first failure, and the length of the
 //! reported program.
 //!
@@ -20,7 +22,7 @@ use clap::Parser;
 use proptest::strategy::Strategy;
 use proptest::test_runner::{Config as ProptestConfig, RngAlgorithm, TestCaseError, TestError, TestRng, TestRunner};
 use speccheck::interface::{Api, Config, Verdict};
-use speccheck_bench::{Summary, Table, machine, median};
+use speccheck_bench::{Summary, Table, hegel_peer, machine, median};
 
 /// Compares a candidate's and a reference's results in a proptest harness:
 /// on a difference, returns the index, the call's name and what differs.
@@ -75,6 +77,7 @@ pub struct Target {
     symptom: &'static [&'static str],
     api: fn() -> Api,
     proptest: fn(u64, usize) -> Hunt,
+    hegel: fn(u64, usize) -> Hunt,
 }
 
 /// One hunt with one tool and one seed.
@@ -153,6 +156,51 @@ pub fn proptest_hunt<O: Debug + Clone>(
     }
 }
 
+/// hegeltest at its defaults (100 test cases, its shrinker, no database),
+/// seeded, over a `Vec<Op>` of `op`'s calls whose length is drawn first in
+/// `0..max_ops`, as proptest's (hegeltest's own `vecs` would draw far
+/// shorter ones; its integer draws lean to small values, so the lengths
+/// are not uniform as proptest's are); `run` applies a vector to both
+/// sides.
+pub fn hegel_hunt<O, G>(op: fn() -> G, seed: u64, max_ops: usize, run: fn(&[O], &mut u64) -> Outcome) -> Hunt
+where
+    O: Debug + Clone + 'static,
+    G: hegel_peer::Generator<O> + hegel_peer::PrintableGenerator<O>,
+{
+    let started = Instant::now();
+    let mut calls = 0u64;
+    let mut first: Option<(Duration, u64, usize)> = None;
+    let found = hegel_peer::find(hegel_peer::settings(100, seed), |tc| {
+        let ops = hegel_peer::vec_uniform_len(tc, max_ops, op());
+        let mut done = 0;
+        let result = catch_unwind(AssertUnwindSafe(|| run(&ops, &mut done)));
+        calls += done;
+        let (i, name) = match result {
+            Ok(Ok(())) => return Ok(()),
+            Ok(Err((i, name, _))) => (i, name),
+            Err(_) => (done as usize - 1, "a panic"),
+        };
+        if first.is_none() {
+            first = Some((started.elapsed(), calls, i + 1));
+        }
+        Err((i + 1, name))
+    });
+    let total = started.elapsed();
+    match (found, first) {
+        (Ok(Some((reported, name))), Some((t, calls_to_find, original))) => Hunt {
+            what: Some(name.to_string()),
+            time_to_find: t,
+            calls_to_find,
+            reported,
+            original,
+            total,
+            note: String::new(),
+        },
+        (Ok(_), _) => Hunt { total, time_to_find: total, calls_to_find: calls, ..Hunt::default() },
+        (Err(why), _) => Hunt { total, note: why, ..Hunt::default() },
+    }
+}
+
 /// speccheck's reference-model mode with `cfg`.
 fn speccheck_hunt(t: &Target, cfg: Config, show: bool) -> Hunt {
     let api = (t.api)();
@@ -193,10 +241,11 @@ fn main() {
         .filter(|t| args.only.as_ref().is_none_or(|o| o.split(',').any(|n| n == t.name)))
         .collect();
     let budget = Duration::from_millis(args.budget_ms);
-    let tools: [(&str, String); 3] = [
+    let tools: [(&str, String); 4] = [
         ("speccheck", "defaults".to_string()),
         ("speccheck", format!("one knob: budget {} s", budget.as_secs_f64())),
         ("proptest", format!("defaults, vec(op, 0..{})", args.max_ops)),
+        ("hegeltest", format!("defaults, vec(op, 0..{})", args.max_ops)),
     ];
 
     let mut out = String::new();
@@ -215,10 +264,12 @@ fn main() {
          setting), and with the one knob (`Config::to_budget`: search until the budget is spent or a \
          failure is found). proptest runs over a `Vec<Op>` of the same calls, equally likely, with the \
          same argument ranges, at its defaults (256 cases, its default shrink budget, no persistence), \
+         seeded; hegeltest (Hypothesis's engine) over the same `Vec<Op>` (its length drawn first in the same \
+         range, then the calls, all with hegeltest's own generators, whose integers lean to small values) at its defaults (100 test cases, its own shrinker, no database), \
          seeded. A hunt counts as found only when the failing call is the bug's symptom; a failure \
          elsewhere is listed as another finding. Time and calls to find are to the first failure \
          (before reduction); the reported length counts the calls of the reported program up to the \
-         failing one (for proptest, the shrunk vector up to its first failing operation).\n\n",
+         failing one (for proptest and hegeltest, the shrunk vector up to its first failing operation).\n\n",
     );
 
     let mut table = Table::new(&[
@@ -252,13 +303,15 @@ fn main() {
                 let h = match k {
                     0 => speccheck_hunt(t, Config::seeded(seed), args.show),
                     1 => speccheck_hunt(t, Config::seeded(seed).to_budget(budget), args.show),
-                    _ => {
+                    2 => {
                         let hook = std::panic::take_hook();
                         std::panic::set_hook(Box::new(|_| {}));
                         let h = (t.proptest)(seed, args.max_ops);
                         std::panic::set_hook(hook);
                         h
                     }
+                    // hegeltest's runner keeps its own quiet panic hook.
+                    _ => (t.hegel)(seed, args.max_ops),
                 };
                 eprintln!(
                     "{:9} {:10} {:38} seed {seed:3}: {} ttf {:.0} ms, {} calls, reported {} (of {}), total {:.0} ms {}",
@@ -313,6 +366,15 @@ fn main() {
          proptest's, reported program at most half of proptest's shrunk length.\n\n",
     );
     for (name, m, n) in &verdicts {
+        let (hg_found, hg_ttf, hg_len) = m[3];
+        out.push_str(&format!(
+            "- {name}, hegeltest: found {hg_found}/{n}{}\n",
+            if hg_found == 0 {
+                String::new()
+            } else {
+                format!("; median time to find {hg_ttf:.0} ms; reported {hg_len:.0} calls")
+            }
+        ));
         let (pt_found, pt_ttf, pt_len) = m[2];
         for (k, label) in [(0, "defaults"), (1, "one knob")] {
             let (found, ttf, len) = m[k];

@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 use proptest::prelude::*;
 use speccheck::gens;
 use speccheck::interface::{Api, interface};
+use speccheck_bench::hegel_peer::{self, gs};
 
 use super::Target;
 
@@ -135,6 +136,22 @@ pub fn op() -> impl Strategy<Value = Op> {
     ]
 }
 
+/// The same calls for hegeltest, equally likely, from the same ranges.
+pub fn hegel_op() -> impl hegel_peer::Generator<Op> + hegel_peer::PrintableGenerator<Op> {
+    hegel::compose!(|tc| {
+        let key = || gs::integers::<u32>().max_value(999);
+        let side = || gs::booleans();
+        match tc.draw(gs::integers::<u8>().max_value(5)) {
+            0 => Op::Insert(tc.draw(side()), tc.draw(key()), tc.draw(key())),
+            1 => Op::Remove(tc.draw(side()), tc.draw(key())),
+            2 => Op::Get(tc.draw(side()), tc.draw(key())),
+            3 => Op::Len(tc.draw(side())),
+            4 => Op::Duplicate(tc.draw(side())),
+            _ => Op::Same,
+        }
+    })
+}
+
 /// Runs `ops` on both pairs of maps; the first disagreement, with its index.
 pub fn run(ops: &[Op], done: &mut u64) -> super::Outcome {
     let mut c: [Candidate; 2] = [Map::new(), Map::new()];
@@ -172,5 +189,6 @@ pub fn target() -> Target {
         symptom: &["same"],
         api,
         proptest: |seed, max_ops| super::proptest_hunt(proptest::collection::vec(op(), 0..max_ops), seed, run),
+        hegel: |seed, max_ops| super::hegel_hunt(hegel_op, seed, max_ops, run),
     }
 }

@@ -14,6 +14,7 @@ use std::collections::BTreeSet;
 use proptest::prelude::*;
 use speccheck::gens;
 use speccheck::interface::{Api, interface};
+use speccheck_bench::hegel_peer::{self, gs};
 
 use super::Target;
 
@@ -162,6 +163,23 @@ pub fn op() -> impl Strategy<Value = Op> {
     ]
 }
 
+/// The same calls for hegeltest, equally likely, from the same ranges.
+pub fn hegel_op() -> impl hegel_peer::Generator<Op> + hegel_peer::PrintableGenerator<Op> {
+    hegel::compose!(|tc| {
+        let key = || gs::integers::<u32>().max_value(19_999);
+        match tc.draw(gs::integers::<u8>().max_value(7)) {
+            0 => Op::Insert(tc.draw(key())),
+            1 => Op::Remove(tc.draw(key())),
+            2 => Op::Contains(tc.draw(key())),
+            3 => Op::Len,
+            4 => Op::First,
+            5 => Op::Last,
+            6 => Op::GetIndex(tc.draw(gs::integers::<u32>())),
+            _ => Op::Rank(tc.draw(key())),
+        }
+    })
+}
+
 /// Runs `ops` on both sets; the first disagreement, with its index.
 pub fn run(ops: &[Op], done: &mut u64) -> super::Outcome {
     let mut c = <Candidate as OrdSet>::new();
@@ -191,5 +209,6 @@ pub fn target() -> Target {
         symptom: &["get_index", "rank"],
         api,
         proptest: |seed, max_ops| super::proptest_hunt(proptest::collection::vec(op(), 0..max_ops), seed, run),
+        hegel: |seed, max_ops| super::hegel_hunt(hegel_op, seed, max_ops, run),
     }
 }

@@ -15,6 +15,7 @@ use proptest::prelude::*;
 use ropey::Rope;
 use speccheck::interface::{Api, interface};
 use speccheck::{Generator, gens};
+use speccheck_bench::hegel_peer::{self, gs};
 
 use super::Target;
 
@@ -173,6 +174,24 @@ pub fn op() -> impl Strategy<Value = Op> {
     ]
 }
 
+/// The same calls for hegeltest, equally likely, from the same ranges.
+pub fn hegel_op() -> impl hegel_peer::Generator<Op> + hegel_peer::PrintableGenerator<Op> {
+    hegel::compose!(|tc| {
+        let at = || gs::integers::<u32>();
+        match tc.draw(gs::integers::<u8>().max_value(5)) {
+            0 => {
+                let tokens = tc.draw(gs::vecs(gs::sampled_from(&TOKENS[..])).min_size(1).max_size(8));
+                Op::Insert(tc.draw(at()), tokens.concat())
+            }
+            1 => Op::Remove(tc.draw(at()), tc.draw(gs::integers::<u8>().min_value(1).max_value(6))),
+            2 => Op::LenChars,
+            3 => Op::LenLines,
+            4 => Op::SliceLines(tc.draw(at()), tc.draw(at())),
+            _ => Op::Contents,
+        }
+    })
+}
+
 /// Runs `ops` on both texts; the first disagreement, with its index.
 pub fn run(ops: &[Op], done: &mut u64) -> super::Outcome {
     let mut c = <Rope as Text>::new();
@@ -202,5 +221,6 @@ pub fn target() -> Target {
         symptom: &["slice_lines"],
         api,
         proptest: |seed, max_ops| super::proptest_hunt(proptest::collection::vec(op(), 0..max_ops), seed, run),
+        hegel: |seed, max_ops| super::hegel_hunt(hegel_op, seed, max_ops, run),
     }
 }
