@@ -165,7 +165,7 @@ pub fn proptest_hunt<O: Debug + Clone>(
 pub fn hegel_hunt<O, G>(op: fn() -> G, seed: u64, max_ops: usize, run: fn(&[O], &mut u64) -> Outcome) -> Hunt
 where
     O: Debug + Clone + 'static,
-    G: hegel_peer::Generator<O> + hegel_peer::PrintableGenerator<O>,
+    G: hegel_peer::PrintableGenerator<O>,
 {
     let started = Instant::now();
     let mut calls = 0u64;

@@ -175,7 +175,7 @@ pub fn op() -> impl Strategy<Value = Op> {
 }
 
 /// The same calls for hegeltest, equally likely, from the same ranges.
-pub fn hegel_op() -> impl hegel_peer::Generator<Op> + hegel_peer::PrintableGenerator<Op> {
+pub fn hegel_op() -> impl hegel_peer::PrintableGenerator<Op> {
     hegel::compose!(|tc| {
         let at = || gs::integers::<u32>();
         match tc.draw(gs::integers::<u8>().max_value(5)) {
