@@ -104,6 +104,7 @@ pub fn json_report(report: &DualReport, target: &str, elapsed: Duration) -> serd
         "inconclusive": report.inconclusive,
         "inconclusive_reasons": report.inconclusive_reasons,
         "budget_hits": report.budget_hits,
+        "findings_cut_short": report.findings_cut_short,
         "findings": findings,
         "elapsed_ms": elapsed.as_millis() as u64,
         "first_failure": report.first_failure.as_ref().map(|f| json!({

@@ -66,6 +66,9 @@ pub struct DualReport {
     /// default): one per distinct set of rules, with how often it was seen
     /// and the first execution that showed it. Findings never fail a run.
     pub findings: Vec<Finding>,
+    /// Executions in which findings were not looked for to the end (the
+    /// validator enforcing every rule had no verdict part way).
+    pub findings_cut_short: u64,
     /// The first failure, if any.
     pub first_failure: Option<FirstFailure>,
     /// The execution of the reported failure, with its trace and verdict:
@@ -157,6 +160,15 @@ impl fmt::Display for DualReport {
             let what = o.final_execution.as_ref().map_or_else(|| o.run.summary(), |e| e.verdict.identity());
             writeln!(f, "  another failure: {what}")?;
         }
+        if self.findings_cut_short > 0 {
+            writeln!(
+                f,
+                "  findings were not looked for to the end of {} execution{} (the validator enforcing every rule \
+                 had no verdict part way: too many branches, out of fuel or too slow)",
+                self.findings_cut_short,
+                if self.findings_cut_short == 1 { "" } else { "s" }
+            )?;
+        }
         if !self.findings.is_empty() {
             writeln!(f, "  findings (rules not enforced: reported, never a failure):")?;
             for x in &self.findings {
@@ -178,6 +190,7 @@ struct Shared {
     inconclusive: AtomicU64,
     inconclusive_reasons: Mutex<Vec<String>>,
     budget_hits: AtomicU64,
+    findings_cut_short: AtomicU64,
     findings: Mutex<Vec<Finding>>,
     first: Mutex<Option<FirstFailure>>,
     /// Failures reported already (a later search's passes).
@@ -345,6 +358,7 @@ impl<P: Protocol, S: Solver> Tester<P, S> {
             report.interactions += next.interactions;
             report.inconclusive += next.inconclusive;
             report.budget_hits += next.budget_hits;
+            report.findings_cut_short += next.findings_cut_short;
             for f in next.findings.iter() {
                 if !report.findings.iter().any(|g| g.identity == f.identity) {
                     report.findings.push(f.clone());
@@ -423,6 +437,7 @@ impl<P: Protocol, S: Solver> Tester<P, S> {
                 &mut *shared.inconclusive_reasons.lock().unwrap_or_else(|e| e.into_inner()),
             ),
             budget_hits,
+            findings_cut_short: shared.findings_cut_short.load(Ordering::Relaxed),
             findings: {
                 let mut findings = std::mem::take(&mut *shared.findings.lock().unwrap_or_else(|e| e.into_inner()));
                 // The SHOULDs first; what follows from them after.
@@ -600,6 +615,9 @@ fn body<P: Protocol, S: Solver>(
     }
     if generating {
         record_finding(shared, &exec);
+        if exec.findings_cut_short {
+            shared.findings_cut_short.fetch_add(1, Ordering::Relaxed);
+        }
     }
     if shared.known.iter().any(|k| exec.verdict.is_within(k)) {
         // Reported by an earlier search: this one looks for others.

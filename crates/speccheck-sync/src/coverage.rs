@@ -237,6 +237,7 @@ mod tests {
             validator: Default::default(),
             validation: Duration::ZERO,
             finding: None,
+            findings_cut_short: false,
         }
     }
 

@@ -36,6 +36,10 @@ pub struct Execution {
     /// The first response that breaks a rule the validator did not enforce
     /// (a SHOULD, when it enforces MUSTs): a finding, not a failure.
     pub finding: Option<Rejection>,
+    /// The validator looking for findings had no verdict (too many
+    /// branches, out of fuel, too slow) before the execution ended: the
+    /// responses after that point were not looked at for findings.
+    pub findings_cut_short: bool,
 }
 
 impl Execution {

@@ -38,6 +38,9 @@ pub(super) struct Live<'a, P: Protocol, S: Solver> {
     shadow: Option<Validator<P::Model, S>>,
     /// The finding.
     pub(super) finding: Option<Rejection>,
+    /// A stricter shadow was dropped for having no verdict: findings were
+    /// not looked for to the end.
+    pub(super) shadow_lost: bool,
     execution: u64,
     /// Per transport slot: the model's number of the connection open there
     /// (a reconnection gets a new number).
@@ -75,6 +78,7 @@ impl<'a, P: Protocol, S: Solver> Live<'a, P, S> {
             validator,
             shadow,
             finding: None,
+            shadow_lost: false,
             execution: execution_id(),
             ids: (0..conns).collect(),
             next_id: conns,
@@ -319,8 +323,12 @@ impl<'a, P: Protocol, S: Solver> Live<'a, P, S> {
                 self.finding = Some(r);
                 self.shadow = None;
             }
-            // No verdict from the stricter validator: no finding either.
-            Err(_) => self.shadow = None,
+            // No verdict from the stricter validator: no finding either,
+            // and the execution says its findings stopped short.
+            Err(_) => {
+                self.shadow = None;
+                self.shadow_lost = true;
+            }
         }
     }
 }

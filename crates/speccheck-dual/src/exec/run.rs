@@ -179,6 +179,7 @@ fn unstarted(verdict: Verdict, started: Instant) -> Execution {
         validator: ValidatorStats::default(),
         validation: Duration::ZERO,
         finding: None,
+        findings_cut_short: false,
     }
 }
 
@@ -389,6 +390,7 @@ impl<P: Protocol, S: Solver> Run<'_, P, S> {
             validation: self.live.validation,
             trace: self.live.trace,
             finding: self.live.finding,
+            findings_cut_short: self.live.shadow_lost,
         })
     }
 }
