@@ -445,3 +445,60 @@ fn a_hang_on_an_enumerated_or_sourced_input_is_reported_with_that_input() {
     assert_eq!(c.inputs[0].1.to_line(), "40", "{r}");
     assert_eq!(c.found_after, 4, "{r}");
 }
+
+/// A store that counts its loads (a shared store's round trips).
+#[derive(Debug, Default)]
+struct CountingStore {
+    loads: AtomicU32,
+    failures: std::sync::Mutex<Vec<speccheck_core::database::StoredFailure>>,
+}
+
+impl speccheck_core::store::FailureStore for CountingStore {
+    fn location(&self, _: &str) -> String {
+        "counting://".into()
+    }
+    fn load(
+        &self,
+        _: &str,
+    ) -> (Vec<speccheck_core::database::StoredFailure>, Vec<speccheck_core::database::DatabaseWarning>) {
+        self.loads.fetch_add(1, Ordering::Relaxed);
+        (self.failures.lock().unwrap().clone(), Vec::new())
+    }
+    fn save(&self, _: &str, f: speccheck_core::database::StoredFailure) -> std::io::Result<()> {
+        self.failures.lock().unwrap().insert(0, f);
+        Ok(())
+    }
+    fn remove(&self, _: &str, choices: &speccheck_core::choice::ChoiceSequence) -> std::io::Result<()> {
+        self.failures.lock().unwrap().retain(|f| &f.choices != choices);
+        Ok(())
+    }
+}
+
+#[test]
+fn a_run_reads_the_store_once() {
+    let dir = std::env::temp_dir().join(format!("speccheck-store-once-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let store = Arc::new(CountingStore::default());
+    let config = Config {
+        database: Some(dir.clone()),
+        store: Some(store.clone()),
+        database_writes: true,
+        seed: None,
+        ..quiet("store_once")
+    };
+    let loads = || store.loads.load(Ordering::Relaxed);
+    // The saved-crash check and the replay phase share one read.
+    let passed = Property::new(any::<u64>()).config(config.clone()).run(|_: u64| true);
+    assert!(passed.passed(), "{passed}");
+    assert_eq!(loads(), 1);
+    let prop = |x: u64| x < 1_000_000;
+    let first = Property::new(any::<u64>()).config(config.clone()).run(prop);
+    failed(&first);
+    assert_eq!(loads(), 2);
+    assert_eq!(store.failures.lock().unwrap().len(), 1, "saved to the store");
+    // What was read ahead is what the replay phase replays.
+    let second = Property::new(any::<u64>()).config(config.clone()).run(prop);
+    assert_eq!(failed(&second).found_after, 0, "replayed from the store");
+    assert_eq!(loads(), 3);
+    let _ = std::fs::remove_dir_all(&dir);
+}

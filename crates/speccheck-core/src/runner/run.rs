@@ -19,7 +19,7 @@ use super::source::Sourced;
 use super::subject::Subject;
 use crate::database::FailureDatabase;
 use crate::journal;
-use crate::store::FailureStore;
+use crate::store::{FailureStore, Preloaded};
 use crate::watch::Watch;
 
 /// One run of a property, before it starts.
@@ -39,7 +39,17 @@ impl Run {
         // where the database is written.
         let recorded = (self.config.database.clone().map(FailureDatabase::new))
             .filter(|_| self.config.database_writes && !self.config.expected_failure);
-        let crashed = recorded.as_ref().map(|db| self.replay_crashed(db, store.as_deref())).unwrap_or_default();
+        // Where saved crashes are looked for, the store is read once, here,
+        // and the replay phase gets the same answer: one round trip to a
+        // shared store, not two.
+        let (preloaded, store) = match store {
+            Some(s) if recorded.is_some() && !self.config.isolate => {
+                let p = Arc::new(Preloaded::new(s, &self.config.name));
+                (Some(p.clone()), Some(p as Arc<dyn FailureStore>))
+            }
+            other => (None, other),
+        };
+        let crashed = recorded.as_ref().map(|db| self.replay_crashed(db, preloaded.as_deref())).unwrap_or_default();
         let seed = self.config.effective_seed();
         let journal = recorded.as_ref().filter(|_| !self.config.isolate).and_then(journal::for_database);
         let name = self.config.name.clone();
@@ -77,7 +87,7 @@ impl Run {
     /// its seed is replayed first, in isolation, where the crash is a
     /// verdict. A saved failure that crashed its process is replayed in
     /// isolation too.
-    fn replay_crashed(&mut self, db: &FailureDatabase, store: Option<&dyn FailureStore>) -> Crashed {
+    fn replay_crashed(&mut self, db: &FailureDatabase, store: Option<&Preloaded>) -> Crashed {
         // Opening this process's journal first recovers the journals of
         // dead processes into crashed-run records.
         let _ = journal::for_database(db);
@@ -95,7 +105,7 @@ impl Run {
             }
         }
         // Any store's: a crash saved by another machine crashes this one too.
-        if !self.config.isolate && store.is_some_and(|s| s.load(&self.config.name).0.iter().any(|f| f.crashed)) {
+        if !self.config.isolate && store.is_some_and(Preloaded::holds_a_crash) {
             self.config.isolate = true;
         }
         found

@@ -16,7 +16,7 @@
 
 use std::fmt;
 use std::io;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use crate::choice::ChoiceSequence;
 use crate::database::{DatabaseWarning, FailureDatabase, StoredFailure};
@@ -82,6 +82,61 @@ impl FailureStore for ReadOnly {
 
     fn remove(&self, _: &str, _: &ChoiceSequence) -> io::Result<()> {
         Ok(())
+    }
+}
+
+/// A store whose failures for one test were read ahead: the run reads
+/// them once at its start (a saved failure that crashed its process makes
+/// the run isolated) and its replay phase gets that same answer, warnings
+/// included, instead of a second round trip to a shared store. Later loads,
+/// and any load after a write, go to the store.
+#[derive(Debug)]
+pub(crate) struct Preloaded {
+    inner: Arc<dyn FailureStore>,
+    test: String,
+    ahead: Mutex<Option<(Vec<StoredFailure>, Vec<DatabaseWarning>)>>,
+}
+
+impl Preloaded {
+    /// Reads `test`'s failures from `inner` now.
+    pub(crate) fn new(inner: Arc<dyn FailureStore>, test: &str) -> Self {
+        let loaded = inner.load(test);
+        Preloaded { inner, test: test.to_string(), ahead: Mutex::new(Some(loaded)) }
+    }
+
+    /// Whether a failure read ahead crashed its process.
+    pub(crate) fn holds_a_crash(&self) -> bool {
+        let ahead = self.ahead.lock().unwrap_or_else(|e| e.into_inner());
+        ahead.as_ref().is_some_and(|(failures, _)| failures.iter().any(|f| f.crashed))
+    }
+
+    fn forget(&self) {
+        *self.ahead.lock().unwrap_or_else(|e| e.into_inner()) = None;
+    }
+}
+
+impl FailureStore for Preloaded {
+    fn location(&self, test: &str) -> String {
+        self.inner.location(test)
+    }
+
+    fn load(&self, test: &str) -> (Vec<StoredFailure>, Vec<DatabaseWarning>) {
+        if test == self.test
+            && let Some(loaded) = self.ahead.lock().unwrap_or_else(|e| e.into_inner()).take()
+        {
+            return loaded;
+        }
+        self.inner.load(test)
+    }
+
+    fn save(&self, test: &str, failure: StoredFailure) -> io::Result<()> {
+        self.forget();
+        self.inner.save(test, failure)
+    }
+
+    fn remove(&self, test: &str, choices: &ChoiceSequence) -> io::Result<()> {
+        self.forget();
+        self.inner.remove(test, choices)
     }
 }
 

@@ -136,3 +136,18 @@ fn urls_of_unknown_schemes_are_errors_naming_them() {
     let e = open_url("memcached://x:1").unwrap_err();
     assert!(e.contains("memcached://x:1"), "{e}");
 }
+
+#[test]
+fn a_preloaded_store_answers_its_first_load_and_reads_again_after_a_write() {
+    let inner = Arc::new(Memory::holding(&[&[1]]));
+    let pre = Preloaded::new(inner.clone(), "t");
+    inner.failures.lock().unwrap().clear();
+    // The first load is the answer read ahead, the next ones the store's.
+    assert_eq!(pre.load("t").0, vec![failure(&[1])]);
+    assert!(pre.load("t").0.is_empty());
+    // Another test's load, or a load after a write, is never stale.
+    let pre = Preloaded::new(inner.clone(), "t");
+    assert!(pre.load("u").0.is_empty());
+    pre.save("t", failure(&[2])).unwrap();
+    assert_eq!(pre.load("t").0, vec![failure(&[2])]);
+}
