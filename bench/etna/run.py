@@ -133,7 +133,12 @@ def main():
     ap.add_argument("--only", default="")
     ap.add_argument("--warm-us", type=int, default=300)
     ap.add_argument("--out", default=os.path.join(ROOT, "bench", "results", "etna"))
+    ap.add_argument("--render", action="store_true",
+                    help="rewrite <out>.md from <out>.jsonl (the same run's settings given) without running anything")
     a = ap.parse_args()
+    if a.render:
+        render(a)
+        return
     crates = pinned_crates()
     versions = dict(crates)
     for crate, version in crates:
@@ -181,6 +186,21 @@ def main():
     write(a, table, base_failures, raw)
 
 
+def render(a):
+    """The table and goal lines of a finished run, from its JSON lines."""
+    raw = [json.loads(line) for line in open(a.out + ".jsonl")]
+    base_failures = [(r["workload"], r["property"], r["tool"], r) for r in raw
+                     if r["bug"] == "(base)" and (r["found"] or r["note"])]
+    keys = []
+    for r in raw:
+        key = (r["workload"], r["bug"], r["property"])
+        if r["bug"] != "(base)" and key not in keys:
+            keys.append(key)
+    table = [(w, b, p, {t: summarize([r for r in raw if (r["workload"], r["bug"], r["property"]) == (w, b, p)
+                                      and r["tool"] == t]) for t in TOOLS}) for w, b, p in keys]
+    write(a, table, base_failures, raw)
+
+
 def ratio_line(peer, ratios):
     """The goal line for speccheck's median times over `peer`'s, one ratio per bug."""
     g = math.exp(statistics.fmean(math.log(r) for r in ratios))
@@ -218,6 +238,13 @@ def goal_lines(table):
     out.append(f"- Bugs where speccheck's median time to first failure is above the faster peer's (both "
                f"under 1 ms excepted): {', '.join(slower) or 'none'}.")
     out.append(f"- Bugs where speccheck's median shrunk size is above the best peer's: {', '.join(larger) or 'none'}.")
+    for half, rows in (("tuned-on", [r for r in table if r[0] in TUNED]),
+                       ("held-out", [r for r in table if r[0] not in TUNED])):
+        for peer in PEERS:
+            ratios = [median(per["speccheck"], "time_us") / median(per[peer], "time_us") for _, _, _, per in rows
+                      if median(per["speccheck"], "time_us") and median(per[peer], "time_us")]
+            if ratios:
+                out.append(f"- {half} half: " + ratio_line(peer, ratios)[2:])
     for peer in PEERS:
         ratios = [median(per["speccheck"], "time_us") / median(per[peer], "time_us") for _, _, _, per in table
                   if median(per["speccheck"], "time_us") and median(per[peer], "time_us")]
