@@ -38,20 +38,20 @@ fn flag(rest: &[String], name: &str, default: u64) -> u64 {
 
 fn run(workload: &str, property: &str, tool: &str, rest: &[String]) {
     // Each arm: a tool, its name in the results, and whether speccheck's
-    // spread cases are on (the variant without them is the integer mix
-    // before spread cases, measured beside the default in the same run).
-    let speccheck = (Tool::Speccheck, "speccheck", true);
-    let no_spread = (Tool::Speccheck, "speccheck-nospread", false);
-    let peer = |t: Tool| (t, t.name(), true);
+    // spread cases are on (off by default; the variant with them is
+    // measured beside the default in the same run).
+    let speccheck = (Tool::Speccheck, "speccheck", false);
+    let spread = (Tool::Speccheck, "speccheck-spread", true);
+    let peer = |t: Tool| (t, t.name(), false);
     let tools: Vec<(Tool, &str, bool)> = match tool {
         "speccheck" => vec![speccheck],
-        "speccheck-nospread" => vec![no_spread],
+        "speccheck-spread" => vec![spread],
         "proptest" => vec![peer(Tool::Proptest)],
         "quickcheck" => vec![peer(Tool::Quickcheck)],
         "hegeltest" => vec![peer(Tool::Hegeltest)],
         "all" => vec![
             speccheck,
-            no_spread,
+            spread,
             peer(Tool::Proptest),
             peer(Tool::Quickcheck),
             peer(Tool::Hegeltest),

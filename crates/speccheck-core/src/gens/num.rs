@@ -36,9 +36,8 @@ pub struct IntsTowards<T> {
 /// Integers in `range` (any range syntax), shrinking toward 0 or the bound
 /// nearest it. Panics, at the caller, on an empty range.
 ///
-/// Draws lean toward 0, ±1 and the bounds, but one test case in four draws
-/// every integer uniformly over its range instead (a large collection then
-/// holds many distinct values): see [`crate::draw::int`].
+/// Draws lean toward 0, ±1 and the bounds (see [`crate::draw::int`]);
+/// [`uniform`] draws without that lean.
 #[track_caller]
 pub fn ints<T: Integer, R: RangeBounds<T>>(range: R) -> Ints<T> {
     match bounds(&range) {
