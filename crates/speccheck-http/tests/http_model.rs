@@ -410,3 +410,33 @@ fn ranges_are_sent_or_ignored_never_wrong() {
     assert!(exchange(vec![put.clone(), (head.clone(), resp(200, Some("\"1\""), ""))]).is_ok());
     assert!(exchange(vec![put, (head, part("bytes 1-2/5", ""))]).is_err());
 }
+
+/// A GET without the tag, then one with it: under every rule the first
+/// says the server issues no tag for the representation, so the second
+/// breaks a MUST; under MUSTs only both are fine (the tag is a SHOULD per
+/// response). A strict run, which has both validators, marks such a
+/// rejection as following from an earlier SHOULD (`after_should`): SHOULD
+/// level, named so, and told apart from the same rules broken outright.
+#[test]
+fn a_must_broken_only_under_an_earlier_should_follows_from_that_should() {
+    let trace = || {
+        vec![
+            (req(Method::Put, "a", "x"), resp(201, None, "")),
+            (req(Method::Get, "a", ""), resp(200, None, "x")),
+            (req(Method::Get, "a", ""), resp(200, Some("\"1\""), "x")),
+        ]
+    };
+    assert!(exchange(trace()).is_ok());
+    let Err(Invalid::Rejected(plain)) = strictly(trace()) else { panic!("the strict validator rejects it") };
+    assert_eq!(plain.broken.iter().map(|b| b.rule).collect::<Vec<_>>(), vec![rfc::ETAG_CURRENT]);
+    assert_eq!(plain.level(), Level::Must);
+    let after = speccheck_dual::dual::Rejection { after_should: true, ..plain.clone() };
+    assert_eq!(after.level(), Level::Should);
+    let id = after.identity();
+    assert!(
+        id.starts_with("after an earlier response that did not follow a SHOULD: GET: RFC 9110 §8.8.3 MUST"),
+        "{id}"
+    );
+    assert!(after.is_within(&after) && plain.is_within(&plain));
+    assert!(!after.is_within(&plain) && !plain.is_within(&after));
+}
