@@ -1,6 +1,5 @@
 #!/usr/bin/env python3
-"""The ETNA benchmark: speccheck, proptest, quickcheck and hegeltest on historical bugs of real crates
-(and speccheck with spread cases, a variant of its integer mix).
+"""The ETNA benchmark: speccheck, proptest, quickcheck and hegeltest on historical bugs of real crates.
 
 For each workload crate (pinned crates.io release): every property is first
 run on the unpatched crate (it must never fail), then each bug's patch is
@@ -29,10 +28,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 WORK = os.path.join(HERE, "work")
 PRISTINE = os.path.join(WORK, "pristine")
 BIN = os.path.join(HERE, "target", "release", "speccheck-etna")
-# speccheck-spread: speccheck with spread cases on (an integer-mix variant,
-# off by default), measured beside the default in the same run (issue 40,
-# item 2).
-TOOLS = ["speccheck", "speccheck-spread", "proptest", "quickcheck", "hegeltest"]
+TOOLS = ["speccheck", "proptest", "quickcheck", "hegeltest"]
 # The peers the goals name (quickcheck is reported beside them).
 PEERS = ["proptest", "hegeltest", "quickcheck"]
 
@@ -260,30 +256,6 @@ def goal_lines(table):
 TUNED = {"hex", "memchr", "tinyvec", "lz4_flex", "half", "bstr", "ropey"}
 
 
-def spread_lines(table):
-    """speccheck-spread against speccheck, per half: runs found, and the
-    ratio of median times to first failure over the bugs both found."""
-    out = []
-    for half, rows in (("tuned-on", [r for r in table if r[0] in TUNED]),
-                       ("held-out", [r for r in table if r[0] not in TUNED])):
-        if not rows:
-            continue
-        on = sum(per["speccheck-spread"]["found"] for *_, per in rows)
-        off = sum(per["speccheck"]["found"] for *_, per in rows)
-        runs = sum(per["speccheck"]["runs"] for *_, per in rows)
-        more = [f"{n}/{b} ({per['speccheck-spread']['found']} vs {per['speccheck']['found']})"
-                for n, b, _, per in rows if per["speccheck"]["found"] != per["speccheck-spread"]["found"]]
-        out.append(f"- {half} ({len(rows)} bugs): runs that found the bug, with spread cases {on}/{runs}, "
-                   f"without {off}/{runs}; bugs where they differ: {', '.join(more) or 'none'}.")
-        ratios = [median(per["speccheck-spread"], "time_us") / median(per["speccheck"], "time_us")
-                  for *_, per in rows
-                  if median(per["speccheck"], "time_us") and median(per["speccheck-spread"], "time_us")]
-        if ratios:
-            out.append("  Median time to first failure, speccheck-spread / speccheck, per bug found by both "
-                       f"({len(ratios)}): " + ratio_line("x", ratios).split(": ", 1)[1])
-    return out
-
-
 def write(a, table, base_failures, raw):
     with open(a.out + ".jsonl", "w") as f:
         for r in raw:
@@ -291,7 +263,7 @@ def write(a, table, base_failures, raw):
     lines = ["# ETNA workloads: speccheck against proptest, quickcheck and hegeltest", "",
              f"`python3 bench/etna/run.py --seeds {a.seeds} --cases {a.cases} --base-seeds {a.base_seeds}`"
              f"{' --only ' + a.only if a.only else ''}, on this machine (2 cores), one run.", "",
-             "The four tools, and speccheck with spread cases (speccheck-spread), run in one process per bug and property, interleaved seed by seed in an order "
+             "The four tools run in one process per bug and property, interleaved seed by seed in an order "
              "shuffled per seed; before each timed run the tool runs untimed on other seeds for "
              f"{a.warm_us} µs (at least once), so every tool is timed with its own code and data warm, "
              "whatever ran before it (the SmartCheck benchmark's protocol).", "",
@@ -326,11 +298,6 @@ def write(a, table, base_failures, raw):
                          f"{fmt(s, 'time_us', 1, 0)} | {fmt(s, 'shrunk')} |")
     lines += ["", "## Goal check", "", f"Bugs: {len(table)}."]
     lines += goal_lines(table)
-    lines += ["", "## Spread cases (issue 40, item 2)", "",
-              "speccheck-spread (the same engine with spread cases: one random case in four draws every integer "
-              "uniformly) against speccheck (the default mix), on the first seven workloads (where the mix was "
-              "tuned before) and on the six added for issue 40 (never tuned on), separately."]
-    lines += spread_lines(table)
     with open(a.out + ".md", "w") as f:
         f.write("\n".join(lines) + "\n")
     print("\n".join(lines[lines.index("## Goal check"):]))

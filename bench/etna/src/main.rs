@@ -37,25 +37,12 @@ fn flag(rest: &[String], name: &str, default: u64) -> u64 {
 }
 
 fn run(workload: &str, property: &str, tool: &str, rest: &[String]) {
-    // Each arm: a tool, its name in the results, and whether speccheck's
-    // spread cases are on (off by default; the variant with them is
-    // measured beside the default in the same run).
-    let speccheck = (Tool::Speccheck, "speccheck", false);
-    let spread = (Tool::Speccheck, "speccheck-spread", true);
-    let peer = |t: Tool| (t, t.name(), false);
-    let tools: Vec<(Tool, &str, bool)> = match tool {
-        "speccheck" => vec![speccheck],
-        "speccheck-spread" => vec![spread],
-        "proptest" => vec![peer(Tool::Proptest)],
-        "quickcheck" => vec![peer(Tool::Quickcheck)],
-        "hegeltest" => vec![peer(Tool::Hegeltest)],
-        "all" => vec![
-            speccheck,
-            spread,
-            peer(Tool::Proptest),
-            peer(Tool::Quickcheck),
-            peer(Tool::Hegeltest),
-        ],
+    let tools: Vec<Tool> = match tool {
+        "speccheck" => vec![Tool::Speccheck],
+        "proptest" => vec![Tool::Proptest],
+        "quickcheck" => vec![Tool::Quickcheck],
+        "hegeltest" => vec![Tool::Hegeltest],
+        "all" => vec![Tool::Speccheck, Tool::Proptest, Tool::Quickcheck, Tool::Hegeltest],
         other => panic!("unknown tool {other}"),
     };
     let (seeds, cases, first) =
@@ -69,8 +56,7 @@ fn run(workload: &str, property: &str, tool: &str, rest: &[String]) {
     // Warm-up runs draw from seeds no timed run uses.
     let mut warm_seed = 1u64 << 40;
     for seed in first..first + seeds {
-        for (tool, name, spread) in shuffled(&tools, seed) {
-            speccheck::__private::core::draw::int::set_spread_cases(spread);
+        for tool in shuffled(&tools, seed) {
             // Before its timed run, each tool runs untimed on other seeds for
             // `warm` (at least once): every tool is timed with its own code
             // and data warm, whatever ran before it.
@@ -86,7 +72,7 @@ fn run(workload: &str, property: &str, tool: &str, rest: &[String]) {
             println!(
                 "{}",
                 serde_json::json!({
-                    "workload": workload, "property": property, "tool": name, "seed": seed,
+                    "workload": workload, "property": property, "tool": tool.name(), "seed": seed,
                     "found": o.found, "inputs": o.inputs,
                     "time_to_failure_us": o.time_to_failure.map(|t| t.as_secs_f64() * 1e6),
                     "elapsed_us": o.elapsed.as_secs_f64() * 1e6,
@@ -99,7 +85,7 @@ fn run(workload: &str, property: &str, tool: &str, rest: &[String]) {
 
 /// `tools` in an order that depends on `seed` only (every tool follows
 /// every other one about equally often over the seeds).
-fn shuffled<T: Clone>(tools: &[T], seed: u64) -> Vec<T> {
+fn shuffled(tools: &[Tool], seed: u64) -> Vec<Tool> {
     use rand::SeedableRng;
     use rand::seq::SliceRandom;
     let mut order = tools.to_vec();

@@ -65,10 +65,6 @@ struct Args {
     /// Where to write the markdown results.
     #[arg(long)]
     out: Option<String>,
-    /// speccheck with spread cases (a variant of its integer mix, off by
-    /// default), to measure them.
-    #[arg(long)]
-    spread_cases: bool,
 }
 
 /// A real crate with a published bug, and the harnesses that hunt it.
@@ -240,9 +236,6 @@ fn ms(d: Duration) -> f64 {
 
 fn main() {
     let args = Args::parse();
-    if args.spread_cases {
-        speccheck::__private::core::draw::int::set_spread_cases(true);
-    }
     let targets: Vec<Target> = vec![indexset::target(), ropey::target(), imbl::target()]
         .into_iter()
         .filter(|t| args.only.as_ref().is_none_or(|o| o.split(',').any(|n| n == t.name)))

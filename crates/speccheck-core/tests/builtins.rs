@@ -233,11 +233,9 @@ fn uniform_integers_spread_where_ints_cluster_and_both_shrink_to_zero() {
     };
     let uniform = gens::uniform(-1_000_000..=1_000_000i32);
     let biased = gens::ints(-1_000_000..=1_000_000i32);
-    // Uniform: about 201 values in 2,000,001 near 0; biased: the target,
-    // ±1 and the near draws, 21 in 64 (about 1,300 of 4,000).
+    // Uniform: about 201 values in 2,000,001 near 0; biased: about half.
     assert!(near(&|tc| uniform.generate(tc)) < 40, "uniform draws cluster");
-    let biased_near = near(&|tc| biased.generate(tc));
-    assert!(biased_near > 1000, "ints lost their bias: {biased_near} of 4000 near 0");
+    assert!(near(&|tc| biased.generate(tc)) > 1000, "ints lost their bias");
     let r = speccheck_core::Property::new(gens::uniform(-1_000_000..=1_000_000i32))
         .config(speccheck_core::Config { seed: Some(1), database: None, ..speccheck_core::Config::named("uniform") })
         .run(|x: i32| x.abs() < 500);

@@ -16,13 +16,10 @@
 //! every position. The bias lives only in sampling, never in the recorded
 //! choice.
 //!
-//! *Spread cases* (off by default, a switch for benchmarks:
-//! [`set_spread_cases`]): one random case in [`SPREAD_ONE_IN`] draws every
-//! integer uniformly over its whole range (swarm testing on the mix).
-//! Measured against the mix alone, in one run each: no effect on the ETNA
-//! bench's 40 bugs (the same runs found every bug; median times within
-//! noise), and fewer seeds finding the indexset interface bug (a duplicate
-//! insert into a full node: spread keys rarely repeat). Not adopted.
+//! Varying the mix per test case (one case in four drawing uniformly,
+//! commit b8bd68e) was measured and dropped: no effect on the ETNA bench,
+//! fewer seeds finding a bug that needs repeated keys
+//! (`docs/distributions.md`).
 
 use std::fmt::Debug;
 
@@ -133,13 +130,10 @@ pub fn index_to_key(k: u128, lo: u128, hi: u128, t: u128) -> u128 {
 /// both the bias selector (low 6 bits) and, for ranges up to 2^58, the
 /// value (the other 58 bits).
 #[inline(always)]
-fn sample_offset(rng: &mut SmallRng, w: u64, t: u64, size: usize, spread: bool) -> u64 {
+fn sample_offset(rng: &mut SmallRng, w: u64, t: u64, size: usize) -> u64 {
     let bits = rng.next_u64();
     let rest = bits >> 6;
     let sel = bits & 63;
-    if spread {
-        return if w < 1 << 58 { scale58(rest, w) } else { below(rng, w) };
-    }
     if sel >= 9 && w < 1 << 58 {
         // The two common cases (near the target, anywhere), about equally
         // likely: pick the range with selects, not a branch that would be
@@ -178,37 +172,6 @@ fn sample_offset(rng: &mut SmallRng, w: u64, t: u64, size: usize, spread: bool) 
 const NEAR_LAST: u64 = 24;
 const NEAR_LAST_U32: u32 = NEAR_LAST as u32;
 
-/// One random case in this many is a spread case (module docs).
-pub const SPREAD_ONE_IN: u64 = 4;
-
-/// Bench switch: spread cases off (0, the default) or on (1). Only for
-/// measuring the mix against its variant in one run; read once per case.
-static SPREAD: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
-
-/// Turns spread cases on or off for this process (benchmarks comparing the
-/// mix with and without them in one run; not a setting for tests).
-#[doc(hidden)]
-pub fn set_spread_cases(on: bool) {
-    SPREAD.store(u8::from(on), std::sync::atomic::Ordering::Relaxed);
-}
-
-/// Whether the random case seeded with `seed` is a spread case: a function
-/// of the seed alone, so a re-run of the case draws the same values.
-#[inline]
-pub(crate) fn spread_case(seed: u64) -> bool {
-    // The seed's own bits, mixed (the case seeds are consecutive or
-    // hashed; either way one in SPREAD_ONE_IN).
-    SPREAD.load(std::sync::atomic::Ordering::Relaxed) != 0 && spread_seed(seed)
-}
-
-/// Whether `seed` makes a spread case when spread cases are on: one seed
-/// in [`SPREAD_ONE_IN`] (the case seeds are consecutive or hashed: mixed
-/// here either way).
-#[inline]
-fn spread_seed(seed: u64) -> bool {
-    ((seed ^ (seed >> 29)).wrapping_mul(0xbf58_476d_1ce4_e5b9) >> 32) & (SPREAD_ONE_IN - 1) == 0
-}
-
 /// Maps 58 random bits uniformly (up to a bias below 2^-26 for the widest
 /// ranges this is used for) onto `0..=max`, `max < 2^58`.
 /// Multiply-shift, exact for power-of-two widths, with no branch on the
@@ -246,10 +209,7 @@ fn uniform(rng: &mut SmallRng, lo: u128, hi: u128) -> u128 {
 
 /// Samples a key of `lo..=hi` with the bias described in the module docs.
 #[inline]
-pub fn sample_key(rng: &mut SmallRng, lo: u128, hi: u128, t: u128, size: usize, spread: bool) -> u128 {
-    if spread {
-        return uniform(rng, lo, hi);
-    }
+pub fn sample_key(rng: &mut SmallRng, lo: u128, hi: u128, t: u128, size: usize) -> u128 {
     let r: u32 = rng.random_range(0..64);
     match r {
         0..=2 => t,
@@ -293,7 +253,6 @@ pub(crate) fn sample_batch<T: Integer>(tc: &mut TestCase, lo: T, hi: T, n: usize
     let Some((lo, w, to)) = sampled_offsets(lo, hi) else {
         return false;
     };
-    let spread = tc.spread();
     let Some((rng, size)) = tc.plain_batch(n) else {
         return false;
     };
@@ -309,7 +268,7 @@ pub(crate) fn sample_batch<T: Integer>(tc: &mut TestCase, lo: T, hi: T, n: usize
         // The range each selector picks, worked out once for the batch:
         // the loop then has no branch to mispredict (one draw in seven is
         // a special value, at random).
-        let table = SelectorTable::new(w, to, size, spread);
+        let table = SelectorTable::new(w, to, size);
         while left > 0 {
             let k = left.min(BATCH_CHUNK);
             for slot in &mut chunk[..k] {
@@ -322,7 +281,7 @@ pub(crate) fn sample_batch<T: Integer>(tc: &mut TestCase, lo: T, hi: T, n: usize
         while left > 0 {
             let k = left.min(BATCH_CHUNK);
             for slot in &mut chunk[..k] {
-                *slot = T::from_key(lo + sample_offset(&mut local, w, to, size, spread) as u128);
+                *slot = T::from_key(lo + sample_offset(&mut local, w, to, size) as u128);
             }
             out.extend(chunk[..k].iter().copied());
             left -= k;
@@ -346,10 +305,7 @@ struct SelectorTable {
 
 impl SelectorTable {
     #[inline(always)]
-    fn new(w: u64, t: u64, size: usize, spread: bool) -> Self {
-        if spread {
-            return SelectorTable { ranges: [(0, w); 11] };
-        }
+    fn new(w: u64, t: u64, size: usize) -> Self {
         let s = size.max(1) as u64;
         let one = |v: u64| (v, 0);
         let (near_lo, near_hi) = (t.saturating_sub(s), t.saturating_add(s).min(w));
@@ -386,12 +342,11 @@ impl TestCase {
         assert!(lo <= hi, "draw_int: empty range {lo:?}..={hi:?}");
         // The generation phase's path, inlined so that constant bounds
         // (`any::<i32>()`) fold away.
-        let spread = self.spread();
         if let Some((key_lo, w, to)) = sampled_offsets(lo, hi)
             && let Some(v) = self.try_sample(
                 w,
                 ChoiceKind::Integer,
-                |rng, size| sample_offset(rng, w, to, size, spread),
+                |rng, size| sample_offset(rng, w, to, size),
                 |&v| offset_to_index(v, w, to),
             )
         {
@@ -422,14 +377,7 @@ impl TestCase {
 
     #[inline(never)]
     fn draw_key(&mut self, lo: u128, hi: u128, t: u128) -> u128 {
-        let spread = self.spread();
-        self.draw_key_by(
-            lo,
-            hi,
-            t,
-            |rng, w, t, size| sample_offset(rng, w, t, size, spread),
-            |rng, size| sample_key(rng, lo, hi, t, size, spread),
-        )
+        self.draw_key_by(lo, hi, t, sample_offset, |rng, size| sample_key(rng, lo, hi, t, size))
     }
 
     /// A key of `lo..=hi` around target `t`, sampled by `narrow` (an offset
@@ -513,8 +461,6 @@ impl Encoder {
 
 #[cfg(test)]
 mod tests {
-    use rand::SeedableRng;
-
     use super::*;
     use crate::test_case::Tail;
 
@@ -601,7 +547,6 @@ mod tests {
         let n = 20_000u32;
         for seed in 0..u64::from(n) {
             let mut tc = TestCase::random(seed, 100);
-            assert!(!tc.spread(), "spread cases are off by default");
             match tc.draw_int(0u32, 65_535) {
                 0 | 1 | 65_534 | 65_535 => special += 1,
                 2..=100 => near += 1,
@@ -614,19 +559,6 @@ mod tests {
         assert!((0.10..0.18).contains(&share(special)), "specials {}", share(special));
         assert!((0.20..0.31).contains(&share(near)), "near {}", share(near));
         assert!((0.55..0.66).contains(&share(spread)), "spread {}", share(spread));
-    }
-
-    #[test]
-    fn a_spread_case_is_one_seed_in_four_and_draws_uniformly() {
-        let n = 40_000u64;
-        let cases = (0..n).filter(|&s| spread_seed(s)).count() as f64 / n as f64;
-        assert!((0.23..0.27).contains(&cases), "spread cases {cases}");
-        // Uniform: about 103 values in 65,536 are special or near 0.
-        let mut rng = SmallRng::seed_from_u64(7);
-        let low =
-            (0..n).filter(|_| matches!(sample_offset(&mut rng, 65_535, 0, 100, true), 0..=100 | 65_534..)).count();
-        assert!(low < 200, "{low} of {n} spread draws low or at a bound");
-        assert!(SelectorTable::new(65_535, 0, 100, true).ranges.iter().all(|&r| r == (0, 65_535)));
     }
 
     #[test]

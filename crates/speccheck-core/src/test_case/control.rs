@@ -139,7 +139,6 @@ impl CaseControl for TestCase {
         let mut tc = TestCase::replay(choices, super::Tail::Simplest);
         tc.rng = SmallRng::seed_from_u64(fresh.seed);
         tc.rng_seed = fresh.seed;
-        tc.spread = crate::draw::int::spread_case(fresh.seed);
         tc.record.keep_spans = true;
         if let Source::Replay(r) = &mut tc.source {
             r.splice = Some(Box::new(Splice {
@@ -162,7 +161,6 @@ impl CaseControl for TestCase {
         self.source = Source::Random;
         self.rng = SmallRng::seed_from_u64(seed);
         self.rng_seed = seed;
-        self.spread = crate::draw::int::spread_case(seed);
         self.record.clear();
         self.remaining = self.max_choices;
         self.nesting = 0;
@@ -221,7 +219,6 @@ impl CaseControl for TestCase {
     fn with_seed(mut self, seed: u64) -> Self {
         self.rng = SmallRng::seed_from_u64(seed);
         self.rng_seed = seed;
-        self.spread = crate::draw::int::spread_case(seed);
         self
     }
 

@@ -85,8 +85,6 @@ pub struct TestCase {
     plain: bool,
     nesting: u32,
     size: usize,
-    /// A spread case draws integers uniformly (see [`crate::draw::int`]).
-    spread: bool,
     max_depth: u32,
     invalid: Option<Invalid>,
     generated: bool,
@@ -109,7 +107,6 @@ impl TestCase {
             plain: false,
             nesting: 0,
             size,
-            spread: crate::draw::int::spread_case(seed),
             max_depth: DEFAULT_MAX_DEPTH,
             invalid: None,
             generated: false,
@@ -188,13 +185,6 @@ impl TestCase {
             Source::Replay(r) => r.fresh_size().unwrap_or(self.size),
             _ => self.size,
         }
-    }
-
-    /// Whether this is a spread case (integers drawn uniformly: see
-    /// [`crate::draw::int`]).
-    #[inline(always)]
-    pub(crate) fn spread(&self) -> bool {
-        self.spread
     }
 
     /// Runs `f` with the size parameter set to `size`.
