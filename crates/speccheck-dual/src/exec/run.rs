@@ -137,9 +137,9 @@ fn run<P: Protocol, S: Solver>(
         _ if settings.findings => Some(Level::Should),
         _ => None,
     };
-    let shadow = beside
-        .and_then(|level| Validator::<P::Model, S>::new(protocol.model(), settings.limits).ok().map(|v| (level, v)))
-        .map(|(level, v)| v.enforcing(level));
+    let shadow = beside.and_then(|level| {
+        Validator::<P::Model, S>::new(protocol.model(), settings.limits).ok().map(|v| v.enforcing(level))
+    });
     let mut run = Run {
         protocol,
         settings,
