@@ -76,8 +76,8 @@ fn strategy_name(v: &Expr) -> syn::Result<String> {
         _ => String::new(),
     };
     match name.as_str() {
-        "random" | "exhaustive" | "lazy" | "smt" | "auto" => Ok(name),
-        _ => Err(syn::Error::new_spanned(v, "expected a strategy: random, exhaustive, lazy, smt or auto")),
+        "random" | "exhaustive" | "lazy" | "smt" | "auto" | "sample" => Ok(name),
+        _ => Err(syn::Error::new_spanned(v, "expected a strategy: random, exhaustive, lazy, smt, auto or sample")),
     }
 }
 

@@ -121,7 +121,7 @@ pub fn expand(input: DeriveInput) -> syn::Result<TokenStream> {
                     ::core::unreachable!("a derived type is data")
                 };
                 let (__ctor, __fields) = match self { #(#reflects),* };
-                #spec::Value::Data { def: __d.get(), ctor: __ctor, fields: __fields }
+                #spec::Value::Data { def: __d.get(), ctor: __ctor, fields: __fields.into() }
             }
             #[allow(unused_variables)]
             fn reify(__v: &#spec::Value) -> ::core::option::Option<Self> {

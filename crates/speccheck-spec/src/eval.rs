@@ -128,13 +128,29 @@ pub struct Env<'m> {
     /// A hole a parallel connective or quantifier left unread because the
     /// other side decided (see [`Env::skipped`]).
     skipped: Option<u32>,
+    /// What comparisons said of holes (see [`Env::hints`]).
+    hints: Vec<Hint>,
+}
+
+/// A comparison met on a partial value between a hole and a known integer,
+/// `hole op value`: what that part must be for the comparison to hold
+/// (the sampler draws there first). Not a constraint of the spec: the
+/// comparison may sit under a disjunction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hint {
+    /// The hole compared.
+    pub hole: u32,
+    /// `<`, `<=`, `>`, `>=` or `==`, with the hole on the left.
+    pub op: BinOp,
+    /// The known side.
+    pub value: i128,
 }
 
 impl<'m> Env<'m> {
     /// An empty scope calling `measures`.
     pub fn new(measures: &'m Measures) -> Self {
         // A contract's arguments, result and steps: one allocation.
-        Env { vars: Vec::with_capacity(8), measures, active: Vec::new(), skipped: None }
+        Env { vars: Vec::with_capacity(8), measures, active: Vec::new(), skipped: None, hints: Vec::new() }
     }
 
     /// Binds `name` (shadowing earlier bindings).
@@ -156,6 +172,44 @@ impl<'m> Env<'m> {
     /// it false), so the lazy strategy fills that hole before it accepts.
     pub fn skipped(&self) -> Option<u32> {
         self.skipped
+    }
+
+    /// The comparisons between a hole and a known integer the evaluations
+    /// so far met ([`Hint`]).
+    pub fn hints(&self) -> &[Hint] {
+        &self.hints
+    }
+
+    /// `a op b` on integers; a hole met on one side, the other side known,
+    /// leaves a [`Hint`].
+    fn compared(&mut self, op: BinOp, a: &Expr, b: &Expr) -> Result<bool, EvalError> {
+        let x = match self.int(a) {
+            Ok(x) => x,
+            Err(EvalError::Hole(h)) => {
+                if self.is_hole(a, h)
+                    && let Ok(y) = self.int(b)
+                {
+                    self.hints.push(Hint { hole: h, op, value: y });
+                }
+                return Err(EvalError::Hole(h));
+            }
+            Err(e) => return Err(e),
+        };
+        match self.int(b) {
+            Ok(y) => Ok(compare(op, x, y)),
+            Err(EvalError::Hole(h)) => {
+                if self.is_hole(b, h) {
+                    self.hints.push(Hint { hole: h, op: flipped(op), value: x });
+                }
+                Err(EvalError::Hole(h))
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Whether `e` is the hole `h` itself (not a computation that needs it).
+    fn is_hole(&mut self, e: &Expr, h: u32) -> bool {
+        matches!(e, Expr::Var(_) | Expr::Field(..)) && matches!(self.eval(e), Ok(Value::Hole(g)) if g == h)
     }
 
     fn lookup(&self, name: &str) -> Option<&Value> {
@@ -254,8 +308,7 @@ impl<'m> Env<'m> {
             }
             Expr::Unary(UnOp::Not, x) => return Ok(!self.bool(x)?),
             Expr::Binary(op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), a, b) => {
-                let (x, y) = (self.int(a)?, self.int(b)?);
-                return Ok(compare(*op, x, y));
+                return self.compared(*op, a, b);
             }
             Expr::Binary(BinOp::And, a, b) => return self.connective_bool(a, b, false, false),
             Expr::Binary(BinOp::Or, a, b) => return self.connective_bool(a, b, true, false),
@@ -298,17 +351,22 @@ impl<'m> Env<'m> {
             BinOp::Eq | BinOp::Ne => {
                 let (x, y) = (self.eval(a)?, self.eval(b)?);
                 if let Some(h) = x.first_hole().or(y.first_hole()) {
+                    if let (BinOp::Eq, Value::Hole(g), Value::Int(v)) | (BinOp::Eq, Value::Int(v), Value::Hole(g)) =
+                        (op, &x, &y)
+                    {
+                        self.hints.push(Hint { hole: *g, op, value: *v });
+                    }
                     return Err(EvalError::Hole(h));
                 }
                 return Ok(Value::Bool((x == y) == (op == BinOp::Eq)));
             }
             _ => {}
         }
+        if matches!(op, BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge) {
+            return self.compared(op, a, b).map(Value::Bool);
+        }
         let (x, y) = (self.int(a)?, self.int(b)?);
-        Ok(match op {
-            BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => Value::Bool(compare(op, x, y)),
-            _ => Value::Int(arithmetic(op, x, y, whole)?),
-        })
+        Ok(Value::Int(arithmetic(op, x, y, whole)?))
     }
 
     /// `a && b` (`decides` false), `a || b` (`decides` true), `!a || b`
@@ -355,9 +413,10 @@ impl<'m> Env<'m> {
         // A measure sees only its parameters (and the fields it binds).
         let mut active = std::mem::take(&mut self.active);
         active.push((f.to_string(), args.clone()));
-        let mut inner = Env { vars: Vec::new(), measures: self.measures, active, skipped: None };
+        let mut inner = Env { vars: Vec::new(), measures: self.measures, active, skipped: None, hints: Vec::new() };
         let r = inner.apply(f, &measure, args, at);
         self.active = inner.active;
+        self.hints.append(&mut inner.hints);
         if let Some(h) = inner.skipped {
             self.skipped.get_or_insert(h);
         }
@@ -399,6 +458,17 @@ impl<'m> Env<'m> {
 }
 
 /// An integer comparison.
+/// `op` with its sides swapped (`a < b` is `b > a`).
+fn flipped(op: BinOp) -> BinOp {
+    match op {
+        BinOp::Lt => BinOp::Gt,
+        BinOp::Le => BinOp::Ge,
+        BinOp::Gt => BinOp::Lt,
+        BinOp::Ge => BinOp::Le,
+        other => other,
+    }
+}
+
 fn compare(op: BinOp, x: i128, y: i128) -> bool {
     match op {
         BinOp::Lt => x < y,

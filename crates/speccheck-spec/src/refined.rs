@@ -111,14 +111,14 @@ pub fn violation(v: &Value, measures: &Measures) -> Result<Option<Violation>, Ev
         Value::Seq(xs) => first_violation(xs.iter(), measures),
         Value::Set(xs) => first_violation(xs.iter(), measures),
         Value::Data { def, ctor, fields } => {
-            for f in fields {
+            for f in fields.iter() {
                 if let Some(bad) = violation(f, measures)? {
                     return Ok(Some(bad));
                 }
             }
             let c = &def.ctors[*ctor];
             let mut env = Env::new(measures);
-            for (i, (fd, fv)) in c.fields.iter().zip(fields).enumerate() {
+            for (i, (fd, fv)) in c.fields.iter().zip(fields.iter()).enumerate() {
                 env.bind(field_binding(&fd.name), fv.clone());
                 if let Some(r) = &fd.refine
                     && let Some(bad) = refinement_holds(&mut env, r, || field_place(def, *ctor, i))?

@@ -125,8 +125,8 @@ impl<T: Targetable> Targetable for Option<T> {
     fn reflect(&self) -> Value {
         let Ty::Data(d) = Self::ty() else { unreachable!("Option is data") };
         match self {
-            None => Value::Data { def: d.get(), ctor: 0, fields: vec![] },
-            Some(x) => Value::Data { def: d.get(), ctor: 1, fields: vec![x.reflect()] },
+            None => Value::Data { def: d.get(), ctor: 0, fields: vec![].into() },
+            Some(x) => Value::Data { def: d.get(), ctor: 1, fields: vec![x.reflect()].into() },
         }
     }
     fn reify(v: &Value) -> Option<Self> {
@@ -153,7 +153,7 @@ macro_rules! tuple_targetable {
             }
             fn reflect(&self) -> Value {
                 let Ty::Data(d) = Self::ty() else { unreachable!("a tuple is data") };
-                Value::Data { def: d.get(), ctor: 0, fields: vec![$(self.$i.reflect()),+] }
+                Value::Data { def: d.get(), ctor: 0, fields: vec![$(self.$i.reflect()),+].into() }
             }
             fn reify(v: &Value) -> Option<Self> {
                 match v {

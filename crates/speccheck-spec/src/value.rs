@@ -21,8 +21,9 @@ pub enum Value {
         def: Arc<DataDef>,
         /// Index of the constructor in `def.ctors`.
         ctor: usize,
-        /// The fields.
-        fields: Vec<Value>,
+        /// The fields (shared: a value is cloned on every read by the
+        /// evaluator, and a tree's clone is then one count, not a copy).
+        fields: Arc<[Value]>,
     },
     /// A sequence (`Vec`, slices).
     Seq(Vec<Value>),
@@ -67,7 +68,8 @@ impl Value {
         match self {
             Value::Int(_) | Value::Bool(_) => None,
             Value::Hole(h) => Some(*h),
-            Value::Data { fields, .. } | Value::Seq(fields) => fields.iter().find_map(Value::first_hole),
+            Value::Data { fields, .. } => fields.iter().find_map(Value::first_hole),
+            Value::Seq(xs) => xs.iter().find_map(Value::first_hole),
             Value::Set(s) => s.iter().find_map(Value::first_hole),
         }
     }
@@ -133,7 +135,7 @@ impl fmt::Display for Value {
                 let named = c.fields.iter().any(|fd| fd.name.parse::<usize>().is_err());
                 if named {
                     write!(f, " {{ ")?;
-                    for (i, (fd, v)) in c.fields.iter().zip(fields).enumerate() {
+                    for (i, (fd, v)) in c.fields.iter().zip(fields.iter()).enumerate() {
                         write!(f, "{}{}: {v}", if i > 0 { ", " } else { "" }, fd.name)?;
                     }
                     write!(f, " }}")

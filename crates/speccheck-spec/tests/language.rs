@@ -25,10 +25,10 @@ fn list_ty() -> Ty {
 fn list(xs: &[i128]) -> Value {
     let Ty::Data(d) = list_ty() else { unreachable!() };
     let def = d.get();
-    xs.iter().rev().fold(Value::Data { def: def.clone(), ctor: 0, fields: vec![] }, |tail, x| Value::Data {
+    xs.iter().rev().fold(Value::Data { def: def.clone(), ctor: 0, fields: vec![].into() }, |tail, x| Value::Data {
         def: def.clone(),
         ctor: 1,
-        fields: vec![Value::Int(*x), tail],
+        fields: vec![Value::Int(*x), tail].into(),
     })
 }
 

@@ -14,10 +14,10 @@
 use std::collections::BTreeSet;
 use std::rc::Rc;
 
-use speccheck_spec::refined::{field_binding, field_place, refinement_holds};
-use speccheck_spec::{DataRef, Env, EvalError, Expr, Measures, Ty, Value, Violation};
+use speccheck_spec::{DataRef, EvalError, Expr, Measures, Ty, Value};
 
 use crate::depth::{below, constructors, int_window};
+use crate::judge::{Decision, Judge, Open, Partial, fill, has_refinements, locate};
 
 /// Why the lazy enumeration could not go on.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -36,43 +36,12 @@ pub enum LazyError {
     Budget(u64),
 }
 
-/// A hole still open: its id, type and depth, and the data types above
-/// it (see [`crate::depth`]).
-#[derive(Clone)]
-struct Open {
-    id: u32,
-    ty: Ty,
-    depth: u32,
-    path: Rc<Vec<DataRef>>,
-}
-
-/// A partial input.
-struct Partial {
-    args: Vec<Value>,
-    open: Vec<Open>,
-    /// Every spec is true and no open hole has refinements inside: each
-    /// completion is valid, and no more checks are needed.
-    decided: bool,
-}
-
-/// What the spec says of a partial input.
-enum Decision {
-    Refuted,
-    True,
-    /// Undecided until this hole is filled.
-    Needs(u32),
-}
-
 /// Every input satisfying a spec up to a depth, refuted partial inputs
 /// skipped whole.
 pub struct Lazy<'m> {
-    params: Vec<(String, Ty)>,
-    /// Names bound to fixed values (not enumerated).
-    given: Vec<(String, Value)>,
+    judge: Judge<'m>,
     /// At most this many partial inputs evaluated.
     limit: Option<u64>,
-    requires: Vec<Expr>,
-    measures: &'m Measures,
     stack: Vec<Partial>,
     next_hole: u32,
     failed: bool,
@@ -96,16 +65,14 @@ impl<'m> Lazy<'m> {
             open: params
                 .iter()
                 .enumerate()
-                .map(|(i, (_, ty))| Open { id: i as u32, ty: ty.clone(), depth, path: Rc::default() })
+                .map(|(i, (_, ty))| Open { id: i as u32, ty: ty.clone(), bound: depth, path: Rc::default() })
                 .collect(),
             decided: false,
+            changed: None,
         };
         Lazy {
-            params: params.to_vec(),
-            given: Vec::new(),
+            judge: Judge { params: params.to_vec(), given: Vec::new(), requires: requires.to_vec(), measures },
             limit: None,
-            requires: requires.to_vec(),
-            measures,
             stack: vec![root],
             next_hole: n,
             failed: false,
@@ -119,7 +86,7 @@ impl<'m> Lazy<'m> {
     /// With `name` bound to the fixed `value` in every spec (a generated
     /// function's input, when searching for its outputs).
     pub fn given(mut self, name: impl Into<String>, value: Value) -> Self {
-        self.given.push((name.into(), value));
+        self.judge.given.push((name.into(), value));
         self
     }
 
@@ -135,109 +102,13 @@ impl<'m> Lazy<'m> {
         self.stack.is_empty() && !self.failed
     }
 
-    fn decide(&self, args: &[Value]) -> Result<Decision, EvalError> {
-        let mut needs = None;
-        // What one refinement says of the partial input: false refutes it
-        // (a partial operation met makes it false, as for the evaluator and
-        // the solver); true counts only if no hole was skipped on the way
-        // (else a completion could still meet a partial operation there).
-        let mut verdict = |r: Result<Option<Violation>, EvalError>, skipped: Option<u32>| -> Result<bool, EvalError> {
-            match r {
-                Ok(Some(_)) => Ok(false),
-                Ok(None) => {
-                    if let Some(h) = skipped {
-                        needs.get_or_insert(h);
-                    }
-                    Ok(true)
-                }
-                Err(EvalError::Hole(h)) => {
-                    needs.get_or_insert(h);
-                    Ok(true)
-                }
-                Err(e) => Err(e),
-            }
-        };
-        for a in args {
-            if !self.refinements_hold(a, &mut verdict)? {
-                return Ok(Decision::Refuted);
-            }
-        }
-        let mut env = Env::new(self.measures);
-        for (name, v) in &self.given {
-            env.bind(name.clone(), v.clone());
-        }
-        for ((name, _), v) in self.params.iter().zip(args) {
-            env.bind(name.clone(), v.clone());
-        }
-        for r in &self.requires {
-            let holds = refinement_holds(&mut env, r, || "the arguments".into());
-            if !verdict(holds, env.skipped())? {
-                return Ok(Decision::Refuted);
-            }
-        }
-        Ok(match needs {
-            Some(h) => Decision::Needs(h),
-            None => Decision::True,
-        })
-    }
-
-    /// False when a refinement inside `v` is false; undecided ones go to
-    /// `verdict` as holes.
-    fn refinements_hold(
-        &self,
-        v: &Value,
-        verdict: &mut impl FnMut(Result<Option<Violation>, EvalError>, Option<u32>) -> Result<bool, EvalError>,
-    ) -> Result<bool, EvalError> {
-        match v {
-            Value::Int(_) | Value::Bool(_) | Value::Hole(_) => Ok(true),
-            Value::Seq(xs) => {
-                for x in xs {
-                    if !self.refinements_hold(x, verdict)? {
-                        return Ok(false);
-                    }
-                }
-                Ok(true)
-            }
-            Value::Set(xs) => {
-                for x in xs {
-                    if !self.refinements_hold(x, verdict)? {
-                        return Ok(false);
-                    }
-                }
-                Ok(true)
-            }
-            Value::Data { def, ctor, fields } => {
-                let c = &def.ctors[*ctor];
-                for (i, fd) in c.fields.iter().enumerate() {
-                    let Some(r) = &fd.refine else { continue };
-                    // Each refinement in an environment of its own, so a
-                    // hole one skipped is not blamed on the next.
-                    let mut env = Env::new(self.measures);
-                    for (fd, fv) in c.fields.iter().zip(fields).take(i + 1) {
-                        env.bind(field_binding(&fd.name), fv.clone());
-                    }
-                    let holds = refinement_holds(&mut env, r, || field_place(def, *ctor, i));
-                    if !verdict(holds, env.skipped())? {
-                        return Ok(false);
-                    }
-                }
-                for f in fields {
-                    if !self.refinements_hold(f, verdict)? {
-                        return Ok(false);
-                    }
-                }
-                Ok(true)
-            }
-        }
-    }
-
     /// The values a hole may take, each with the new holes inside it.
     fn options(&mut self, hole: &Open) -> Result<Vec<(Value, Vec<Open>)>, LazyError> {
-        let d = hole.depth;
+        let d = hole.bound;
         let mut fresh = |ty: &Ty, depth: u32, path: &Rc<Vec<DataRef>>| {
             let id = self.next_hole;
             self.next_hole += 1;
-            (Value::Hole(id), Open { id, ty: ty.clone(), depth, path: path.clone() })
+            (Value::Hole(id), Open { id, ty: ty.clone(), bound: depth, path: path.clone() })
         };
         Ok(match &hole.ty {
             Ty::Int { lo, hi } => {
@@ -265,7 +136,7 @@ impl<'m> Lazy<'m> {
                     .map(|c| {
                         let (fields, open): (Vec<Value>, Vec<Open>) =
                             def.ctors[c].fields.iter().map(|f| fresh(&f.ty, below(d), &path)).unzip();
-                        (Value::Data { def: def.clone(), ctor: c, fields }, open)
+                        (Value::Data { def: def.clone(), ctor: c, fields: fields.into() }, open)
                     })
                     .collect()
             }
@@ -278,6 +149,7 @@ impl<'m> Lazy<'m> {
         let mut rest = p.open.clone();
         let filled = rest.remove(i);
         let options = self.options(&filled)?;
+        let changed = locate(&p.args, hole).map(Rc::new);
         if options.is_empty() {
             // No value fits here at this depth: nothing completes `p`.
             self.pruned += 1;
@@ -287,7 +159,7 @@ impl<'m> Lazy<'m> {
             let args = p.args.iter().map(|a| fill(a, hole, &v)).collect();
             let mut open = rest.clone();
             open.extend(new);
-            self.stack.push(Partial { args, open, decided });
+            self.stack.push(Partial { args, open, decided, changed: changed.clone() });
         }
         Ok(())
     }
@@ -309,7 +181,11 @@ impl<'m> Lazy<'m> {
                 return Err(LazyError::Budget(self.evaluated));
             }
             self.evaluated += 1;
-            match self.decide(&p.args).map_err(LazyError::Eval)? {
+            match self
+                .judge
+                .decide(&p.args, p.changed.as_deref().map(Vec::as_slice), &mut Vec::new())
+                .map_err(LazyError::Eval)?
+            {
                 Decision::Refuted => self.pruned += 1,
                 Decision::Needs(h) => self.expand(p, h, false)?,
                 Decision::True => match p.open.first() {
@@ -323,33 +199,6 @@ impl<'m> Lazy<'m> {
             }
         }
         Ok(None)
-    }
-}
-
-/// `v` with hole `hole` replaced by `by`.
-fn fill(v: &Value, hole: u32, by: &Value) -> Value {
-    match v {
-        Value::Hole(h) if *h == hole => by.clone(),
-        Value::Data { def, ctor, fields } => {
-            Value::Data { def: def.clone(), ctor: *ctor, fields: fields.iter().map(|f| fill(f, hole, by)).collect() }
-        }
-        Value::Seq(xs) => Value::Seq(xs.iter().map(|x| fill(x, hole, by)).collect()),
-        other => other.clone(),
-    }
-}
-
-/// True when some value of `ty` carries a field refinement.
-fn has_refinements(ty: &Ty, seen: &mut BTreeSet<&'static str>) -> bool {
-    match ty {
-        Ty::Int { .. } | Ty::Bool => false,
-        Ty::Seq(t) | Ty::Set(t) => has_refinements(t, seen),
-        Ty::Data(r) => {
-            if !seen.insert(r.name) {
-                return false;
-            }
-            let def = r.get();
-            def.ctors.iter().flat_map(|c| &c.fields).any(|f| f.refine.is_some() || has_refinements(&f.ty, seen))
-        }
     }
 }
 

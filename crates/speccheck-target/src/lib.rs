@@ -12,10 +12,12 @@
 
 pub mod depth;
 pub mod fun;
+mod judge;
 pub mod lazy;
+pub mod sample;
 pub mod strategy;
 
 pub use fun::{Fun, FunSpec};
-pub use strategy::{ArgSpec, Strategy, apply, apply_default};
+pub use strategy::{ArgSpec, SampleInputs, Strategy, apply, apply_default, apply_topped_up};
 #[cfg(feature = "z3")]
 pub mod smt;

@@ -14,6 +14,7 @@ use speccheck_core::{InputSource, Property, SourceStep};
 use speccheck_spec::{EvalError, Expr, Measures, Ty, Value, Violation};
 
 use crate::lazy::Lazy;
+use crate::sample::Sampler;
 
 /// How a refined property gets its inputs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -31,6 +32,11 @@ pub enum Strategy {
     /// the lazy enumeration otherwise: the same inputs, found the fastest
     /// way available, with no warning when the solver is not used.
     Auto,
+    /// Random valid inputs, sized by the run's size ramp (up to
+    /// `max_size` recursive steps or elements), built hole by hole with
+    /// refuted partial inputs undone ([`crate::sample`]): what a refined
+    /// argument gets with no strategy ([`apply_default`]).
+    Sample,
 }
 
 impl std::str::FromStr for Strategy {
@@ -43,8 +49,11 @@ impl std::str::FromStr for Strategy {
             "lazy" => Strategy::Lazy,
             "smt" => Strategy::Smt,
             "auto" => Strategy::Auto,
+            "sample" => Strategy::Sample,
             other => {
-                return Err(format!("unknown strategy `{other}` (expected random, exhaustive, lazy, smt or auto)"));
+                return Err(format!(
+                    "unknown strategy `{other}` (expected random, exhaustive, lazy, smt, auto or sample)"
+                ));
             }
         })
     }
@@ -58,6 +67,7 @@ impl std::fmt::Display for Strategy {
             Strategy::Lazy => "lazy",
             Strategy::Smt => "smt",
             Strategy::Auto => "auto",
+            Strategy::Sample => "sample",
         })
     }
 }
@@ -208,6 +218,7 @@ where
     let property = property.configure(|c| c.coverage_caveat = caveat);
     match strategy {
         Strategy::Random => property,
+        Strategy::Sample => property.sampled_inputs(SampleInputs::new(spec, reify)),
         Strategy::Exhaustive => property.configure(|c| c.exhaustive = Some(depth)),
         Strategy::Lazy | Strategy::Smt | Strategy::Auto => {
             property.inputs_from(SpecInputs::start(spec, strategy, depth, reify))
@@ -215,12 +226,41 @@ where
     }
 }
 
-/// The default for arguments with specs: random values, filtered by the
-/// specs (they reach far-off values small enumerations do not); and if the
-/// filter rejects most of them, the rest of the inputs from the solver or
-/// the lazy enumeration (as [`Strategy::Auto`]), which meet the specs by
-/// construction. The report says when that happened.
+/// The default for arguments with specs: random valid inputs from the
+/// sampler ([`Strategy::Sample`]), one per case, growing with the run's
+/// size ramp. Filtering random values leaves mostly the smallest valid
+/// inputs of any invariant worth stating (a random tree is rarely a
+/// red-black tree), and enumerating reaches large ones only after every
+/// smaller one. For a spec the sampler cannot take (a set-typed input):
+/// random values filtered by the specs, and if the filter rejects most of
+/// them, the rest from the solver or the lazy enumeration (as
+/// [`Strategy::Auto`]); the report says when that happened. `depth` is for
+/// that fallback.
 pub fn apply_default<G>(
+    property: Property<G>,
+    spec: &ArgSpec,
+    depth: u32,
+    reify: fn(&[Value]) -> Option<G::Value>,
+) -> Property<G>
+where
+    G: speccheck_core::Generator + Send + Sync + 'static,
+    G::Value: Send + 'static,
+{
+    let sampler = SampleInputs::new(spec, reify);
+    if sampler.sampler.is_ok() {
+        return property.sampled_inputs(sampler);
+    }
+    apply_topped_up(property, spec, depth, reify)
+}
+
+/// Random values, filtered by the specs (far-off values small
+/// enumerations do not reach); and if the filter rejects most of them, the
+/// rest of the inputs from the solver or the lazy enumeration (as
+/// [`Strategy::Auto`], the smallest valid inputs up to `depth`), which
+/// meet the specs by construction. The report says when that happened, and
+/// how large the added inputs were. [`apply_default`] does this for specs
+/// the sampler cannot take.
+pub fn apply_topped_up<G>(
     property: Property<G>,
     spec: &ArgSpec,
     depth: u32,
@@ -407,20 +447,7 @@ impl<T: Send> InputSource<T> for SpecInputs<T> {
                 return SourceStep::Error(format!("{} stopped without a word (its thread panicked)", self.by));
             };
             return match msg {
-                Msg::Input(v) => match self.spec.recheck(&self.by, v) {
-                    Err(e) => SourceStep::Error(e),
-                    Ok(v) => match (self.reify)(&v) {
-                        Some(t) => {
-                            *self.sizes.entry(v.iter().map(constructors).sum()).or_default() += 1;
-                            SourceStep::Input(t)
-                        }
-                        None => SourceStep::Error(format!(
-                            "{} produced an input that does not fit the arguments' Rust types: ({})",
-                            self.by,
-                            v.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
-                        )),
-                    },
-                },
+                Msg::Input(v) => hand_out(&self.spec, &self.by, self.reify, &mut self.sizes, v),
                 Msg::By(by) => {
                     self.by = by;
                     continue;
@@ -441,15 +468,104 @@ impl<T: Send> InputSource<T> for SpecInputs<T> {
     }
 
     fn sizes(&self) -> Option<String> {
-        let total: u64 = self.sizes.values().sum();
-        if total == 0 {
-            return None;
+        sizes_note(&self.sizes, "the smallest valid inputs, not a random sample")
+    }
+}
+
+/// An input a strategy built, re-checked by the evaluator ([`ArgSpec::recheck`])
+/// and rebuilt into the property's type, its size counted.
+fn hand_out<T>(
+    spec: &ArgSpec,
+    by: &str,
+    reify: fn(&[Value]) -> Option<T>,
+    sizes: &mut BTreeMap<usize, u64>,
+    v: Vec<Value>,
+) -> SourceStep<T> {
+    match spec.recheck(by, v) {
+        Err(e) => SourceStep::Error(e),
+        Ok(v) => match reify(&v) {
+            Some(t) => {
+                *sizes.entry(v.iter().map(constructors).sum()).or_default() += 1;
+                SourceStep::Input(t)
+            }
+            None => SourceStep::Error(format!(
+                "{by} produced an input that does not fit the arguments' Rust types: ({})",
+                v.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
+            )),
+        },
+    }
+}
+
+/// "their sizes in constructors: 1 ×11, 4 ×89 (mean 3.7; `what`)".
+fn sizes_note(sizes: &BTreeMap<usize, u64>, what: &str) -> Option<String> {
+    let total: u64 = sizes.values().sum();
+    if total == 0 {
+        return None;
+    }
+    let weighted: u64 = sizes.iter().map(|(&s, &n)| s as u64 * n).sum();
+    let each = sizes.iter().map(|(s, n)| format!("{s} ×{n}")).collect::<Vec<_>>().join(", ");
+    Some(format!("their sizes in constructors: {each} (mean {:.1}; {what})", weighted as f64 / total as f64))
+}
+
+/// The sampler's inputs ([`Strategy::Sample`]), one per case, no larger
+/// than the case's size (unless no input that small is valid), from the
+/// case's seed; each re-checked by the
+/// evaluator and rebuilt into the property's input type.
+pub struct SampleInputs<T> {
+    sampler: Result<Sampler<'static>, String>,
+    spec: ArgSpec,
+    reify: fn(&[Value]) -> Option<T>,
+    /// The next case's seed and size.
+    case: (u64, usize),
+    sizes: BTreeMap<usize, u64>,
+}
+
+impl<T> SampleInputs<T> {
+    /// The sampler of the inputs `spec` admits (an error, said at the first
+    /// input, when it cannot take the spec).
+    pub fn new(spec: &ArgSpec, reify: fn(&[Value]) -> Option<T>) -> Self {
+        let sampler = Sampler::new(&spec.params, &spec.exprs(), spec.measures).map_err(|e| e.to_string());
+        SampleInputs { sampler, spec: spec.clone(), reify, case: (0, 100), sizes: BTreeMap::new() }
+    }
+}
+
+const SAMPLER: &str = "the sampler (random valid inputs)";
+
+impl<T: Send> InputSource<T> for SampleInputs<T> {
+    fn describe(&self) -> String {
+        SAMPLER.into()
+    }
+
+    fn prepare(&mut self, seed: u64, size: usize) {
+        self.case = (seed, size);
+    }
+
+    fn next_input(&mut self) -> SourceStep<T> {
+        let sampler = match &mut self.sampler {
+            Ok(s) => s,
+            Err(e) => return SourceStep::Error(format!("the sampler cannot take this spec: {e}")),
+        };
+        let (seed, size) = self.case;
+        // Without `prepare` (not a sampling run), each input its own seed.
+        self.case.0 = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let restarts = sampler.restarts;
+        match sampler.sample(seed, u32::try_from(size).unwrap_or(u32::MAX)) {
+            Ok(Some(v)) => hand_out(&self.spec, SAMPLER, self.reify, &mut self.sizes, v),
+            Ok(None) => SourceStep::Stopped {
+                reason: format!(
+                    "it found no input satisfying {} of any size up to {} ({} attempts): the spec may be \
+                     unsatisfiable, or met only by inputs it rarely reaches (`strategy = \"lazy\"` decides which, \
+                     by enumeration)",
+                    self.spec.written(),
+                    sampler.largest_tried,
+                    sampler.restarts - restarts
+                ),
+            },
+            Err(e) => SourceStep::Error(format!("the sampler stopped: {e}")),
         }
-        let weighted: u64 = self.sizes.iter().map(|(&s, &n)| s as u64 * n).sum();
-        let each = self.sizes.iter().map(|(s, n)| format!("{s} ×{n}")).collect::<Vec<_>>().join(", ");
-        Some(format!(
-            "their sizes in constructors: {each} (mean {:.1}; the smallest valid inputs, not a random sample)",
-            weighted as f64 / total as f64
-        ))
+    }
+
+    fn sizes(&self) -> Option<String> {
+        sizes_note(&self.sizes, "random valid inputs, sized by the run's size ramp")
     }
 }

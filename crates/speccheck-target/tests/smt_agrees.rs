@@ -5,70 +5,21 @@
 use std::collections::BTreeSet;
 use std::time::Duration;
 
-use speccheck::{Arbitrary, Targetable, any, enumerate, measure};
+use speccheck::{Arbitrary, Targetable, any, enumerate};
 use speccheck_spec::{Measures, Targetable, Value, parse_str};
 use speccheck_target::lazy::Lazy;
 
 mod common;
 use common::{admitted, distinct};
 
-/// A list sorted by construction: each tail's elements are at least its head.
-#[derive(Arbitrary, Targetable, Clone, Debug, PartialEq)]
-enum Sorted {
-    Empty,
-    Link(i64, #[refine(at_least(_1, _0))] Box<Sorted>),
-}
-
-// The measures the types' refinements call are registered (`#[measure]`):
-// `Arbitrary` checks the refinements as it draws, with the registered ones.
-#[measure]
-fn at_least(l: &Sorted, x: i64) -> bool {
-    match l {
-        Sorted::Empty => true,
-        Sorted::Link(h, t) => *h >= x && at_least(t, x),
-    }
-}
-
-#[measure]
-fn all_lt(t: &Rbt, k: i64) -> bool {
-    match t {
-        Rbt::Leaf => true,
-        Rbt::Node { key, left, right, .. } => *key < k && all_lt(left, k) && all_lt(right, k),
-    }
-}
-
-#[measure]
-fn all_gt(t: &Rbt, k: i64) -> bool {
-    match t {
-        Rbt::Leaf => true,
-        Rbt::Node { key, left, right, .. } => *key > k && all_gt(left, k) && all_gt(right, k),
-    }
-}
+#[path = "common/trees.rs"]
+mod trees;
+use trees::{Rbt, Sorted};
 
 #[derive(Arbitrary, Targetable, Clone, Debug, PartialEq)]
 enum List {
     Nil,
     Cons(i64, Box<List>),
-}
-
-#[derive(Arbitrary, Targetable, Clone, Copy, Debug, PartialEq)]
-enum Color {
-    R,
-    B,
-}
-
-/// A search tree with colours (red-black once `is_rb` and `bh_ok` hold).
-#[derive(Arbitrary, Targetable, Clone, Debug, PartialEq)]
-enum Rbt {
-    Leaf,
-    Node {
-        color: Color,
-        key: i64,
-        #[refine(all_lt(left, key))]
-        left: Box<Rbt>,
-        #[refine(all_gt(right, key))]
-        right: Box<Rbt>,
-    },
 }
 
 const TREE_MEASURES: [&str; 7] = [

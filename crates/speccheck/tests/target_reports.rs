@@ -5,7 +5,7 @@
 //! lazy enumeration) are reported with their sizes.
 
 use speccheck::spec::{Targetable, Value};
-use speccheck::target::{ArgSpec, Fun, Strategy, apply, apply_default};
+use speccheck::target::{ArgSpec, Fun, Strategy, apply, apply_default, apply_topped_up};
 use speccheck::{Property, RunReport, RunVerdict, any, gens};
 
 mod common;
@@ -62,11 +62,11 @@ fn without_a_generated_function_the_count_is_every_valid_input() {
     assert!(r.summary().contains("valid inputs up to depth 2)"), "{}", r.summary());
 }
 
-/// A filter random lists rarely meet: the default strategy tops the run
+/// A filter random lists rarely meet: filtered random generation is topped
 /// up from the solver or the enumeration, whose inputs are the smallest
 /// valid ones, and says how large they were.
 #[test]
-fn the_default_strategys_top_up_says_how_large_its_inputs_were() {
+fn a_top_up_says_how_large_its_inputs_were() {
     let rare = "ordered(l) && size(l) >= 3";
     let spec = ArgSpec::new(vec![("l".into(), List::ty())], &[(rare, rare)]).unwrap();
     let admit = spec.clone();
@@ -75,7 +75,7 @@ fn the_default_strategys_top_up_says_how_large_its_inputs_were() {
         c.database = None;
         c.cases = 100;
     });
-    let r = apply_default(p, &spec, 5, |v| Some((List::reify(v.first()?)?,))).run(move |(l,): (List,)| {
+    let r = apply_topped_up(p, &spec, 5, |v| Some((List::reify(v.first()?)?,))).run(move |(l,): (List,)| {
         admit.admit(&[l.reflect()]);
         assert!(ordered(&l) && size(&l) >= 3);
     });
@@ -99,4 +99,31 @@ fn the_default_strategys_top_up_says_how_large_its_inputs_were() {
     assert!(histogram.iter().all(|&(size, _)| size >= 4), "{note}");
     assert_eq!(histogram[0].0, 4, "{note}");
     assert!(note.contains("the smallest valid inputs, not a random sample"), "{note}");
+}
+
+/// The same filter under the default strategy: every input comes from the
+/// sampler, valid by construction and of many sizes (not only the
+/// smallest), and the report says so.
+#[test]
+fn the_default_samples_valid_inputs_of_many_sizes_and_says_so() {
+    let rare = "ordered(l) && size(l) >= 3";
+    let spec = ArgSpec::new(vec![("l".into(), List::ty())], &[(rare, rare)]).unwrap();
+    let admit = spec.clone();
+    let p = Property::new(gens::arguments((any::<List>(),))).configure(|c| {
+        c.name = "sampled sizes".into();
+        c.database = None;
+        c.cases = 100;
+    });
+    let r = apply_default(p, &spec, 5, |v| Some((List::reify(v.first()?)?,))).run(move |(l,): (List,)| {
+        admit.admit(&[l.reflect()]);
+        assert!(ordered(&l) && size(&l) >= 3);
+    });
+    assert!(matches!(r.verdict, RunVerdict::Passed) && r.stats.passed == 100, "{}", r.summary());
+    assert_eq!(r.stats.discarded + r.stats.invalid, 0, "{:?}", r.stats);
+    let note = r.notes.iter().find(|n| n.contains("inputs came from the sampler")).expect("a sampler note");
+    assert!(note.starts_with("the 100 inputs came from the sampler"), "{note}");
+    let sizes = note.split("their sizes in constructors: ").nth(1).unwrap_or_else(|| panic!("no sizes: {note}"));
+    let distinct = sizes.split(" (mean").next().unwrap().split(", ").count();
+    assert!(distinct >= 10, "{note}");
+    assert!(note.contains("random valid inputs, sized by the run's size ramp"), "{note}");
 }

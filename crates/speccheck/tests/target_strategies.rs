@@ -5,7 +5,7 @@
 //! measure that does not terminate) each reported as what they are.
 
 use speccheck::spec::{Targetable as _, Value};
-use speccheck::target::{ArgSpec, Strategy, apply, apply_default};
+use speccheck::target::{ArgSpec, Strategy, apply, apply_default, apply_topped_up};
 use speccheck::{Property, RunReport, RunVerdict, any, gens, measure, property};
 
 mod common;
@@ -157,10 +157,10 @@ fn auto_takes_a_spec_outside_the_solver_without_a_warning() {
     assert!(text.contains("the lazy enumeration (outside the SMT solver's fragment"), "{text}");
 }
 
-/// The default (no strategy): random values filtered by the spec, and when
-/// the filter rejects most of them, the rest from the solver or the lazy
-/// enumeration.
-fn run_default(requires: &str, body: fn(List, i64)) -> RunReport {
+/// Filtered random values, topped up from the solver or the lazy
+/// enumeration when the filter rejects most of them ([`apply_topped_up`]),
+/// or the default (the sampler).
+fn run_with(topped_up: bool, requires: &str, body: fn(List, i64)) -> RunReport {
     let spec = ArgSpec::new(vec![("l".into(), List::ty()), ("x".into(), i64::ty())], &[(requires, requires)]).unwrap();
     let admit = spec.clone();
     let p = Property::new(gens::arguments((any::<List>(), any::<i64>()))).configure(|c| {
@@ -168,10 +168,19 @@ fn run_default(requires: &str, body: fn(List, i64)) -> RunReport {
         c.database = None;
         c.cases = 50;
     });
-    apply_default(p, &spec, 5, reify).run(move |(l, x): (List, i64)| {
+    let p = if topped_up { apply_topped_up(p, &spec, 5, reify) } else { apply_default(p, &spec, 5, reify) };
+    p.run(move |(l, x): (List, i64)| {
         admit.admit(&[l.reflect(), x.reflect()]);
         body(l, x)
     })
+}
+
+fn run_default(requires: &str, body: fn(List, i64)) -> RunReport {
+    run_with(false, requires, body)
+}
+
+fn run_topped_up(requires: &str, body: fn(List, i64)) -> RunReport {
+    run_with(true, requires, body)
 }
 
 /// Random lists are rarely ordered lists of three.
@@ -179,19 +188,31 @@ const RARE: &str = "size(l) == 3 && ordered(l)";
 
 #[test]
 fn a_filter_random_values_rarely_meet_is_met_by_the_solver_for_the_rest() {
-    let r = run_default(RARE, |l, _| assert!(size(&l) == 3 && ordered(&l)));
+    let r = run_topped_up(RARE, |l, _| assert!(size(&l) == 3 && ordered(&l)));
     assert!(matches!(r.verdict, RunVerdict::Passed), "{}", r.summary());
     assert!(r.stats.passed >= 50 && r.stats.topped_up.is_some(), "{:?}", r.stats);
     let notes = r.notes.join("\n");
     assert!(notes.contains("random inputs met the filter") && notes.contains("more inputs came from"), "{notes}");
     assert!(r.warnings.iter().all(|w| !w.contains("most generated inputs were rejected")), "{:?}", r.warnings);
     // A filter random values mostly meet is left to them.
-    let r = run_default("x != 3", |_, x| assert_ne!(x, 3));
+    let r = run_topped_up("x != 3", |_, x| assert_ne!(x, 3));
     assert!(matches!(r.verdict, RunVerdict::Passed) && r.stats.topped_up.is_none(), "{}", r.summary());
 }
 
 #[test]
+fn the_default_meets_a_rare_filter_with_every_input() {
+    let r = run_default(RARE, |l, _| assert!(size(&l) == 3 && ordered(&l)));
+    assert!(matches!(r.verdict, RunVerdict::Passed) && r.stats.passed == 50, "{}", r.summary());
+    assert_eq!(r.stats.discarded + r.stats.invalid, 0, "{:?}", r.stats);
+    assert!(r.notes.iter().any(|n| n.starts_with("the 50 inputs came from the sampler")), "{:?}", r.notes);
+}
+
+#[test]
 fn the_fallback_finds_a_bug_on_the_inputs_it_supplies() {
+    let r = run_topped_up(RARE, |l, _| assert!(size(&l) < 3, "a list of three"));
+    assert!(matches!(r.verdict, RunVerdict::Failed(_)), "{}", r.summary());
+    assert!(format!("{r}").contains("a list of three"), "{r}");
+    // And the default, from the sampler.
     let r = run_default(RARE, |l, _| assert!(size(&l) < 3, "a list of three"));
     assert!(matches!(r.verdict, RunVerdict::Failed(_)), "{}", r.summary());
     assert!(format!("{r}").contains("a list of three"), "{r}");
@@ -207,20 +228,25 @@ fn a_fallback_cut_short_of_the_cases_gives_up_and_says_how_far_it_got() {
         c.cases = 50;
         c.max_enumerated = 3;
     });
-    let r = apply_default(p, &spec, 5, reify).run(move |(l, x): (List, i64)| admit.admit(&[l.reflect(), x.reflect()]));
+    let r =
+        apply_topped_up(p, &spec, 5, reify).run(move |(l, x): (List, i64)| admit.admit(&[l.reflect(), x.reflect()]));
     let RunVerdict::GaveUp { reason } = &r.verdict else { panic!("a short run is no pass: {}", r.summary()) };
     assert!(reason.contains("stopped after 3 inputs") && reason.contains("of the 50 cases asked for"), "{reason}");
 }
 
 #[test]
 fn a_vacuous_filter_gives_up_after_the_fallback_finds_nothing() {
-    let r = run_default("x == 1 && x == 2", |_, _| {});
+    let r = run_topped_up("x == 1 && x == 2", |_, _| {});
     let RunVerdict::GaveUp { reason } = &r.verdict else { panic!("{}", r.summary()) };
     assert!(
         reason.contains("random inputs met the filter in none of")
             && reason.contains("found no valid inputs up to depth 5"),
         "{reason}"
     );
+    // The default: the sampler finds none, and says so.
+    let r = run_default("x == 1 && x == 2", |_, _| {});
+    let RunVerdict::GaveUp { reason } = &r.verdict else { panic!("{}", r.summary()) };
+    assert!(reason.contains("found no input satisfying `x == 1 && x == 2` of any size"), "{reason}");
 }
 
 #[property(cases = 30)]

@@ -63,7 +63,7 @@ struct Args {
     /// Only these parts (comma-separated: bugs,rate).
     #[arg(long)]
     parts: Option<String>,
-    /// Only these strategies (comma-separated: default,random,lazy,smt,auto,exhaustive,hand).
+    /// Only these strategies (comma-separated: default,sample,random,lazy,smt,auto,exhaustive,hand).
     #[arg(long)]
     strategies: Option<String>,
     /// Only the bugs whose name contains one of these (comma-separated).
@@ -81,8 +81,11 @@ fn picks(list: &Option<String>, name: &str) -> bool {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Col {
     /// No strategy: what `#[property]` does with a refined argument and no
-    /// settings but the depth (100 cases; random, topped up by `auto`).
+    /// settings but the depth (100 cases from the sampler, sized by the
+    /// run's ramp).
     Default,
+    /// The sampler with unbounded cases (sizes ramp, then stay at `max_size`).
+    Sample,
     Random,
     Lazy,
     Smt,
@@ -92,12 +95,14 @@ enum Col {
     Hand,
 }
 
-const COLS: [Col; 7] = [Col::Default, Col::Random, Col::Lazy, Col::Smt, Col::Auto, Col::Exhaustive, Col::Hand];
+const COLS: [Col; 8] =
+    [Col::Default, Col::Sample, Col::Random, Col::Lazy, Col::Smt, Col::Auto, Col::Exhaustive, Col::Hand];
 
 impl Col {
     fn name(self) -> &'static str {
         match self {
             Col::Default => "default",
+            Col::Sample => "sample",
             Col::Random => "random",
             Col::Lazy => "lazy",
             Col::Smt => "smt",
@@ -110,6 +115,7 @@ impl Col {
     fn strategy(self) -> Option<Strategy> {
         match self {
             Col::Random => Some(Strategy::Random),
+            Col::Sample => Some(Strategy::Sample),
             Col::Lazy => Some(Strategy::Lazy),
             Col::Smt => Some(Strategy::Smt),
             Col::Auto => Some(Strategy::Auto),
@@ -120,7 +126,7 @@ impl Col {
 
     /// Whether the seed changes the inputs (the enumerations are fixed).
     fn seeded(self) -> bool {
-        matches!(self, Col::Default | Col::Random | Col::Hand)
+        matches!(self, Col::Default | Col::Sample | Col::Random | Col::Hand)
     }
 }
 

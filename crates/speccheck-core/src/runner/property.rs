@@ -99,6 +99,22 @@ where
         self
     }
 
+    /// Takes every input from `source`, which makes *random* inputs (valid
+    /// by construction, say, where a filter would reject most): one per
+    /// case, each [`prepare`](InputSource::prepare)d with the case's seed
+    /// and its size on the run's ramp. The run needs `cases` passing
+    /// inputs, as a random run does, and claims no coverage; a source that
+    /// stops short makes the run give up, saying why. Inputs are encoded
+    /// into the generator's choices, so they shrink, replay and persist
+    /// like generated ones.
+    pub fn sampled_inputs(mut self, source: impl InputSource<G::Value> + 'static) -> Self
+    where
+        G: Send + Sync,
+    {
+        self.source = Some(Sourced::Sampled(Box::new(Encoded { generator: self.generator.clone(), source })));
+        self
+    }
+
     /// Generates inputs at random, and if a filter (an `assume`, a
     /// refinement) rejected most of them, takes the rest from the source
     /// `make` builds then (an SMT solver's models, a pruning enumerator):

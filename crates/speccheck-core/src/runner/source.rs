@@ -42,6 +42,15 @@ pub trait InputSource<T>: Send {
     /// The next step.
     fn next_input(&mut self) -> SourceStep<T>;
 
+    /// Called before each input of a *sampling* source
+    /// ([`Property::sampled_inputs`](crate::Property::sampled_inputs)):
+    /// the case's seed (from the run's, so a seed replays the run) and its
+    /// size on the run's size ramp (`max_size`, `size_ramp`), which the
+    /// source makes its input no larger than. Enumerating sources ignore it.
+    fn prepare(&mut self, seed: u64, size: usize) {
+        let _ = (seed, size);
+    }
+
     /// Warnings to attach to the report (e.g. a fallback the source took).
     fn warnings(&self) -> Vec<String> {
         Vec::new()
@@ -65,6 +74,9 @@ pub(crate) enum Sourced {
     /// The inputs random generation did not supply because a filter
     /// rejected most of its values: made only when that happens.
     Fallback(Box<dyn FnOnce() -> CaseSource + Send>),
+    /// Random inputs instead of the generator's, one per case, sized and
+    /// seeded by the run: no coverage is claimed.
+    Sampled(CaseSource),
 }
 
 /// Wraps a typed source so that it yields the generator's choices.
@@ -99,6 +111,10 @@ where
             SourceStep::Stopped { reason } => SourceStep::Stopped { reason },
             SourceStep::Error(e) => SourceStep::Error(e),
         }
+    }
+
+    fn prepare(&mut self, seed: u64, size: usize) {
+        self.source.prepare(seed, size);
     }
 
     fn warnings(&self) -> Vec<String> {

@@ -1,11 +1,13 @@
 //! The generation phase: where a run's inputs come from when no known input
 //! failed. Random generation by default; every input up to a depth with
-//! `exhaustive`; an input source's inputs instead of the generator's, or
-//! after random generation when a filter rejected most of its values.
+//! `exhaustive`; an input source's inputs instead of the generator's (every
+//! input it has, or random ones it samples), or after random generation
+//! when a filter rejected most of its values.
 
 use std::time::Instant;
 
 use super::Searched;
+use super::sourced::Mode;
 use crate::runner::engine::Engine;
 use crate::runner::report::{RunStats, RunVerdict};
 use crate::runner::source::Sourced;
@@ -13,7 +15,10 @@ use crate::runner::source::Sourced;
 impl Engine {
     /// Whether an input source replaces random generation.
     fn has_source(&self) -> bool {
-        matches!(*self.source.lock().unwrap_or_else(|e| e.into_inner()), Some(Sourced::Instead(_)))
+        matches!(
+            *self.source.lock().unwrap_or_else(|e| e.into_inner()),
+            Some(Sourced::Instead(_) | Sourced::Sampled(_))
+        )
     }
 
     /// Runs the generation phase this run's settings ask for.
@@ -32,11 +37,16 @@ impl Engine {
         let source = self.source.lock().unwrap_or_else(|e| e.into_inner()).take();
         let searched = match (source, self.config.exhaustive) {
             (Some(Sourced::Instead(mut source)), _) => {
-                let s = self.sourced(&mut source, stats, &mut notes, started, false);
+                let s = self.sourced(&mut source, stats, &mut notes, started, Mode::Cover);
                 warnings.extend(source.warnings());
                 s
             }
             (_, Some(depth)) => self.exhaust(depth, stats, &mut notes, started),
+            (Some(Sourced::Sampled(mut source)), None) => {
+                let s = self.sourced(&mut source, stats, &mut notes, started, Mode::Sample);
+                warnings.extend(source.warnings());
+                s
+            }
             (fallback, None) => {
                 let s = self.generate(stats, warnings, started);
                 // Topped up when the filter rejected most values and the
@@ -47,7 +57,7 @@ impl Engine {
                 match fallback {
                     Some(Sourced::Fallback(make)) if gave_up_or_passed && short => {
                         let mut source = make();
-                        let s = self.sourced(&mut source, stats, &mut notes, started, true);
+                        let s = self.sourced(&mut source, stats, &mut notes, started, Mode::TopUp);
                         warnings.extend(source.warnings());
                         s
                     }

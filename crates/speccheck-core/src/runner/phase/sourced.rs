@@ -9,6 +9,11 @@
 //! values (see [`Property::fallback_inputs`](crate::Property::fallback_inputs)):
 //! it then runs until the run has its `cases` passing inputs, and stopping
 //! short is no incompleteness (a random run promises no coverage).
+//!
+//! A *sampling* source (see [`Property::sampled_inputs`](crate::Property::sampled_inputs))
+//! makes random inputs instead of the generator: it gets each case's seed
+//! and size, and the run ends, as a random one does, at `cases` passing
+//! inputs.
 
 use std::time::Instant;
 
@@ -18,22 +23,42 @@ use crate::runner::engine::Engine;
 use crate::runner::report::{ExhaustiveStats, RunStats, RunVerdict};
 use crate::runner::source::{CaseSource, SourceStep};
 use crate::runner::tally::{count, give_up_reason};
+use crate::seed::case_seed;
 use crate::test_case::Tail;
 use crate::watch::Phase;
 
+/// What a source's inputs are to the run.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// Every input it covers, instead of random generation.
+    Cover,
+    /// The rest of the cases after random generation's filter rejected
+    /// most of its values.
+    TopUp,
+    /// Random inputs, one per case, instead of random generation.
+    Sample,
+}
+
+/// Mixed into the run seed for a sampling source's case seeds.
+const SAMPLE_STREAM: u64 = 0x7361_6d70_6c65;
+
 impl Engine {
-    /// Runs the inputs of `source`; `top_up` when it completes random
-    /// generation rather than replacing it.
+    /// Runs the inputs of `source`, taken as `mode` says.
     pub(crate) fn sourced(
         &self,
         source: &mut CaseSource,
         stats: &mut RunStats,
         notes: &mut Vec<String>,
         started: Instant,
-        top_up: bool,
+        mode: Mode,
     ) -> Searched {
-        let ending =
-            Ending { engine: self, top_up, random: (stats.passed, stats.passed + stats.discarded + stats.invalid) };
+        let top_up = mode != Mode::Cover;
+        let ending = Ending {
+            engine: self,
+            top_up,
+            sample: mode == Mode::Sample,
+            random: (stats.passed, stats.passed + stats.discarded + stats.invalid),
+        };
         let mut tried = 0u64;
         loop {
             if self.watch.is_abandoned() {
@@ -47,6 +72,13 @@ impl Engine {
                 return Searched::over(RunVerdict::Passed);
             }
             let over_time = self.config.time_budget.is_some_and(|b| started.elapsed() > b);
+            if mode == Mode::Sample && over_time {
+                // As for random generation: the budget ends the run, which
+                // passes on the cases it ran and says so.
+                stats.time_budget_hit = true;
+                notes.push(ending.topped_up(stats, source, ""));
+                return Searched::over(RunVerdict::Passed);
+            }
             if tried >= self.config.max_enumerated || over_time {
                 stats.time_budget_hit = over_time;
                 let why = if over_time {
@@ -58,9 +90,12 @@ impl Engine {
                     format!("it reached the limit of {} inputs (`max_enumerated`)", self.config.max_enumerated)
                 };
                 let name = source.describe();
-                let why =
-                    format!("{name} stopped after {tried} inputs because {why}: not every valid input was tested");
+                let left = if top_up { "" } else { ": not every valid input was tested" };
+                let why = format!("{name} stopped after {tried} inputs because {why}{left}");
                 return ending.stopped(stats, notes, why, source);
+            }
+            if mode == Mode::Sample {
+                source.prepare(case_seed(self.seed ^ SAMPLE_STREAM, tried), self.config.case_size(tried));
             }
             match source.next_input() {
                 SourceStep::Input(choices) => {
@@ -88,8 +123,8 @@ impl Engine {
                 }
                 SourceStep::Stopped { reason } => {
                     let name = source.describe();
-                    let why =
-                        format!("{name} stopped after {tried} inputs: {reason}; not every valid input was tested");
+                    let left = if top_up { "" } else { "; not every valid input was tested" };
+                    let why = format!("{name} stopped after {tried} inputs: {reason}{left}");
                     return ending.stopped(stats, notes, why, source);
                 }
                 SourceStep::Error(e) => return Searched::over(RunVerdict::Error(e)),
@@ -101,7 +136,10 @@ impl Engine {
 /// How a run from a source ends, given what the source says.
 struct Ending<'e> {
     engine: &'e Engine,
+    /// Until `cases` pass, claiming no coverage (a top-up or a sample).
     top_up: bool,
+    /// Every input from the source, none from random generation.
+    sample: bool,
     /// Random generation's passing inputs and tries before the source took
     /// over (a top-up).
     random: (u64, u64),
@@ -114,6 +152,9 @@ impl Ending<'_> {
         let (passed, tries) = self.random;
         let name = source.describe();
         let sizes = source.sizes().map(|s| format!("; {s}")).unwrap_or_default();
+        if self.sample {
+            return format!("the {} inputs came from {name}{how}{sizes}", stats.passed);
+        }
         let note = format!(
             "random inputs met the filter {passed} times in {tries} tries; {} more inputs came from {name}{how}{sizes}",
             stats.passed - passed
@@ -131,6 +172,9 @@ impl Ending<'_> {
         if self.top_up && partial {
             notes.push(self.topped_up(stats, source, &format!(" ({why}; a partial run, as `allow_partial` allows)")));
             Searched::over(RunVerdict::Passed)
+        } else if self.sample {
+            let reason = format!("{why}: {} of the {} cases asked for were tested", stats.passed, config.cases);
+            Searched::over(RunVerdict::GaveUp { reason })
         } else if self.top_up {
             let (passed, tries) = self.random;
             let reason = format!(

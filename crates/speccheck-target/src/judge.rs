@@ -1,0 +1,249 @@
+//! What a spec says of a partial input (holes and all), shared by the
+//! strategies that build inputs hole by hole: the lazy enumeration
+//! ([`crate::lazy`]) and the sampler ([`crate::sample`]). A spec false on
+//! a partial input is false on every input completing it; one the
+//! evaluation could not decide names the hole it needed.
+
+use std::collections::BTreeSet;
+use std::rc::Rc;
+
+use speccheck_spec::refined::{field_binding, field_place, refinement_holds};
+use speccheck_spec::{DataRef, Env, EvalError, Expr, Hint, Measures, Ty, Value, Violation};
+
+/// What the spec says of a partial input.
+pub(crate) enum Decision {
+    Refuted,
+    True,
+    /// Undecided until this hole is filled.
+    Needs(u32),
+}
+
+/// A hole still open: its id, type, bound (the lazy strategy's depth, the
+/// sampler's size budget) and the data types above it (for recursion, see
+/// [`crate::depth`]).
+#[derive(Clone)]
+pub(crate) struct Open {
+    pub(crate) id: u32,
+    pub(crate) ty: Ty,
+    pub(crate) bound: u32,
+    pub(crate) path: Rc<Vec<DataRef>>,
+}
+
+/// A partial input.
+pub(crate) struct Partial {
+    pub(crate) args: Vec<Value>,
+    pub(crate) open: Vec<Open>,
+    /// Every spec is true and no open hole has refinements inside: each
+    /// completion is valid, and no more checks are needed.
+    pub(crate) decided: bool,
+    /// Where the last hole was filled (`None` before any): see
+    /// [`Judge::decide`].
+    pub(crate) changed: Option<Rc<Vec<usize>>>,
+}
+
+/// The specs a partial input is judged by: the arguments' refinements and
+/// the `requires` clauses over them.
+pub(crate) struct Judge<'m> {
+    pub(crate) params: Vec<(String, Ty)>,
+    /// Names bound to fixed values (not generated).
+    pub(crate) given: Vec<(String, Value)>,
+    pub(crate) requires: Vec<Expr>,
+    pub(crate) measures: &'m Measures,
+}
+
+impl Judge<'_> {
+    /// What the specs say of `args`; the comparisons met between a hole
+    /// and a known integer go to `hints`. `changed` is where the last hole
+    /// was filled ([`locate`]), when `args` was judged before that: a
+    /// complete part elsewhere was judged then, and its refinements are
+    /// not evaluated again.
+    pub(crate) fn decide(
+        &self,
+        args: &[Value],
+        changed: Option<&[usize]>,
+        hints: &mut Vec<Hint>,
+    ) -> Result<Decision, EvalError> {
+        let mut needs = None;
+        // What one refinement says of the partial input: false refutes it
+        // (a partial operation met makes it false, as for the evaluator and
+        // the solver); true counts only if no hole was skipped on the way
+        // (else a completion could still meet a partial operation there).
+        let mut verdict =
+            |r: Result<Option<Violation>, EvalError>, skipped: Option<u32>, met: &[Hint]| -> Result<bool, EvalError> {
+                hints.extend_from_slice(met);
+                match r {
+                    Ok(Some(_)) => Ok(false),
+                    Ok(None) => {
+                        if let Some(h) = skipped {
+                            needs.get_or_insert(h);
+                        }
+                        Ok(true)
+                    }
+                    Err(EvalError::Hole(h)) => {
+                        needs.get_or_insert(h);
+                        Ok(true)
+                    }
+                    Err(e) => Err(e),
+                }
+            };
+        for (i, a) in args.iter().enumerate() {
+            let at = match changed {
+                None => Where::All,
+                Some([first, rest @ ..]) if *first == i => Where::On(rest),
+                Some(_) => Where::Off,
+            };
+            if !self.refinements_hold(a, at, &mut verdict)? {
+                return Ok(Decision::Refuted);
+            }
+        }
+        let mut env = Env::new(self.measures);
+        for (name, v) in &self.given {
+            env.bind(name.clone(), v.clone());
+        }
+        for ((name, _), v) in self.params.iter().zip(args) {
+            env.bind(name.clone(), v.clone());
+        }
+        for r in &self.requires {
+            let holds = refinement_holds(&mut env, r, || "the arguments".into());
+            if !verdict(holds, env.skipped(), env.hints())? {
+                return Ok(Decision::Refuted);
+            }
+        }
+        Ok(match needs {
+            Some(h) => Decision::Needs(h),
+            None => Decision::True,
+        })
+    }
+
+    /// False when a refinement inside `v` is false; undecided ones go to
+    /// `verdict` as holes. `at` says whether `v` changed since the last
+    /// judgement (see [`Judge::decide`]).
+    fn refinements_hold(
+        &self,
+        v: &Value,
+        at: Where<'_>,
+        verdict: &mut impl FnMut(Result<Option<Violation>, EvalError>, Option<u32>, &[Hint]) -> Result<bool, EvalError>,
+    ) -> Result<bool, EvalError> {
+        if matches!(at, Where::Off) && v.first_hole().is_none() {
+            return Ok(true);
+        }
+        match v {
+            Value::Int(_) | Value::Bool(_) | Value::Hole(_) => Ok(true),
+            Value::Seq(xs) => {
+                for (i, x) in xs.iter().enumerate() {
+                    if !self.refinements_hold(x, at.child(i), verdict)? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+            Value::Set(xs) => {
+                for x in xs {
+                    if !self.refinements_hold(x, Where::All, verdict)? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+            Value::Data { def, ctor, fields } => {
+                let c = &def.ctors[*ctor];
+                for (i, fd) in c.fields.iter().enumerate() {
+                    let Some(r) = &fd.refine else { continue };
+                    // Each refinement in an environment of its own, so a
+                    // hole one skipped is not blamed on the next.
+                    let mut env = Env::new(self.measures);
+                    for (fd, fv) in c.fields.iter().zip(fields.iter()).take(i + 1) {
+                        env.bind(field_binding(&fd.name), fv.clone());
+                    }
+                    let holds = refinement_holds(&mut env, r, || field_place(def, *ctor, i));
+                    if !verdict(holds, env.skipped(), env.hints())? {
+                        return Ok(false);
+                    }
+                }
+                for (i, f) in fields.iter().enumerate() {
+                    if !self.refinements_hold(f, at.child(i), verdict)? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+        }
+    }
+}
+
+/// Where a value sits relative to the last filled hole.
+#[derive(Clone, Copy)]
+enum Where<'p> {
+    /// Not judged before: every refinement is evaluated.
+    All,
+    /// On the way to the filled hole (the rest of the way).
+    On(&'p [usize]),
+    /// Elsewhere: unchanged since the last judgement.
+    Off,
+}
+
+impl<'p> Where<'p> {
+    fn child(self, i: usize) -> Where<'p> {
+        match self {
+            Where::All => Where::All,
+            Where::On([first, rest @ ..]) if *first == i => Where::On(rest),
+            Where::On(_) | Where::Off => Where::Off,
+        }
+    }
+}
+
+/// The way to `hole` in `args`: the argument's index, then each field's
+/// (or element's) index down to it.
+pub(crate) fn locate(args: &[Value], hole: u32) -> Option<Vec<usize>> {
+    fn walk(v: &Value, hole: u32, way: &mut Vec<usize>) -> bool {
+        match v {
+            Value::Hole(h) => *h == hole,
+            Value::Data { fields, .. } => walk_all(fields, hole, way),
+            Value::Seq(xs) => walk_all(xs, hole, way),
+            _ => false,
+        }
+    }
+    fn walk_all(xs: &[Value], hole: u32, way: &mut Vec<usize>) -> bool {
+        for (i, x) in xs.iter().enumerate() {
+            way.push(i);
+            if walk(x, hole, way) {
+                return true;
+            }
+            way.pop();
+        }
+        false
+    }
+    let mut way = Vec::new();
+    args.iter().enumerate().find_map(|(i, a)| {
+        way.clear();
+        way.push(i);
+        walk(a, hole, &mut way).then(|| way.clone())
+    })
+}
+
+/// `v` with hole `hole` replaced by `by`.
+pub(crate) fn fill(v: &Value, hole: u32, by: &Value) -> Value {
+    match v {
+        Value::Hole(h) if *h == hole => by.clone(),
+        Value::Data { def, ctor, fields } => {
+            Value::Data { def: def.clone(), ctor: *ctor, fields: fields.iter().map(|f| fill(f, hole, by)).collect() }
+        }
+        Value::Seq(xs) => Value::Seq(xs.iter().map(|x| fill(x, hole, by)).collect()),
+        other => other.clone(),
+    }
+}
+
+/// True when some value of `ty` carries a field refinement.
+pub(crate) fn has_refinements(ty: &Ty, seen: &mut BTreeSet<&'static str>) -> bool {
+    match ty {
+        Ty::Int { .. } | Ty::Bool => false,
+        Ty::Seq(t) | Ty::Set(t) => has_refinements(t, seen),
+        Ty::Data(r) => {
+            if !seen.insert(r.name) {
+                return false;
+            }
+            let def = r.get();
+            def.ctors.iter().flat_map(|c| &c.fields).any(|f| f.refine.is_some() || has_refinements(&f.ty, seen))
+        }
+    }
+}

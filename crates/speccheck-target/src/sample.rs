@@ -1,0 +1,532 @@
+//! The sampling strategy: random valid inputs of a chosen size. Filtering
+//! random values cannot reach large valid inputs (a random tree of sixteen
+//! nodes is almost never a red-black tree), and enumerating reaches them
+//! only after every smaller one. The sampler builds an input the way the
+//! lazy strategy does ([`crate::lazy`]) — from an input that is all holes,
+//! filling only the hole the spec needs, dropping a partial input the spec
+//! refutes together with every completion — but tries each hole's options
+//! in random order and stops at the first complete input (the use of lazy
+//! refutation in Claessen, Duregård and Pałka, "Generating constrained
+//! random data with uniform distribution", FLOPS 2014).
+//!
+//! Size: a hole of a type that can grow (recursion found from the type
+//! graph, or a sequence) carries a budget. A recursive step spends one and
+//! splits the rest at random among the fields that can grow, so a sampled
+//! tree takes the shape of a random split (as a random search tree's root
+//! rank is uniform); a sequence spends one per element. A refuted option
+//! is undone (chronological backtracking, bounded per attempt); an attempt
+//! that runs out of steps starts again, and after every few the size
+//! shrinks (faster past a time limit), so a spec that only small inputs
+//! meet still gets inputs, and a spec nothing meets ends with a clear "none
+//! found". An integer hole is drawn first where the comparisons it met
+//! ([`Hint`]) say it must be: `h >= 3` from a sorted list's refinement,
+//! `key < 7` from a search tree's; uniform draws would almost never fit
+//! the narrowing intervals of a large ordered structure.
+
+use std::collections::HashMap;
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+
+use rand::rngs::SmallRng;
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use speccheck_spec::{BinOp, DataRef, Expr, Hint, Measures, Ty, Value};
+
+use crate::depth::{constructors, recursive_step};
+use crate::judge::{Decision, Judge, Open, Partial, fill, has_refinements, locate};
+use crate::lazy::LazyError;
+
+/// How many values an integer hole tries before its choice is undone.
+const INT_TRIES: usize = 6;
+/// How many random splits of its budget a recursive step tries.
+const SPLIT_TRIES: usize = 3;
+/// How long one input may take at its size before smaller sizes are tried
+/// faster: a run of 100 cases stays within seconds even where large valid
+/// inputs are hard to build.
+pub const TIME_LIMIT: Duration = Duration::from_millis(100);
+/// The largest size tried when no smaller input meets the spec.
+const UPWARD_LIMIT: u32 = 256;
+/// Attempts at one size before the size shrinks by a quarter.
+const ATTEMPTS_PER_SIZE: u32 = 10;
+
+/// A filled hole whose other options are still to try.
+struct Frame {
+    args: Vec<Value>,
+    /// The holes open besides the one filled.
+    open: Vec<Open>,
+    decided: bool,
+    hole: u32,
+    /// Where that hole is.
+    way: Option<Rc<Vec<usize>>>,
+    /// Options left, the next one last.
+    options: Vec<(Value, Vec<Open>)>,
+}
+
+/// Random valid inputs of a spec, each no larger than the size asked for.
+pub struct Sampler<'m> {
+    judge: Judge<'m>,
+    rng: SmallRng,
+    next_hole: u32,
+    /// The integers' magnitude in the current attempt.
+    magnitude: i128,
+    /// How far past a bound a hinted integer goes, in the current attempt.
+    stride: i128,
+    /// What the last judgement's comparisons said of holes.
+    hints: Vec<Hint>,
+    growable: HashMap<&'static str, bool>,
+    /// Partial inputs judged, over every sample.
+    pub evaluated: u64,
+    /// Attempts abandoned (their steps spent, or every option refuted).
+    pub restarts: u64,
+    /// After this long on one input, smaller sizes are tried faster.
+    time_limit: Duration,
+    /// The largest size the last [`Sampler::sample`] tried.
+    pub largest_tried: u32,
+}
+
+impl<'m> Sampler<'m> {
+    /// A sampler of the inputs `params` satisfying every spec in
+    /// `requires` and the refinements inside their types.
+    pub fn new(params: &[(String, Ty)], requires: &[Expr], measures: &'m Measures) -> Result<Self, LazyError> {
+        if let Some(why) = params.iter().find_map(|(_, ty)| ty.unbounded()) {
+            return Err(LazyError::Unbounded(why));
+        }
+        if let Some((_, ty)) = params.iter().find(|(_, ty)| has_set(ty)) {
+            return Err(LazyError::Type(format!("a set-typed input (inside `{}`)", ty.name())));
+        }
+        Ok(Sampler {
+            judge: Judge { params: params.to_vec(), given: Vec::new(), requires: requires.to_vec(), measures },
+            rng: SmallRng::seed_from_u64(0),
+            next_hole: 0,
+            magnitude: 8,
+            stride: 4,
+            hints: Vec::new(),
+            growable: HashMap::new(),
+            evaluated: 0,
+            restarts: 0,
+            time_limit: TIME_LIMIT,
+            largest_tried: 0,
+        })
+    }
+
+    /// After `limit` on one input, the size halves after each failed
+    /// attempt ([`TIME_LIMIT`] unless set), so that an input that is hard to build at
+    /// its size comes smaller instead of late.
+    pub fn time_limit(mut self, limit: Duration) -> Self {
+        self.time_limit = limit;
+        self
+    }
+
+    /// A valid input no larger than `size` (recursive steps and sequence
+    /// elements, over all arguments), drawn from `seed` — or, when no
+    /// input that small meets the spec, the smallest larger size that
+    /// gives one; `None` when no attempt found one, down to size 0 and up
+    /// to 256 (or `size`).
+    pub fn sample(&mut self, seed: u64, size: u32) -> Result<Option<Vec<Value>>, LazyError> {
+        self.rng = SmallRng::seed_from_u64(seed);
+        let started = Instant::now();
+        self.largest_tried = size;
+        let mut target = size;
+        // Down to 0, then (a spec met only by larger inputs: `len(xs) >= 3`
+        // in a case of size 1) up, doubling, to a bound.
+        let mut up = false;
+        loop {
+            for _ in 0..ATTEMPTS_PER_SIZE {
+                if let Some(found) = self.attempt(target)? {
+                    return Ok(Some(found));
+                }
+                self.restarts += 1;
+                if started.elapsed() > self.time_limit {
+                    break;
+                }
+            }
+            if target == 0 && !up {
+                up = true;
+                target = size;
+            }
+            if up {
+                target = target.saturating_mul(2).saturating_add(2);
+                if target > UPWARD_LIMIT.max(size) {
+                    return Ok(None);
+                }
+                self.largest_tried = self.largest_tried.max(target);
+                continue;
+            }
+            // Past the time limit, the size halves after each attempt.
+            target = if started.elapsed() > self.time_limit { target / 2 } else { target * 3 / 4 };
+        }
+    }
+
+    /// One try at an input of size `target`.
+    fn attempt(&mut self, target: u32) -> Result<Option<Vec<Value>>, LazyError> {
+        // Per attempt, as Hypothesis mixes per test case: small integers
+        // (that repeat, and meet equalities), up to wide ones.
+        let floor = 4 * i128::from(target.max(2));
+        self.magnitude = match self.rng.random_range(0..4) {
+            0 => floor,
+            1 => floor.max(1000),
+            2 => floor.max(1 << 20),
+            _ => i128::MAX,
+        };
+        self.stride = (self.magnitude / i128::from(target.max(1))).clamp(2, 1 << 32);
+        let params = self.judge.params.clone();
+        let grows: Vec<bool> = params.iter().map(|(_, ty)| self.can_grow(ty)).collect();
+        let mut shares = self.split(target, grows.iter().filter(|g| **g).count()).into_iter();
+        self.next_hole = params.len() as u32;
+        let open = params
+            .iter()
+            .zip(&grows)
+            .enumerate()
+            .map(|(i, ((_, ty), grows))| Open {
+                id: i as u32,
+                ty: ty.clone(),
+                bound: if *grows { shares.next().unwrap_or(0) } else { 0 },
+                path: Rc::default(),
+            })
+            .collect();
+        let mut current =
+            Partial { args: (0..params.len() as u32).map(Value::Hole).collect(), open, decided: false, changed: None };
+        let mut frames: Vec<Frame> = Vec::new();
+        // Short attempts, many of them: a search that went wrong early
+        // thrashes below its mistake; a fresh start is cheaper.
+        let limit = 16 + 8 * u64::from(target);
+        let mut steps = 0u64;
+        loop {
+            if steps >= limit {
+                return Ok(None);
+            }
+            steps += 1;
+            self.hints.clear();
+            let decision = if current.decided {
+                Decision::True
+            } else {
+                self.evaluated += 1;
+                self.judge
+                    .decide(&current.args, current.changed.as_deref().map(Vec::as_slice), &mut self.hints)
+                    .map_err(LazyError::Eval)?
+            };
+            let hole = match decision {
+                Decision::Refuted => match next_option(&mut frames) {
+                    Some(p) => {
+                        current = p;
+                        continue;
+                    }
+                    None => return Ok(None),
+                },
+                Decision::Needs(h) => h,
+                // Structures before scalars no spec needs, so that those can
+                // take values the structures hold.
+                Decision::True => match current.open.iter().find(|o| !is_scalar(&o.ty)).or(current.open.first()) {
+                    None => return Ok(Some(current.args)),
+                    Some(o) => {
+                        let id = o.id;
+                        current.decided = current.open.iter().all(|o| !has_refinements(&o.ty, &mut Default::default()));
+                        id
+                    }
+                },
+            };
+            let i = current.open.iter().position(|o| o.id == hole).expect("a needed hole is open");
+            let filled = current.open.remove(i);
+            let mut options = self.options(&filled, &current.args)?;
+            options.reverse();
+            let way = locate(&current.args, filled.id).map(Rc::new);
+            frames.push(Frame {
+                way,
+                args: current.args,
+                open: current.open,
+                decided: current.decided,
+                hole: filled.id,
+                options,
+            });
+            match next_option(&mut frames) {
+                Some(p) => current = p,
+                None => return Ok(None),
+            }
+        }
+    }
+
+    /// The values `hole` may take, in the order to try them, each with the
+    /// new holes inside it.
+    fn options(&mut self, hole: &Open, args: &[Value]) -> Result<Vec<(Value, Vec<Open>)>, LazyError> {
+        let b = hole.bound;
+        Ok(match &hole.ty {
+            Ty::Int { lo, hi } => {
+                // Where the comparisons met on this hole say it must be,
+                // first; the last tries anywhere (a hint may sit under a
+                // disjunction).
+                let hinted = narrowed(*lo, *hi, self.hints.iter().filter(|h| h.hole == hole.id));
+                let mut xs: Vec<i128> = Vec::with_capacity(INT_TRIES);
+                // Unsteered, now and then a value the input already holds
+                // (Hypothesis reuses values too): a key to look up or
+                // delete is one the structure has.
+                if hinted.is_none() && self.rng.random_range(0..3) == 0 {
+                    let mut held = Vec::new();
+                    ints_in(args, &mut held);
+                    held.retain(|x| (*lo..=*hi).contains(x));
+                    if !held.is_empty() {
+                        xs.push(held[self.rng.random_range(0..held.len())]);
+                    }
+                }
+                for t in 0..INT_TRIES {
+                    let x = match hinted {
+                        Some(range) if t + 2 < INT_TRIES => self.int_within(range),
+                        _ => self.int(*lo, *hi),
+                    };
+                    if !xs.contains(&x) {
+                        xs.push(x);
+                    }
+                }
+                xs.into_iter().map(|x| (Value::Int(x), Vec::new())).collect()
+            }
+            Ty::Bool => {
+                let first = self.rng.random_bool(0.5);
+                vec![(Value::Bool(first), Vec::new()), (Value::Bool(!first), Vec::new())]
+            }
+            Ty::Seq(elem) => {
+                let mut lengths = vec![b];
+                if b > 0 {
+                    lengths.push(self.rng.random_range(0..b));
+                    lengths.push(0);
+                }
+                lengths.dedup();
+                let grows = self.can_grow(elem);
+                lengths
+                    .into_iter()
+                    .map(|n| {
+                        let shares = if grows { self.split(b - n, n as usize) } else { vec![0; n as usize] };
+                        let (xs, open): (Vec<Value>, Vec<Open>) =
+                            shares.into_iter().map(|s| self.fresh(elem, s, &hole.path)).unzip();
+                        (Value::Seq(xs), open)
+                    })
+                    .collect()
+            }
+            Ty::Set(_) => return Err(LazyError::Type(format!("a set-typed input (`{}`)", hole.ty.name()))),
+            Ty::Data(r) => {
+                let def = r.get();
+                let mut path = hole.path.as_ref().clone();
+                path.push(r.clone());
+                let path = Rc::new(path);
+                let (mut allowed, _) = constructors(&def, &path, b, false);
+                allowed.shuffle(&mut self.rng);
+                let (steps, rest): (Vec<usize>, Vec<usize>) =
+                    allowed.into_iter().partition(|&c| def.ctors[c].recursive || recursive_step(&def.ctors[c], &path));
+                // With budget left, a recursive step first (a few splits of
+                // what is left: first a near-even one, then uniform ones),
+                // then the others, passing the budget on.
+                let mut plan: Vec<(usize, u32, bool)> = Vec::new();
+                if b > 0 && !steps.is_empty() {
+                    for t in 0..SPLIT_TRIES {
+                        plan.push((steps[self.rng.random_range(0..steps.len())], b - 1, t == 0));
+                    }
+                }
+                plan.extend(rest.into_iter().map(|c| (c, b, false)));
+                plan.into_iter()
+                    .map(|(c, left, even)| {
+                        let fields = &def.ctors[c].fields;
+                        let grows: Vec<bool> = fields.iter().map(|f| self.can_grow(&f.ty)).collect();
+                        let parts = grows.iter().filter(|g| **g).count();
+                        let mut shares =
+                            if even { self.split_even(left, parts) } else { self.split(left, parts) }.into_iter();
+                        let (values, open): (Vec<Value>, Vec<Open>) = fields
+                            .iter()
+                            .zip(grows)
+                            .map(|(f, g)| {
+                                let share = if g { shares.next().unwrap_or(0) } else { 0 };
+                                self.fresh(&f.ty, share, &path)
+                            })
+                            .unzip();
+                        (Value::Data { def: def.clone(), ctor: c, fields: values.into() }, open)
+                    })
+                    .collect()
+            }
+        })
+    }
+
+    fn fresh(&mut self, ty: &Ty, budget: u32, path: &Rc<Vec<DataRef>>) -> (Value, Open) {
+        let id = self.next_hole;
+        self.next_hole += 1;
+        (Value::Hole(id), Open { id, ty: ty.clone(), bound: budget, path: path.clone() })
+    }
+
+    /// An integer of `lo..=hi`: one in eight a special value (an end of
+    /// the range, 0, ±1), one in four a small one (within 4 of the range's
+    /// value nearest 0), else uniform within the attempt's magnitude.
+    fn int(&mut self, lo: i128, hi: i128) -> i128 {
+        let m = match self.rng.random_range(0..8) {
+            0 => {
+                let special = [lo, hi, 0, 1, -1, lo.saturating_add(1), hi.saturating_sub(1)];
+                return special[self.rng.random_range(0..special.len())].clamp(lo, hi);
+            }
+            1 | 2 => 4,
+            _ => self.magnitude,
+        };
+        let (a, b) =
+            if lo < 0 { (lo.max(-m), hi.min(m)) } else { (lo, hi.min(lo.saturating_add(m.saturating_mul(2)))) };
+        // A range wholly past the magnitude: uniform over it.
+        if a > b { self.rng.random_range(lo..=hi) } else { self.rng.random_range(a..=b) }
+    }
+
+    /// An integer within hinted bounds: uniform between two, a stride's
+    /// random part past one.
+    fn int_within(&mut self, r: Narrowed) -> i128 {
+        match (r.lo_hinted, r.hi_hinted) {
+            (true, false) => r.lo.saturating_add(self.rng.random_range(0..=self.stride)).min(r.hi),
+            (false, true) => r.hi.saturating_sub(self.rng.random_range(0..=self.stride)).max(r.lo),
+            // Between two bounds around zero (a precondition's range), the
+            // same mix as anywhere; between two elsewhere (a search tree's
+            // interval), uniform.
+            (true, true) if r.lo > 0 || r.hi < 0 => self.rng.random_range(r.lo..=r.hi),
+            _ => self.int(r.lo, r.hi),
+        }
+    }
+
+    /// `total` split into `parts` unit by unit, each to a part at random:
+    /// shares near even (balanced shapes, which invariants such as equal
+    /// black heights need).
+    fn split_even(&mut self, total: u32, parts: usize) -> Vec<u32> {
+        let mut out = vec![0; parts];
+        if parts > 0 {
+            for _ in 0..total {
+                out[self.rng.random_range(0..parts)] += 1;
+            }
+        }
+        out
+    }
+
+    /// `total` split at random into `parts` (uniform over compositions).
+    fn split(&mut self, total: u32, parts: usize) -> Vec<u32> {
+        if parts == 0 {
+            return Vec::new();
+        }
+        let mut cuts: Vec<u32> = (1..parts).map(|_| self.rng.random_range(0..=total)).collect();
+        cuts.sort_unstable();
+        let mut out = Vec::with_capacity(parts);
+        let mut prev = 0;
+        for c in cuts {
+            out.push(c - prev);
+            prev = c;
+        }
+        out.push(total - prev);
+        out
+    }
+
+    /// Whether values of `ty` can be arbitrarily large (a sequence, or a
+    /// data type that reaches itself or a sequence).
+    fn can_grow(&mut self, ty: &Ty) -> bool {
+        match ty {
+            Ty::Seq(_) => true,
+            Ty::Int { .. } | Ty::Bool | Ty::Set(_) => false,
+            Ty::Data(r) => {
+                if let Some(g) = self.growable.get(r.name) {
+                    return *g;
+                }
+                let g = grows(ty, &mut Vec::new());
+                self.growable.insert(r.name, g);
+                g
+            }
+        }
+    }
+}
+
+/// An integer range narrowed by hints, and which ends they moved.
+#[derive(Clone, Copy)]
+struct Narrowed {
+    lo: i128,
+    hi: i128,
+    lo_hinted: bool,
+    hi_hinted: bool,
+}
+
+/// `lo..=hi` narrowed by `hints` (`None` when they leave nothing, or say
+/// nothing).
+fn narrowed<'h>(lo: i128, hi: i128, hints: impl Iterator<Item = &'h Hint>) -> Option<Narrowed> {
+    let mut r = Narrowed { lo, hi, lo_hinted: false, hi_hinted: false };
+    let mut any = false;
+    for h in hints {
+        any = true;
+        let v = h.value;
+        let (low, high) = match h.op {
+            BinOp::Lt => (None, v.checked_sub(1)),
+            BinOp::Le => (None, Some(v)),
+            BinOp::Gt => (v.checked_add(1), None),
+            BinOp::Ge => (Some(v), None),
+            BinOp::Eq => (Some(v), Some(v)),
+            _ => (None, None),
+        };
+        if let Some(l) = low.filter(|l| *l > r.lo) {
+            r.lo = l;
+            r.lo_hinted = true;
+        }
+        if let Some(u) = high.filter(|u| *u < r.hi) {
+            r.hi = u;
+            r.hi_hinted = true;
+        }
+    }
+    (any && r.lo <= r.hi).then_some(r)
+}
+
+/// The next option of the innermost frame that has one, applied.
+fn next_option(frames: &mut Vec<Frame>) -> Option<Partial> {
+    while let Some(f) = frames.last_mut() {
+        if let Some((v, new)) = f.options.pop() {
+            let args = f.args.iter().map(|a| fill(a, f.hole, &v)).collect();
+            let mut open = f.open.clone();
+            open.extend(new);
+            return Some(Partial { args, open, decided: f.decided, changed: f.way.clone() });
+        }
+        frames.pop();
+    }
+    None
+}
+
+fn grows(ty: &Ty, visiting: &mut Vec<DataRef>) -> bool {
+    match ty {
+        Ty::Seq(_) => true,
+        Ty::Int { .. } | Ty::Bool | Ty::Set(_) => false,
+        Ty::Data(r) => {
+            if visiting.contains(r) {
+                return true;
+            }
+            visiting.push(r.clone());
+            let def = r.get();
+            let g = def.ctors.iter().any(|c| c.recursive || c.fields.iter().any(|f| grows(&f.ty, visiting)));
+            visiting.pop();
+            g
+        }
+    }
+}
+
+/// Whether `ty` holds no structure (an integer or a boolean).
+fn is_scalar(ty: &Ty) -> bool {
+    matches!(ty, Ty::Int { .. } | Ty::Bool)
+}
+
+/// Every integer in `args`.
+fn ints_in(args: &[Value], out: &mut Vec<i128>) {
+    for a in args {
+        match a {
+            Value::Int(i) => out.push(*i),
+            Value::Data { fields, .. } => ints_in(fields, out),
+            Value::Seq(xs) => ints_in(xs, out),
+            _ => {}
+        }
+    }
+}
+
+fn has_set(ty: &Ty) -> bool {
+    fn walk(ty: &Ty, seen: &mut Vec<DataRef>) -> bool {
+        match ty {
+            Ty::Set(_) => true,
+            Ty::Int { .. } | Ty::Bool => false,
+            Ty::Seq(t) => walk(t, seen),
+            Ty::Data(r) => {
+                if seen.contains(r) {
+                    return false;
+                }
+                seen.push(r.clone());
+                r.get().ctors.iter().flat_map(|c| &c.fields).any(|f| walk(&f.ty, seen))
+            }
+        }
+    }
+    walk(ty, &mut Vec::new())
+}

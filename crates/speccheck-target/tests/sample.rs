@@ -1,0 +1,176 @@
+//! The sampler: every input it yields is valid (the evaluator agrees) and
+//! no larger than asked; it reaches large valid inputs that filtering
+//! random values does not; a spec nothing meets ends in "none found", and a
+//! property run with `Strategy::Sample` gives up saying so; a bug that needs
+//! a large valid input is found and shrunk to the smallest one.
+
+use speccheck::spec::Targetable;
+use speccheck::target::{ArgSpec, Strategy, apply};
+use speccheck::{Config, Property, RunVerdict, gens, measure};
+use speccheck_spec::{Measures, Value, parse_str};
+use speccheck_target::sample::Sampler;
+
+#[path = "common/trees.rs"]
+mod trees;
+use trees::{Color, Rbt, Sorted};
+
+#[measure]
+fn length(l: &Sorted) -> i64 {
+    match l {
+        Sorted::Empty => 0,
+        Sorted::Link(_, t) => 1 + length(t),
+    }
+}
+
+#[measure]
+fn black(c: &Color) -> bool {
+    match c {
+        Color::R => false,
+        Color::B => true,
+    }
+}
+
+#[measure]
+fn red(t: &Rbt) -> bool {
+    match t {
+        Rbt::Leaf => false,
+        Rbt::Node { color, .. } => !black(color),
+    }
+}
+
+#[measure]
+fn is_rb(t: &Rbt) -> bool {
+    match t {
+        Rbt::Leaf => true,
+        Rbt::Node { color, left, right, .. } => {
+            (black(color) || (!red(left) && !red(right))) && is_rb(left) && is_rb(right)
+        }
+    }
+}
+
+#[measure]
+fn bh(t: &Rbt) -> i64 {
+    match t {
+        Rbt::Leaf => 0,
+        Rbt::Node { color, left, .. } => bh(left) + if black(color) { 1 } else { 0 },
+    }
+}
+
+#[measure]
+fn bh_ok(t: &Rbt) -> bool {
+    match t {
+        Rbt::Leaf => true,
+        Rbt::Node { left, right, .. } => bh(left) == bh(right) && bh_ok(left) && bh_ok(right),
+    }
+}
+
+const RB: &str = "is_rb(x) && bh_ok(x)";
+
+/// Recursive steps in a value: links of a list, nodes of a tree.
+fn steps(v: &Value) -> u32 {
+    match v {
+        Value::Data { def, ctor, fields } => {
+            let own = u32::from(def.ctors[*ctor].recursive);
+            own + fields.iter().map(steps).sum::<u32>()
+        }
+        _ => 0,
+    }
+}
+
+fn sampler<T: Targetable>(spec: Option<&str>) -> Sampler<'static> {
+    let requires: Vec<_> = spec.map(|s| parse_str(s).unwrap()).into_iter().collect();
+    Sampler::new(&[("x".into(), T::ty())], &requires, Measures::global()).unwrap()
+}
+
+fn admitted(v: &Value, spec: Option<&str>) -> bool {
+    let requires: Vec<_> = spec.map(|s| (s.to_string(), parse_str(s).unwrap())).into_iter().collect();
+    speccheck_spec::admits(&[("x", v.clone())], &requires, Measures::global()).unwrap().is_none()
+}
+
+fn check_valid_and_bounded<T: Targetable>(spec: Option<&str>) {
+    let mut s = sampler::<T>(spec);
+    let mut found = 0;
+    for size in 0..=10u32 {
+        for seed in 0..20 {
+            let Some(v) = s.sample(seed, size).unwrap() else { continue };
+            let x = &v[0];
+            assert!(admitted(x, spec), "the sampler yielded {x}, which the spec rejects");
+            assert!(steps(x) <= size, "asked for size {size}, got {x} ({} steps)", steps(x));
+            found += 1;
+        }
+    }
+    assert!(found >= 200, "only {found} of 220 samples found an input");
+}
+
+#[test]
+fn every_sample_is_valid_and_no_larger_than_asked() {
+    check_valid_and_bounded::<Sorted>(None);
+    check_valid_and_bounded::<Rbt>(Some(RB));
+}
+
+#[test]
+fn samples_reach_large_valid_inputs() {
+    let mut s = sampler::<Sorted>(None);
+    let lists: Vec<Value> = (0..50).map(|seed| s.sample(seed, 20).unwrap().unwrap().remove(0)).collect();
+    assert!(lists.iter().all(|l| steps(l) == 20), "a sorted list has no reason to come short");
+    let distinct: std::collections::BTreeSet<_> = lists.iter().collect();
+    assert!(distinct.len() >= 45, "{} distinct of 50", distinct.len());
+
+    // Filtering random trees leaves almost only the smallest red-black
+    // ones; the sampler reaches eight nodes on a good share of its tries.
+    let mut s = sampler::<Rbt>(Some(RB));
+    let trees: Vec<Value> = (0..40).map(|seed| s.sample(seed, 8).unwrap().unwrap().remove(0)).collect();
+    let large = trees.iter().filter(|t| steps(t) >= 8).count();
+    assert!(large >= 10, "only {large} of 40 trees asked at size 8 had 8 nodes");
+}
+
+#[test]
+fn a_spec_nothing_meets_is_none_found_and_the_run_gives_up() {
+    let mut s = sampler::<Sorted>(Some("length(x) < 0"));
+    assert_eq!(s.sample(1, 5).unwrap(), None);
+
+    let spec = ArgSpec::new(vec![("x".into(), Sorted::ty())], &[("length(x) < 0", "length(x) < 0")]).unwrap();
+    let p = Property::new(gens::arguments((gens::argument::<Sorted>("x"),))).config(Config {
+        cases: 10,
+        seed: Some(3),
+        database: None,
+        ..Config::named("sample-unsat")
+    });
+    let r = apply(p, &spec, Strategy::Sample, 5, |v| Some((Sorted::reify(v.first()?)?,))).run(|_: (Sorted,)| {});
+    match &r.verdict {
+        RunVerdict::GaveUp { reason } => {
+            assert!(reason.contains("found no input satisfying `length(x) < 0`"), "{reason}")
+        }
+        other => panic!("expected a give-up, got {other:?}: {}", r.summary()),
+    }
+}
+
+fn to_vec(l: &Sorted) -> Vec<i64> {
+    let mut out = Vec::new();
+    let mut at = l;
+    while let Sorted::Link(h, t) = at {
+        out.push(*h);
+        at = t;
+    }
+    out
+}
+
+#[test]
+fn a_bug_needing_a_large_valid_input_is_found_and_shrunk_to_its_size() {
+    let spec = ArgSpec::new(vec![("x".into(), Sorted::ty())], &[]).unwrap();
+    let p = Property::new(gens::arguments((gens::argument::<Sorted>("x"),))).config(Config {
+        cases: 100,
+        seed: Some(7),
+        database: None,
+        ..Config::named("sample-large")
+    });
+    let r = apply(p, &spec, Strategy::Sample, 5, |v| Some((Sorted::reify(v.first()?)?,))).run(|(l,): (Sorted,)| {
+        let xs = to_vec(&l);
+        assert!(xs.windows(2).all(|w| w[0] <= w[1]), "the sampler gave an unsorted list {xs:?}");
+        // A planted bug: sorted lists of six or more break it.
+        assert!(xs.len() < 6, "six or more elements");
+    });
+    let RunVerdict::Failed(c) = &r.verdict else { panic!("not found: {}", r.summary()) };
+    let shown = format!("{:?}", c.inputs);
+    assert_eq!(shown.matches("Link").count(), 6, "shrunk to {shown}");
+}
