@@ -29,6 +29,15 @@ pub(crate) struct Open {
     pub(crate) path: Rc<Vec<DataRef>>,
 }
 
+impl Open {
+    /// The path of the fields of a value of data type `r` filling this hole.
+    pub(crate) fn path_into(&self, r: &DataRef) -> Rc<Vec<DataRef>> {
+        let mut path = self.path.as_ref().clone();
+        path.push(r.clone());
+        Rc::new(path)
+    }
+}
+
 /// A partial input.
 pub(crate) struct Partial {
     pub(crate) args: Vec<Value>,

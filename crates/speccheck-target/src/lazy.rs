@@ -125,9 +125,7 @@ impl<'m> Lazy<'m> {
             Ty::Set(_) => return Err(LazyError::Type(format!("a set-typed input (`{}`)", hole.ty.name()))),
             Ty::Data(r) => {
                 let def = r.get();
-                let mut path = hole.path.as_ref().clone();
-                path.push(r.clone());
-                let path = Rc::new(path);
+                let path = hole.path_into(r);
                 // None at all: no completion of this partial input fits the
                 // depth, and it is dropped.
                 let (ctors, _) = constructors(&def, &path, d, false);

@@ -303,9 +303,7 @@ impl<'m> Sampler<'m> {
             Ty::Set(_) => return Err(LazyError::Type(format!("a set-typed input (`{}`)", hole.ty.name()))),
             Ty::Data(r) => {
                 let def = r.get();
-                let mut path = hole.path.as_ref().clone();
-                path.push(r.clone());
-                let path = Rc::new(path);
+                let path = hole.path_into(r);
                 let (mut allowed, _) = constructors(&def, &path, b, false);
                 allowed.shuffle(&mut self.rng);
                 let (steps, rest): (Vec<usize>, Vec<usize>) =

@@ -56,4 +56,3 @@ pub enum Rbt {
         right: Box<Rbt>,
     },
 }
-
