@@ -94,7 +94,14 @@ impl Ord for Value {
             (Value::Int(a), Value::Int(b)) => a.cmp(b),
             (Value::Bool(a), Value::Bool(b)) => a.cmp(b),
             (Value::Data { def: d1, ctor: c1, fields: f1 }, Value::Data { def: d2, ctor: c2, fields: f2 }) => {
-                d1.name.cmp(&d2.name).then(c1.cmp(c2)).then_with(|| f1.cmp(f2))
+                // Shared parts are equal without a walk (a measure's loop
+                // check compares its arguments on every call).
+                let same_type = Arc::ptr_eq(d1, d2);
+                if same_type && c1 == c2 && Arc::ptr_eq(f1, f2) {
+                    return Ordering::Equal;
+                }
+                let names = if same_type { Ordering::Equal } else { d1.name.cmp(&d2.name) };
+                names.then(c1.cmp(c2)).then_with(|| f1.cmp(f2))
             }
             (Value::Seq(a), Value::Seq(b)) => a.cmp(b),
             (Value::Set(a), Value::Set(b)) => a.cmp(b),

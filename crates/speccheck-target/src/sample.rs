@@ -45,7 +45,7 @@ const SPLIT_TRIES: usize = 3;
 /// inputs are hard to build.
 pub const TIME_LIMIT: Duration = Duration::from_millis(100);
 /// The largest size tried when no smaller input meets the spec.
-const UPWARD_LIMIT: u32 = 256;
+const UPWARD_LIMIT: u32 = 64;
 /// Attempts at one size before the size shrinks by a quarter.
 const ATTEMPTS_PER_SIZE: u32 = 10;
 
@@ -121,7 +121,7 @@ impl<'m> Sampler<'m> {
     /// elements, over all arguments), drawn from `seed` — or, when no
     /// input that small meets the spec, the smallest larger size that
     /// gives one; `None` when no attempt found one, down to size 0 and up
-    /// to 256 (or `size`).
+    /// to 64 (or `size`).
     pub fn sample(&mut self, seed: u64, size: u32) -> Result<Option<Vec<Value>>, LazyError> {
         self.rng = SmallRng::seed_from_u64(seed);
         let started = Instant::now();

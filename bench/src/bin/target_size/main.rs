@@ -364,7 +364,7 @@ struct Bug {
     name: &'static str,
     /// The fewest nodes (elements) a failing input has, argued in `bugs.rs`.
     k: usize,
-    /// The depth the enumerations (and the default's top-up) use: the
+    /// The depth the enumerations use: the
     /// smallest at which a failing input exists.
     depth: u32,
     run: RunBug,
@@ -509,8 +509,8 @@ where
 fn part_rate(args: &Args, cols: &[Col]) -> Vec<RateRow> {
     let secs = Duration::from_secs(args.rate_secs);
     let mut rows = Vec::new();
-    // The default is left out: with the run's cases unbounded it is random
-    // generation (its top-up only fills a run short of its 100 cases).
+    // The default is left out: with the run's cases unbounded it is the
+    // sampler (the sample column).
     for &col in cols.iter().filter(|c| **c != Col::Default) {
         rows.push(measure_rate("RBTree", rbt_subject, col, 8, secs));
         rows.push(measure_rate("Map", map_subject, col, 8, secs));
@@ -748,9 +748,10 @@ library) is a plausible slip in otherwise correct code that shows only on valid 
 elements; the correct code is the depth bench's (`bench/src/bin/target/subjects.rs`), with the same specs. Each \
 strategy runs through the core runner as `#[property]` sets it up — `apply`/`apply_default` with the argument \
 spec, the spec checked in the body — with shrinking off, one thread, no per-case timeout. *default* is a \
-refined argument with no strategy and the runner's defaults (100 cases: random values filtered by the spec, \
-topped up by `auto` when the filter rejects most) at the bug's depth; *random* is the same filter with unbounded \
-cases (so its top-up never starts); *lazy*, *smt*, *auto*, *exhaustive* enumerate every valid input up to the \
+refined argument with no strategy and the runner's defaults (100 cases from the sampler, sized by the run's \
+ramp: 1 to 100 over the first 50 cases); *sample* is the same sampler with unbounded cases (sizes stay at 100 \
+after the ramp); *random* is random values filtered by the spec, with unbounded cases; *lazy*, *smt*, *auto*, \
+*exhaustive* enumerate every valid input up to the \
 depth (the smallest depth at which a failing input exists); *hand* is the generator a user would write instead \
 of a spec: random keys (up to 40, in −1000..=1000) inserted with the correct operation, no spec. Lazy \
 SmallCheck itself is not run here (no GHC on this machine).\n";
