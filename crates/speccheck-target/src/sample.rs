@@ -16,7 +16,7 @@
 //! rank is uniform); a sequence spends one per element. A refuted option
 //! is undone (chronological backtracking, bounded per attempt); an attempt
 //! that runs out of steps starts again, and after every few the size
-//! shrinks (faster past a time limit), so a spec that only small inputs
+//! shrinks (faster past a work limit), so a spec that only small inputs
 //! meet still gets inputs, and a spec nothing meets ends with a clear "none
 //! found". An integer hole is drawn first where the comparisons it met
 //! ([`Hint`]) say it must be: `h >= 3` from a sorted list's refinement,
@@ -25,7 +25,6 @@
 
 use std::collections::HashMap;
 use std::rc::Rc;
-use std::time::{Duration, Instant};
 
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
@@ -40,10 +39,13 @@ use crate::lazy::LazyError;
 const INT_TRIES: usize = 6;
 /// How many random splits of its budget a recursive step tries.
 const SPLIT_TRIES: usize = 3;
-/// How long one input may take at its size before smaller sizes are tried
-/// faster: a run of 100 cases stays within seconds even where large valid
-/// inputs are hard to build.
-pub const TIME_LIMIT: Duration = Duration::from_millis(100);
+/// How much work one input may take at its size before smaller sizes are
+/// tried faster, in judgements weighted by the size tried (what one costs
+/// grows with it): about 0.1–0.5 s on this project's benchmarks, so a run
+/// of 100 cases stays within seconds even where large valid inputs are
+/// hard to build. Work, not time, so that a seed makes the same inputs on
+/// every machine.
+pub const WORK_LIMIT: u64 = 64_000;
 /// The largest size tried when no smaller input meets the spec.
 const UPWARD_LIMIT: u32 = 64;
 /// Attempts at one size before the size shrinks by a quarter.
@@ -79,7 +81,9 @@ pub struct Sampler<'m> {
     /// Attempts abandoned (their steps spent, or every option refuted).
     pub restarts: u64,
     /// After this long on one input, smaller sizes are tried faster.
-    time_limit: Duration,
+    work_limit: u64,
+    /// Work spent on the current input (see [`WORK_LIMIT`]).
+    work: u64,
     /// The largest size the last [`Sampler::sample`] tried.
     pub largest_tried: u32,
 }
@@ -104,16 +108,17 @@ impl<'m> Sampler<'m> {
             growable: HashMap::new(),
             evaluated: 0,
             restarts: 0,
-            time_limit: TIME_LIMIT,
+            work_limit: WORK_LIMIT,
+            work: 0,
             largest_tried: 0,
         })
     }
 
-    /// After `limit` on one input, the size halves after each failed
-    /// attempt ([`TIME_LIMIT`] unless set), so that an input that is hard to build at
-    /// its size comes smaller instead of late.
-    pub fn time_limit(mut self, limit: Duration) -> Self {
-        self.time_limit = limit;
+    /// After `limit` work on one input, the size halves after each failed
+    /// attempt ([`WORK_LIMIT`] unless set), so that an input that is hard
+    /// to build at its size comes smaller instead of late.
+    pub fn work_limit(mut self, limit: u64) -> Self {
+        self.work_limit = limit;
         self
     }
 
@@ -124,9 +129,12 @@ impl<'m> Sampler<'m> {
     /// to 64 (or `size`).
     pub fn sample(&mut self, seed: u64, size: u32) -> Result<Option<Vec<Value>>, LazyError> {
         self.rng = SmallRng::seed_from_u64(seed);
-        let started = Instant::now();
+        self.work = 0;
         self.largest_tried = size;
-        let mut target = size;
+        // The size is a bound, as QuickCheck's is: a case takes a size up to
+        // it at random (the smaller ones are cheap, and the small scope
+        // holds many bugs).
+        let mut target = self.rng.random_range(0..=size);
         // Down to 0, then (a spec met only by larger inputs: `len(xs) >= 3`
         // in a case of size 1) up, doubling, to a bound.
         let mut up = false;
@@ -136,7 +144,7 @@ impl<'m> Sampler<'m> {
                     return Ok(Some(found));
                 }
                 self.restarts += 1;
-                if started.elapsed() > self.time_limit {
+                if self.work > self.work_limit {
                     break;
                 }
             }
@@ -152,8 +160,8 @@ impl<'m> Sampler<'m> {
                 self.largest_tried = self.largest_tried.max(target);
                 continue;
             }
-            // Past the time limit, the size halves after each attempt.
-            target = if started.elapsed() > self.time_limit { target / 2 } else { target * 3 / 4 };
+            // Past the work limit, the size halves after each attempt.
+            target = if self.work > self.work_limit { target / 2 } else { target * 3 / 4 };
         }
     }
 
@@ -201,6 +209,7 @@ impl<'m> Sampler<'m> {
                 Decision::True
             } else {
                 self.evaluated += 1;
+                self.work += u64::from(target) + 1;
                 self.judge
                     .decide(&current.args, current.changed.as_deref().map(Vec::as_slice), &mut self.hints)
                     .map_err(LazyError::Eval)?

@@ -110,18 +110,20 @@ fn every_sample_is_valid_and_no_larger_than_asked() {
 
 #[test]
 fn samples_reach_large_valid_inputs() {
+    // The size is a bound, each input's size up to it at random.
     let mut s = sampler::<Sorted>(None);
     let lists: Vec<Value> = (0..50).map(|seed| s.sample(seed, 20).unwrap().unwrap().remove(0)).collect();
-    assert!(lists.iter().all(|l| steps(l) == 20), "a sorted list has no reason to come short");
+    let sizes: std::collections::BTreeSet<u32> = lists.iter().map(steps).collect();
+    assert!(sizes.len() >= 10 && sizes.contains(&20), "sizes {sizes:?}");
     let distinct: std::collections::BTreeSet<_> = lists.iter().collect();
     assert!(distinct.len() >= 45, "{} distinct of 50", distinct.len());
 
     // Filtering random trees leaves almost only the smallest red-black
-    // ones; the sampler reaches eight nodes on a good share of its tries.
+    // ones; the sampler reaches eight nodes and more on a good share.
     let mut s = sampler::<Rbt>(Some(RB));
-    let trees: Vec<Value> = (0..40).map(|seed| s.sample(seed, 8).unwrap().unwrap().remove(0)).collect();
+    let trees: Vec<Value> = (0..40).map(|seed| s.sample(seed, 16).unwrap().unwrap().remove(0)).collect();
     let large = trees.iter().filter(|t| steps(t) >= 8).count();
-    assert!(large >= 10, "only {large} of 40 trees asked at size 8 had 8 nodes");
+    assert!(large >= 10, "only {large} of 40 trees asked at size up to 16 had 8 nodes or more");
 }
 
 #[test]
