@@ -132,18 +132,29 @@ pub struct Env<'m> {
     hints: Vec<Hint>,
 }
 
-/// A comparison met on a partial value between a hole and a known integer,
-/// `hole op value`: what that part must be for the comparison to hold
-/// (the sampler draws there first). Not a constraint of the spec: the
-/// comparison may sit under a disjunction.
+/// A comparison met on a partial value between a hole and another side,
+/// `hole op other`: with the other side known, what that part must be for
+/// the comparison to hold (the sampler draws there first); with it unknown,
+/// the hole it needs (the sampler builds that first, so that the next
+/// comparison has a bound). Not a constraint of the spec: the comparison
+/// may sit under a disjunction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Hint {
     /// The hole compared.
     pub hole: u32,
     /// `<`, `<=`, `>`, `>=` or `==`, with the hole on the left.
     pub op: BinOp,
-    /// The known side.
-    pub value: i128,
+    /// The other side.
+    pub other: Side,
+}
+
+/// The other side of a [`Hint`]'s comparison.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    /// An integer.
+    Known(i128),
+    /// Not known until this hole is built.
+    Needs(u32),
 }
 
 impl<'m> Env<'m> {
@@ -186,10 +197,15 @@ impl<'m> Env<'m> {
         let x = match self.int(a) {
             Ok(x) => x,
             Err(EvalError::Hole(h)) => {
-                if self.is_hole(a, h)
-                    && let Ok(y) = self.int(b)
-                {
-                    self.hints.push(Hint { hole: h, op, value: y });
+                if self.is_hole(a, h) {
+                    let other = match self.int(b) {
+                        Ok(y) => Some(Side::Known(y)),
+                        Err(EvalError::Hole(g)) if g != h => Some(Side::Needs(g)),
+                        Err(_) => None,
+                    };
+                    if let Some(other) = other {
+                        self.hints.push(Hint { hole: h, op, other });
+                    }
                 }
                 return Err(EvalError::Hole(h));
             }
@@ -199,7 +215,7 @@ impl<'m> Env<'m> {
             Ok(y) => Ok(compare(op, x, y)),
             Err(EvalError::Hole(h)) => {
                 if self.is_hole(b, h) {
-                    self.hints.push(Hint { hole: h, op: flipped(op), value: x });
+                    self.hints.push(Hint { hole: h, op: flipped(op), other: Side::Known(x) });
                 }
                 Err(EvalError::Hole(h))
             }
@@ -354,7 +370,7 @@ impl<'m> Env<'m> {
                     if let (BinOp::Eq, Value::Hole(g), Value::Int(v)) | (BinOp::Eq, Value::Int(v), Value::Hole(g)) =
                         (op, &x, &y)
                     {
-                        self.hints.push(Hint { hole: *g, op, value: *v });
+                        self.hints.push(Hint { hole: *g, op, other: Side::Known(*v) });
                     }
                     return Err(EvalError::Hole(h));
                 }

@@ -16,7 +16,7 @@
 //! rank is uniform); a sequence spends one per element. A refuted option
 //! is undone (chronological backtracking, bounded per attempt); an attempt
 //! that runs out of steps starts again, and after every few the size
-//! shrinks (faster past a work limit), so a spec that only small inputs
+//! shrinks (after one attempt each past a work limit), so a spec that only small inputs
 //! meet still gets inputs, and a spec nothing meets ends with a clear "none
 //! found". An integer hole is drawn first where the comparisons it met
 //! ([`Hint`]) say it must be: `h >= 3` from a sorted list's refinement,
@@ -29,7 +29,7 @@ use std::rc::Rc;
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
-use speccheck_spec::{BinOp, DataRef, Expr, Hint, Measures, Ty, Value};
+use speccheck_spec::{BinOp, DataRef, Expr, Hint, Measures, Side, Ty, Value};
 
 use crate::depth::{constructors, recursive_step};
 use crate::judge::{Decision, Judge, Open, Partial, fill, has_refinements, locate};
@@ -41,11 +41,11 @@ const INT_TRIES: usize = 6;
 const SPLIT_TRIES: usize = 3;
 /// How much work one input may take at its size before smaller sizes are
 /// tried faster, in judgements weighted by the size tried (what one costs
-/// grows with it): about 0.1–0.5 s on this project's benchmarks, so a run
+/// grows with it): at most tens of milliseconds on this project's benchmarks, so a run
 /// of 100 cases stays within seconds even where large valid inputs are
 /// hard to build. Work, not time, so that a seed makes the same inputs on
 /// every machine.
-pub const WORK_LIMIT: u64 = 64_000;
+pub const WORK_LIMIT: u64 = 8_000;
 /// The largest size tried when no smaller input meets the spec.
 const UPWARD_LIMIT: u32 = 64;
 /// Attempts at one size before the size shrinks by a quarter.
@@ -86,6 +86,8 @@ pub struct Sampler<'m> {
     work: u64,
     /// The largest size the last [`Sampler::sample`] tried.
     pub largest_tried: u32,
+    /// The largest size an input has been found at so far.
+    reached: u32,
 }
 
 impl<'m> Sampler<'m> {
@@ -111,36 +113,43 @@ impl<'m> Sampler<'m> {
             work_limit: WORK_LIMIT,
             work: 0,
             largest_tried: 0,
+            reached: 0,
         })
     }
 
-    /// After `limit` work on one input, the size halves after each failed
-    /// attempt ([`WORK_LIMIT`] unless set), so that an input that is hard
-    /// to build at its size comes smaller instead of late.
+    /// After `limit` work on one input, each size gets one attempt
+    /// ([`WORK_LIMIT`] unless set), so that an input that is hard to build
+    /// at its size comes smaller instead of late.
     pub fn work_limit(mut self, limit: u64) -> Self {
         self.work_limit = limit;
         self
     }
 
     /// A valid input no larger than `size` (recursive steps and sequence
-    /// elements, over all arguments), drawn from `seed` — or, when no
+    /// elements, over all arguments; at most about twice as large as the
+    /// largest found so far), drawn from `seed` — or, when no
     /// input that small meets the spec, the smallest larger size that
     /// gives one; `None` when no attempt found one, down to size 0 and up
     /// to 64 (or `size`).
     pub fn sample(&mut self, seed: u64, size: u32) -> Result<Option<Vec<Value>>, LazyError> {
         self.rng = SmallRng::seed_from_u64(seed);
         self.work = 0;
-        self.largest_tried = size;
         // The size is a bound, as QuickCheck's is: a case takes a size up to
         // it at random (the smaller ones are cheap, and the small scope
         // holds many bugs).
-        let mut target = self.rng.random_range(0..=size);
+        // And no more than twice the largest size that has given an input
+        // so far (plus a little): a spec met only by small inputs
+        // (`len(xs) == 3`) is not tried at size 100 on every case.
+        let start = self.rng.random_range(0..=size.min(self.reached.saturating_mul(2).saturating_add(4)));
+        self.largest_tried = start;
+        let mut target = start;
         // Down to 0, then (a spec met only by larger inputs: `len(xs) >= 3`
-        // in a case of size 1) up, doubling, to a bound.
+        // in a case of size 1) up, to a bound.
         let mut up = false;
         loop {
             for _ in 0..ATTEMPTS_PER_SIZE {
                 if let Some(found) = self.attempt(target)? {
+                    self.reached = self.reached.max(target);
                     return Ok(Some(found));
                 }
                 self.restarts += 1;
@@ -150,18 +159,20 @@ impl<'m> Sampler<'m> {
             }
             if target == 0 && !up {
                 up = true;
-                target = size;
+                target = start;
             }
             if up {
-                target = target.saturating_mul(2).saturating_add(2);
+                // By a quarter, so that a spec fixing the size exactly
+                // (`len(xs) == 3`) meets its size on the way.
+                target = target.saturating_add((target / 4).max(1));
                 if target > UPWARD_LIMIT.max(size) {
                     return Ok(None);
                 }
                 self.largest_tried = self.largest_tried.max(target);
                 continue;
             }
-            // Past the work limit, the size halves after each attempt.
-            target = if self.work > self.work_limit { target / 2 } else { target * 3 / 4 };
+            // Past the work limit, one attempt per size.
+            target = target * 3 / 4;
         }
     }
 
@@ -222,7 +233,9 @@ impl<'m> Sampler<'m> {
                     }
                     None => return Ok(None),
                 },
-                Decision::Needs(h) => h,
+                // A scalar compared with a side not built yet: that side
+                // first, so that the scalar is drawn within its bound.
+                Decision::Needs(h) => self.built_first(h, &current.open),
                 // Structures before scalars no spec needs, so that those can
                 // take values the structures hold.
                 Decision::True => match current.open.iter().find(|o| !is_scalar(&o.ty)).or(current.open.first()) {
@@ -252,6 +265,24 @@ impl<'m> Sampler<'m> {
                 None => return Ok(None),
             }
         }
+    }
+
+    /// The hole to fill when the spec needs `h`: the one the other side of
+    /// a comparison with `h` needs, when `h` is a scalar with no bound yet.
+    fn built_first(&self, h: u32, open: &[Open]) -> u32 {
+        let on_h = || self.hints.iter().filter(|x| x.hole == h);
+        if on_h().any(|x| matches!(x.other, Side::Known(_))) {
+            return h;
+        }
+        if !open.iter().any(|o| o.id == h && is_scalar(&o.ty)) {
+            return h;
+        }
+        on_h()
+            .find_map(|x| match x.other {
+                Side::Needs(g) if open.iter().any(|o| o.id == g) => Some(g),
+                _ => None,
+            })
+            .unwrap_or(h)
     }
 
     /// The values `hole` may take, in the order to try them, each with the
@@ -450,8 +481,8 @@ fn narrowed<'h>(lo: i128, hi: i128, hints: impl Iterator<Item = &'h Hint>) -> Op
     let mut r = Narrowed { lo, hi, lo_hinted: false, hi_hinted: false };
     let mut any = false;
     for h in hints {
+        let Side::Known(v) = h.other else { continue };
         any = true;
-        let v = h.value;
         let (low, high) = match h.op {
             BinOp::Lt => (None, v.checked_sub(1)),
             BinOp::Le => (None, Some(v)),
