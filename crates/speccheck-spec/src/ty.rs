@@ -135,6 +135,12 @@ impl PartialEq for DataRef {
 }
 impl Eq for DataRef {}
 
+impl std::hash::Hash for DataRef {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.id.hash(state);
+    }
+}
+
 impl fmt::Debug for DataRef {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.name)

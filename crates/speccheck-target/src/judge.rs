@@ -4,7 +4,6 @@
 //! a partial input is false on every input completing it; one the
 //! evaluation could not decide names the hole it needed.
 
-use std::collections::BTreeSet;
 use std::rc::Rc;
 
 use speccheck_spec::refined::{field_binding, field_place, refinement_holds};
@@ -243,14 +242,16 @@ pub(crate) fn fill(v: &Value, hole: u32, by: &Value) -> Value {
 }
 
 /// True when some value of `ty` carries a field refinement.
-pub(crate) fn has_refinements(ty: &Ty, seen: &mut BTreeSet<&'static str>) -> bool {
+pub(crate) fn has_refinements(ty: &Ty, seen: &mut Vec<DataRef>) -> bool {
     match ty {
         Ty::Int { .. } | Ty::Bool => false,
         Ty::Seq(t) | Ty::Set(t) => has_refinements(t, seen),
         Ty::Data(r) => {
-            if !seen.insert(r.name) {
+            // By type, not name: `Option<i64>` and `Option<Box<T>>` share one.
+            if seen.contains(r) {
                 return false;
             }
+            seen.push(r.clone());
             let def = r.get();
             def.ctors.iter().flat_map(|c| &c.fields).any(|f| f.refine.is_some() || has_refinements(&f.ty, seen))
         }

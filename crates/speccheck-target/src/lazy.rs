@@ -11,7 +11,6 @@
 //! "Depth" means what it means for the core's enumeration and the SMT
 //! strategy ([`crate::depth`]), so the three yield the same inputs.
 
-use std::collections::BTreeSet;
 use std::rc::Rc;
 
 use speccheck_spec::{DataRef, EvalError, Expr, Measures, Ty, Value};
@@ -190,7 +189,7 @@ impl<'m> Lazy<'m> {
                     None => return Ok(Some(p.args)),
                     Some(o) => {
                         let id = o.id;
-                        let decided = p.open.iter().all(|o| !has_refinements(&o.ty, &mut BTreeSet::new()));
+                        let decided = p.open.iter().all(|o| !has_refinements(&o.ty, &mut Vec::new()));
                         self.expand(p, id, decided)?;
                     }
                 },

@@ -75,7 +75,7 @@ pub struct Sampler<'m> {
     stride: i128,
     /// What the last judgement's comparisons said of holes.
     hints: Vec<Hint>,
-    growable: HashMap<&'static str, bool>,
+    growable: HashMap<DataRef, bool>,
     /// Partial inputs judged, over every sample.
     pub evaluated: u64,
     /// Attempts abandoned (their steps spent, or every option refuted).
@@ -242,7 +242,7 @@ impl<'m> Sampler<'m> {
                     None => return Ok(Some(current.args)),
                     Some(o) => {
                         let id = o.id;
-                        current.decided = current.open.iter().all(|o| !has_refinements(&o.ty, &mut Default::default()));
+                        current.decided = current.open.iter().all(|o| !has_refinements(&o.ty, &mut Vec::new()));
                         id
                     }
                 },
@@ -455,11 +455,13 @@ impl<'m> Sampler<'m> {
             Ty::Seq(_) => true,
             Ty::Int { .. } | Ty::Bool | Ty::Set(_) => false,
             Ty::Data(r) => {
-                if let Some(g) = self.growable.get(r.name) {
+                // By type, not name: `Option<i64>` does not grow,
+                // `Option<Box<Self>>` does.
+                if let Some(g) = self.growable.get(r) {
                     return *g;
                 }
                 let g = grows(ty, &mut Vec::new());
-                self.growable.insert(r.name, g);
+                self.growable.insert(r.clone(), g);
                 g
             }
         }

@@ -176,3 +176,25 @@ fn a_bug_needing_a_large_valid_input_is_found_and_shrunk_to_its_size() {
     let shown = format!("{:?}", c.inputs);
     assert_eq!(shown.matches("Link").count(), 6, "shrunk to {shown}");
 }
+
+/// A chain through `Option<Box<Self>>` beside an `Option<i64>`: the two
+/// `Option`s are different types (one grows, one does not).
+#[derive(speccheck::Arbitrary, speccheck::Targetable, Clone, Debug, PartialEq)]
+struct Chain {
+    tag: Option<i64>,
+    next: Option<Box<Chain>>,
+}
+
+fn links(v: &Value) -> u32 {
+    match v {
+        Value::Data { def, fields, .. } => u32::from(def.name == "Chain") + fields.iter().map(links).sum::<u32>(),
+        _ => 0,
+    }
+}
+
+#[test]
+fn growth_is_told_apart_by_type_not_by_name() {
+    let mut s = sampler::<Chain>(None);
+    let longest = (0..20).map(|seed| links(&s.sample(seed, 8).unwrap().unwrap()[0])).max().unwrap();
+    assert!(longest >= 5, "the longest of 20 chains asked at size up to 8 had {longest} links");
+}
