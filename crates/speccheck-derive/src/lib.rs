@@ -197,11 +197,12 @@ pub fn contracts(args: TokenStream, item: TokenStream) -> TokenStream {
 #[proc_macro]
 pub fn interface(input: TokenStream) -> TokenStream {
     #[cfg(feature = "interface")]
-    let out = interface::expand(input.into());
+    let out = interface::expand(input.into()).unwrap_or_else(syn::Error::into_compile_error);
     #[cfg(not(feature = "interface"))]
-    let out = Err::<proc_macro2::TokenStream, _>(syn::Error::new_spanned(
+    let out = syn::Error::new_spanned(
         proc_macro2::TokenStream::from(input),
         "`interface!` needs the `interface` feature of `speccheck`",
-    ));
-    out.unwrap_or_else(syn::Error::into_compile_error).into()
+    )
+    .into_compile_error();
+    out.into()
 }

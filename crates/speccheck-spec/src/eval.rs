@@ -3,7 +3,10 @@
 //! contract, and the oracle the solver's encoding is tested against.
 
 use std::borrow::Cow;
-use std::collections::BTreeSet;
+use std::cell::RefCell;
+use std::collections::{BTreeSet, HashMap};
+use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::sync::Arc;
 
 use crate::ast::{BinOp, Domain, Expr, UnOp};
 use crate::measure::{Body, Measures};
@@ -116,20 +119,173 @@ impl EvalError {
     }
 }
 
+/// A name in scope: a caller's (a contract's argument names are
+/// `'static`), or a measure's parameter or pattern variable, shared with
+/// the measure so that a call allocates no name.
+#[derive(Clone, Debug)]
+enum Name {
+    Given(Cow<'static, str>),
+    Shared(Arc<str>),
+}
+
+impl Name {
+    fn as_str(&self) -> &str {
+        match self {
+            Name::Given(n) => n,
+            Name::Shared(n) => n,
+        }
+    }
+}
+
 /// Names in scope and the measures callable.
 #[derive(Clone, Debug)]
 pub struct Env<'m> {
     /// Names are mostly the `'static` ones of a contract's arguments:
     /// binding them allocates nothing.
-    vars: Vec<(Cow<'static, str>, Value)>,
+    vars: Vec<(Name, Value)>,
     measures: &'m Measures,
     /// The measure calls under way (a repeat is a loop).
-    active: Vec<(String, Vec<Value>)>,
+    active: Vec<(usize, Vec<Value>)>,
     /// A hole a parallel connective or quantifier left unread because the
     /// other side decided (see [`Env::skipped`]).
     skipped: Option<u32>,
     /// What comparisons said of holes (see [`Env::hints`]).
     hints: Vec<Hint>,
+    /// Measure results kept across evaluations (see [`Memo`]).
+    memo: Option<&'m RefCell<Memo>>,
+}
+
+/// Measure results remembered across evaluations, keyed by the identity of
+/// the data measured: a builder of partial inputs (the lazy strategy, the
+/// sampler) copies only the path to the hole it fills, so every part off
+/// that path is the same shared value as before, and a measure of it (a
+/// subtree's black height, whether its keys are below a bound) is looked
+/// up instead of walked again. Only data, integers and booleans make a
+/// key; a call on anything else is evaluated every time. A key holds its
+/// data alive, so an address is never reused while it is remembered.
+#[derive(Default)]
+pub struct Memo {
+    table: HashMap<MemoKey, Remembered, BuildHasherDefault<IdHasher>>,
+}
+
+/// A hasher for keys made of addresses and small integers (the standard
+/// one is built to resist chosen keys, which these are not): FxHash's
+/// multiply and rotate.
+#[derive(Default)]
+struct IdHasher(u64);
+
+impl Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
+        }
+    }
+
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+
+    fn write_usize(&mut self, x: usize) {
+        self.write_u64(x as u64);
+    }
+}
+
+impl std::fmt::Debug for Memo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Memo({} results)", self.table.len())
+    }
+}
+
+/// More results than this and the memo starts again (a long enumeration
+/// would otherwise keep every value it built).
+const MEMO_LIMIT: usize = 1 << 18;
+
+impl Memo {
+    /// An empty memo.
+    pub fn new() -> Self {
+        Memo::default()
+    }
+
+    /// Forgets every result (and the values they held alive).
+    pub fn clear(&mut self) {
+        self.table.clear();
+    }
+
+    /// How many results are remembered.
+    pub fn len(&self) -> usize {
+        self.table.len()
+    }
+
+    /// Whether nothing is remembered.
+    pub fn is_empty(&self) -> bool {
+        self.table.is_empty()
+    }
+}
+
+/// A measure and its arguments, data compared by identity.
+struct MemoKey {
+    measure: usize,
+    args: Vec<Value>,
+}
+
+impl MemoKey {
+    /// The key of `measure(args)`, when every argument can be part of one
+    /// (else the arguments back).
+    fn new(measure: usize, args: Vec<Value>) -> Result<MemoKey, Vec<Value>> {
+        if args.iter().all(|a| matches!(a, Value::Int(_) | Value::Bool(_) | Value::Data { .. })) {
+            Ok(MemoKey { measure, args })
+        } else {
+            Err(args)
+        }
+    }
+}
+
+impl Hash for MemoKey {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.measure.hash(state);
+        for a in &self.args {
+            match a {
+                Value::Int(i) => i.hash(state),
+                Value::Bool(b) => b.hash(state),
+                Value::Data { fields, ctor, .. } => {
+                    (Arc::as_ptr(fields) as *const () as usize).hash(state);
+                    ctor.hash(state);
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+impl PartialEq for MemoKey {
+    fn eq(&self, other: &Self) -> bool {
+        self.measure == other.measure
+            && self.args.len() == other.args.len()
+            && self.args.iter().zip(&other.args).all(|(a, b)| match (a, b) {
+                (Value::Int(x), Value::Int(y)) => x == y,
+                (Value::Bool(x), Value::Bool(y)) => x == y,
+                (Value::Data { def: d, ctor: c, fields: f }, Value::Data { def: e, ctor: k, fields: g }) => {
+                    c == k && Arc::ptr_eq(f, g) && Arc::ptr_eq(d, e)
+                }
+                _ => false,
+            })
+    }
+}
+
+impl Eq for MemoKey {}
+
+/// A measure call's outcome with what it told its caller on the way.
+#[derive(Clone)]
+struct Remembered {
+    result: Result<Value, EvalError>,
+    skipped: Option<u32>,
+    hints: Arc<[Hint]>,
 }
 
 /// A comparison met on a partial value between a hole and another side,
@@ -161,12 +317,18 @@ impl<'m> Env<'m> {
     /// An empty scope calling `measures`.
     pub fn new(measures: &'m Measures) -> Self {
         // A contract's arguments, result and steps: one allocation.
-        Env { vars: Vec::with_capacity(8), measures, active: Vec::new(), skipped: None, hints: Vec::new() }
+        Env { vars: Vec::with_capacity(8), measures, active: Vec::new(), skipped: None, hints: Vec::new(), memo: None }
+    }
+
+    /// An empty scope calling `measures`, whose results on data are looked
+    /// up in and added to `memo`.
+    pub fn memoized(measures: &'m Measures, memo: &'m RefCell<Memo>) -> Self {
+        Env { memo: Some(memo), ..Env::new(measures) }
     }
 
     /// Binds `name` (shadowing earlier bindings).
     pub fn bind(&mut self, name: impl Into<Cow<'static, str>>, v: Value) -> &mut Self {
-        self.vars.push((name.into(), v));
+        self.vars.push((Name::Given(name.into()), v));
         self
     }
 
@@ -229,7 +391,7 @@ impl<'m> Env<'m> {
     }
 
     fn lookup(&self, name: &str) -> Option<&Value> {
-        self.vars.iter().rev().find(|(n, _)| n == name).map(|(_, v)| v)
+        self.vars.iter().rev().find(|(n, _)| n.as_str() == name).map(|(_, v)| v)
     }
 
     /// Evaluates `e`.
@@ -284,8 +446,9 @@ impl<'m> Env<'m> {
                 // Like the connectives: an undecided item does not hide a
                 // deciding one after it.
                 let mut undecided = None;
+                let var: Name = Name::Shared(Arc::from(var.as_str()));
                 for item in items {
-                    self.vars.push((Cow::Owned(var.clone()), item));
+                    self.vars.push((var.clone(), item));
                     let b = self.bool(body);
                     self.vars.pop();
                     match b {
@@ -420,23 +583,66 @@ impl<'m> Env<'m> {
         if args.len() != measure.params.len() {
             return Err(EvalError::Arity(f.to_string(), measure.params.len(), args.len()));
         }
+        // A measure is known by its address while the call lasts.
+        let id = Arc::as_ptr(&measure) as usize;
+        let (key, args) = match self.memo {
+            Some(memo) => match MemoKey::new(id, args) {
+                Ok(key) => {
+                    if let Some(m) = memo.borrow().table.get(&key) {
+                        self.hints.extend_from_slice(&m.hints);
+                        if let Some(h) = m.skipped {
+                            self.skipped.get_or_insert(h);
+                        }
+                        return m.result.clone();
+                    }
+                    (Some(key), None)
+                }
+                Err(args) => (None, Some(args)),
+            },
+            None => (None, Some(args)),
+        };
+        let args: &[Value] = match (&key, &args) {
+            (Some(k), _) => &k.args,
+            (None, Some(a)) => a,
+            (None, None) => unreachable!("the arguments are in the key or kept"),
+        };
         if self.active.len() >= MAX_MEASURE_DEPTH as usize {
             return Err(EvalError::TooDeep(f.to_string()));
         }
-        if self.active.iter().any(|(n, a)| n == f && *a == args) {
+        if self.active.iter().any(|(n, a)| *n == id && a.as_slice() == args) {
             return Err(EvalError::NotTerminating(f.to_string()));
         }
         // A measure sees only its parameters (and the fields it binds).
         let mut active = std::mem::take(&mut self.active);
-        active.push((f.to_string(), args.clone()));
-        let mut inner = Env { vars: Vec::new(), measures: self.measures, active, skipped: None, hints: Vec::new() };
+        active.push((id, args.to_vec()));
+        let mut inner = Env {
+            vars: Vec::with_capacity(args.len() + 3),
+            measures: self.measures,
+            active,
+            skipped: None,
+            hints: Vec::new(),
+            memo: self.memo,
+        };
         let r = inner.apply(f, &measure, args, at);
         self.active = inner.active;
+        self.active.pop();
+        // What a partial input's parts are is fixed, so is what a measure
+        // says of them: a result and a hole it stopped at are both kept
+        // (an error in the spec is not: it is reported where it is met).
+        if let (Some(memo), Some(key)) = (self.memo, key)
+            && matches!(r, Ok(_) | Err(EvalError::Hole(_)))
+        {
+            let mut memo = memo.borrow_mut();
+            if memo.table.len() >= MEMO_LIMIT {
+                memo.table.clear();
+            }
+            let m = Remembered { result: r.clone(), skipped: inner.skipped, hints: inner.hints.as_slice().into() };
+            memo.table.insert(key, m);
+        }
         self.hints.append(&mut inner.hints);
         if let Some(h) = inner.skipped {
             self.skipped.get_or_insert(h);
         }
-        self.active.pop();
         r
     }
 
@@ -444,16 +650,16 @@ impl<'m> Env<'m> {
         &mut self,
         f: &str,
         measure: &crate::measure::Measure,
-        args: Vec<Value>,
+        args: &[Value],
         at: &Expr,
     ) -> Result<Value, EvalError> {
         let inner = self;
-        for (p, v) in measure.params.iter().zip(&args) {
-            inner.vars.push((Cow::Owned(p.clone()), v.clone()));
+        for (p, v) in measure.names().params.iter().zip(args) {
+            inner.vars.push((Name::Shared(p.clone()), v.clone()));
         }
         match &measure.body {
             Body::Expr(e) => inner.eval(e),
-            Body::Match(_) => {
+            Body::Match(arms) => {
                 let Value::Data { def, ctor, fields } = &known(args[0].clone())? else {
                     return Err(EvalError::Type {
                         expr: at.to_string(),
@@ -461,13 +667,22 @@ impl<'m> Env<'m> {
                         found: args[0].to_string(),
                     });
                 };
-                let (body, binds) = measure
-                    .arm(def, *ctor)
+                let k = measure
+                    .arm_index(def, *ctor)
                     .ok_or_else(|| EvalError::NoArm { measure: f.to_string(), ctor: def.ctors[*ctor].name.clone() })?;
-                for (var, i) in binds {
-                    inner.vars.push((Cow::Owned(var), fields[i].clone()));
+                let names = &measure.names().arms[k];
+                for (i, var) in names.positional.iter().enumerate() {
+                    if let Some(var) = var {
+                        inner.vars.push((Name::Shared(var.clone()), fields[i].clone()));
+                    }
                 }
-                inner.eval(body)
+                let c = &def.ctors[*ctor];
+                for (field, var) in &names.named {
+                    if let Some(i) = c.fields.iter().position(|f| &f.name == field) {
+                        inner.vars.push((Name::Shared(var.clone()), fields[i].clone()));
+                    }
+                }
+                inner.eval(&arms[k].body)
             }
         }
     }
@@ -571,7 +786,7 @@ pub fn builtin(f: &str, args: &[Value], at: &Expr) -> Result<Option<Value>, Eval
     // whole value.
     match (f, args) {
         ("len" | "is_empty", [Value::Seq(_)]) => {}
-        _ if !BUILTINS.contains(&f) => return Ok(None),
+        _ if !is_builtin(f) => return Ok(None),
         _ => {
             if let Some(h) = args.iter().find_map(Value::first_hole) {
                 return Err(EvalError::Hole(h));
@@ -598,6 +813,32 @@ pub fn builtin(f: &str, args: &[Value], at: &Expr) -> Result<Option<Value>, Eval
         ("max", [x, y]) => Value::Int(int(x)?.max(int(y)?)),
         _ => return Ok(None),
     }))
+}
+
+/// Whether `f` names a built-in (a `match`, not a scan of [`BUILTINS`]:
+/// every measure call asks).
+fn is_builtin(f: &str) -> bool {
+    matches!(
+        f,
+        "len"
+            | "is_empty"
+            | "empty"
+            | "singleton"
+            | "elems"
+            | "union"
+            | "inter"
+            | "intersection"
+            | "diff"
+            | "difference"
+            | "member"
+            | "contains"
+            | "subset"
+            | "is_subset"
+            | "count"
+            | "abs"
+            | "min"
+            | "max"
+    )
 }
 
 /// The names of the built-in functions (for error messages and checks).

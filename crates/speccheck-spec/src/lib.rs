@@ -35,7 +35,7 @@ pub mod ty;
 pub mod value;
 
 pub use ast::{BinOp, Domain, Expr, UnOp};
-pub use eval::{Env, EvalError, Hint, Side};
+pub use eval::{Env, EvalError, Hint, Memo, Side};
 pub use measure::{Measure, MeasureSource, Measures};
 pub use native::NativePredicate;
 pub use parse::{Located, ParseError, binary_op, implies_to_rust, parse_str, parse_tokens};

@@ -108,6 +108,44 @@ pub struct Measure {
     pub result_type: String,
     /// The body.
     pub body: Body,
+    /// The names it binds, shared (see [`Names`]).
+    names: Names,
+}
+
+/// A measure's parameter and pattern variable names as the evaluator binds
+/// them: shared, so that a call allocates no name.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Names {
+    pub(crate) params: Vec<Arc<str>>,
+    /// Per arm (of a `match` body): positional variables, then named
+    /// fields with their variables.
+    pub(crate) arms: Vec<ArmNames>,
+}
+
+/// The variables one arm binds.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ArmNames {
+    pub(crate) positional: Vec<Option<Arc<str>>>,
+    pub(crate) named: Vec<(String, Arc<str>)>,
+}
+
+impl Names {
+    fn of(params: &[String], body: &Body) -> Names {
+        let arms = match body {
+            Body::Match(arms) => arms
+                .iter()
+                .map(|a| match &a.pat {
+                    Pat::Ctor { positional, named, .. } => ArmNames {
+                        positional: positional.iter().map(|v| v.as_deref().map(Arc::from)).collect(),
+                        named: named.iter().map(|(f, v)| (f.clone(), Arc::from(v.as_str()))).collect(),
+                    },
+                    Pat::Wild | Pat::Or(_) => ArmNames::default(),
+                })
+                .collect(),
+            Body::Expr(_) => Vec::new(),
+        };
+        Names { params: params.iter().map(|p| Arc::from(p.as_str())).collect(), arms }
+    }
 }
 
 impl Measure {
@@ -167,7 +205,21 @@ impl Measure {
             }
             other => Body::Expr(convert(other)?),
         };
-        Ok(Measure { name, params, param_types, result_type, body })
+        let names = Names::of(&params, &body);
+        Ok(Measure { name, params, param_types, result_type, body, names })
+    }
+
+    /// The names the evaluator binds.
+    pub(crate) fn names(&self) -> &Names {
+        &self.names
+    }
+
+    /// The index of the arm of a `match` body taken for constructor `ctor`.
+    pub(crate) fn arm_index(&self, def: &DataDef, ctor: usize) -> Option<usize> {
+        match &self.body {
+            Body::Match(arms) => arms.iter().position(|a| a.pat.matches(&def.ctors[ctor].name)),
+            Body::Expr(_) => None,
+        }
     }
 
     /// The arm for constructor `ctor` of `def`, with its bindings.

@@ -1,8 +1,10 @@
 //! The spec language: what it reads, what it rejects (naming the
 //! construct) and what its specs mean.
 
+use std::cell::RefCell;
+
 use speccheck_spec::{
-    BinOp, CtorDef, DataDef, DataRef, Env, EvalError, Expr, FieldDef, Measures, Targetable, Ty, Value, parse_str,
+    BinOp, CtorDef, DataDef, DataRef, Env, EvalError, Expr, FieldDef, Measures, Memo, Targetable, Ty, Value, parse_str,
 };
 
 /// `enum List { Nil, Cons(i64, Box<List>) }`, described by hand.
@@ -134,4 +136,47 @@ fn rust_values_reflect_and_reify() {
     assert_eq!(<(i64, Vec<bool>, Option<u8>)>::reify(&r), Some(v));
     assert_eq!(u8::reify(&Value::Int(300)), None, "values that do not fit are refused");
     assert_eq!(r.to_string(), "(3, [true, false], Some(7))");
+}
+
+/// `Cons(head, tail)`, sharing `tail`.
+fn cons(head: Value, tail: &Value) -> Value {
+    let Value::Data { def, .. } = tail else { panic!("a list") };
+    Value::Data { def: def.clone(), ctor: 1, fields: vec![head, tail.clone()].into() }
+}
+
+#[test]
+fn a_memo_changes_no_answer_and_looks_up_a_shared_part() {
+    let m = measures();
+    let memo = RefCell::new(Memo::new());
+    let tail = list(&[3, 4, 5, 6]);
+    let partial = cons(Value::Hole(9), &list(&[]));
+    let lists = [cons(Value::Int(1), &tail), cons(Value::Int(2), &tail), tail.clone(), partial.clone(), partial];
+    let specs = ["size(l)", "all_ge(l, 2)", "all_ge(l, 4) && size(l) > 2", "keys(l)"];
+    for spec in specs {
+        let e = parse_str(spec).unwrap();
+        for l in &lists {
+            let mut plain = Env::new(&m).with("l", l.clone());
+            let mut memoized = Env::memoized(&m, &memo).with("l", l.clone());
+            assert_eq!(plain.eval(&e), memoized.eval(&e), "{spec} of {l}");
+            assert_eq!(plain.hints(), memoized.hints(), "{spec} of {l}");
+            assert_eq!(plain.skipped(), memoized.skipped(), "{spec} of {l}");
+        }
+    }
+    // A list sharing a measured tail costs one more result: its own node.
+    memo.borrow_mut().clear();
+    let size = parse_str("size(l)").unwrap();
+    Env::memoized(&m, &memo).with("l", lists[0].clone()).eval(&size).unwrap();
+    let before = memo.borrow().len();
+    assert_eq!(before, 6, "a result per node and the empty list");
+    assert_eq!(Env::memoized(&m, &memo).with("l", lists[1].clone()).eval(&size), Ok(Value::Int(5)));
+    assert_eq!(memo.borrow().len(), before + 1);
+    // What a comparison with a hole told the first evaluation, a looked-up
+    // result tells again.
+    let ge = parse_str("all_ge(l, 2)").unwrap();
+    let mut first = Env::memoized(&m, &memo).with("l", lists[3].clone());
+    assert_eq!(first.eval(&ge), Err(EvalError::Hole(9)));
+    let mut again = Env::memoized(&m, &memo).with("l", lists[3].clone());
+    assert_eq!(again.eval(&ge), Err(EvalError::Hole(9)));
+    assert!(!again.hints().is_empty());
+    assert_eq!(first.hints(), again.hints());
 }

@@ -4,10 +4,11 @@
 //! a partial input is false on every input completing it; one the
 //! evaluation could not decide names the hole it needed.
 
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use speccheck_spec::refined::{field_binding, field_place, refinement_holds};
-use speccheck_spec::{DataRef, Env, EvalError, Expr, Hint, Measures, Ty, Value, Violation};
+use speccheck_spec::{DataRef, Env, EvalError, Expr, Hint, Measures, Memo, Ty, Value, Violation};
 
 /// What the spec says of a partial input.
 pub(crate) enum Decision {
@@ -57,9 +58,24 @@ pub(crate) struct Judge<'m> {
     pub(crate) given: Vec<(String, Value)>,
     pub(crate) requires: Vec<Expr>,
     pub(crate) measures: &'m Measures,
+    /// What measures said of the parts judged before (most of a partial
+    /// input is unchanged from one judgement to the next).
+    pub(crate) memo: RefCell<Memo>,
 }
 
-impl Judge<'_> {
+impl<'m> Judge<'m> {
+    /// The judge of `params` by `requires` and the refinements in their
+    /// types.
+    pub(crate) fn new(params: &[(String, Ty)], requires: &[Expr], measures: &'m Measures) -> Self {
+        Judge {
+            params: params.to_vec(),
+            given: Vec::new(),
+            requires: requires.to_vec(),
+            measures,
+            memo: RefCell::new(Memo::new()),
+        }
+    }
+
     /// What the specs say of `args`; the comparisons met between a hole
     /// and a known integer go to `hints`. `changed` is where the last hole
     /// was filled ([`locate`]), when `args` was judged before that: a
@@ -104,7 +120,7 @@ impl Judge<'_> {
                 return Ok(Decision::Refuted);
             }
         }
-        let mut env = Env::new(self.measures);
+        let mut env = Env::memoized(self.measures, &self.memo);
         for (name, v) in &self.given {
             env.bind(name.clone(), v.clone());
         }
@@ -159,7 +175,7 @@ impl Judge<'_> {
                     let Some(r) = &fd.refine else { continue };
                     // Each refinement in an environment of its own, so a
                     // hole one skipped is not blamed on the next.
-                    let mut env = Env::new(self.measures);
+                    let mut env = Env::memoized(self.measures, &self.memo);
                     for (fd, fv) in c.fields.iter().zip(fields.iter()).take(i + 1) {
                         env.bind(field_binding(&fd.name), fv.clone());
                     }
@@ -229,15 +245,29 @@ pub(crate) fn locate(args: &[Value], hole: u32) -> Option<Vec<usize>> {
     })
 }
 
-/// `v` with hole `hole` replaced by `by`.
+/// `v` with hole `hole` replaced by `by`. Only the way down to the hole
+/// is copied: every other part is the same shared value as in `v` (what
+/// a measure said of it is remembered, see [`Judge::memo`]).
 pub(crate) fn fill(v: &Value, hole: u32, by: &Value) -> Value {
+    filled(v, hole, by).unwrap_or_else(|| v.clone())
+}
+
+/// `v` with the hole replaced, `None` when it is not in `v`.
+fn filled(v: &Value, hole: u32, by: &Value) -> Option<Value> {
+    let within = |xs: &[Value]| {
+        xs.iter().enumerate().find_map(|(i, x)| filled(x, hole, by).map(|x| (i, x))).map(|(i, x)| {
+            let mut copy = xs.to_vec();
+            copy[i] = x;
+            copy
+        })
+    };
     match v {
-        Value::Hole(h) if *h == hole => by.clone(),
+        Value::Hole(h) if *h == hole => Some(by.clone()),
         Value::Data { def, ctor, fields } => {
-            Value::Data { def: def.clone(), ctor: *ctor, fields: fields.iter().map(|f| fill(f, hole, by)).collect() }
+            within(fields).map(|fields| Value::Data { def: def.clone(), ctor: *ctor, fields: fields.into() })
         }
-        Value::Seq(xs) => Value::Seq(xs.iter().map(|x| fill(x, hole, by)).collect()),
-        other => other.clone(),
+        Value::Seq(xs) => within(xs).map(Value::Seq),
+        _ => None,
     }
 }
 
@@ -255,5 +285,29 @@ pub(crate) fn has_refinements(ty: &Ty, seen: &mut Vec<DataRef>) -> bool {
             let def = r.get();
             def.ctors.iter().flat_map(|c| &c.fields).any(|f| f.refine.is_some() || has_refinements(&f.ty, seen))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use speccheck_spec::Targetable;
+
+    #[test]
+    fn filling_a_hole_copies_only_the_way_to_it() {
+        let pair = |a: Value, b: Value| {
+            let Ty::Data(r) = <(i64, i64)>::ty() else { unreachable!() };
+            Value::Data { def: r.get(), ctor: 0, fields: vec![a, b].into() }
+        };
+        let untouched = pair(Value::Int(1), Value::Int(2));
+        let v = pair(untouched.clone(), pair(Value::Hole(3), Value::Int(4)));
+        let filled = fill(&v, 3, &Value::Int(5));
+        assert_eq!(filled, pair(untouched.clone(), pair(Value::Int(5), Value::Int(4))));
+        let (Value::Data { fields: a, .. }, Value::Data { fields: b, .. }) = (&v, &filled) else { unreachable!() };
+        let (Value::Data { fields: x, .. }, Value::Data { fields: y, .. }) = (&a[0], &b[0]) else { unreachable!() };
+        assert!(std::sync::Arc::ptr_eq(x, y), "the part off the way is shared");
+        // A hole not in the value leaves it as it is.
+        let (Value::Data { fields: same, .. }, _) = (&fill(&v, 99, &Value::Int(0)), ()) else { unreachable!() };
+        assert!(std::sync::Arc::ptr_eq(same, a));
     }
 }

@@ -70,7 +70,7 @@ impl<'m> Lazy<'m> {
             changed: None,
         };
         Lazy {
-            judge: Judge { params: params.to_vec(), given: Vec::new(), requires: requires.to_vec(), measures },
+            judge: Judge::new(params, requires, measures),
             limit: None,
             stack: vec![root],
             next_hole: n,

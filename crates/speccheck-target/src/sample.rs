@@ -101,7 +101,7 @@ impl<'m> Sampler<'m> {
             return Err(LazyError::Type(format!("a set-typed input (inside `{}`)", ty.name())));
         }
         Ok(Sampler {
-            judge: Judge { params: params.to_vec(), given: Vec::new(), requires: requires.to_vec(), measures },
+            judge: Judge::new(params, requires, measures),
             rng: SmallRng::seed_from_u64(0),
             next_hole: 0,
             magnitude: 8,
@@ -188,6 +188,8 @@ impl<'m> Sampler<'m> {
             _ => i128::MAX,
         };
         self.stride = (self.magnitude / i128::from(target.max(1))).clamp(2, 1 << 32);
+        // A new attempt shares no part with the last one.
+        self.judge.memo.borrow_mut().clear();
         let params = self.judge.params.clone();
         let grows: Vec<bool> = params.iter().map(|(_, ty)| self.can_grow(ty)).collect();
         let mut shares = self.split(target, grows.iter().filter(|g| **g).count()).into_iter();
