@@ -15,7 +15,7 @@ use crate::value::Value;
 
 /// Measure calls nested deeper than this are refused (the evaluator
 /// recurses on the native stack).
-const MAX_MEASURE_DEPTH: u32 = 1_000;
+pub(crate) const MAX_MEASURE_DEPTH: u32 = 1_000;
 
 /// Why a spec could not be evaluated.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -123,8 +123,10 @@ impl EvalError {
 /// `'static`), or a measure's parameter or pattern variable, shared with
 /// the measure so that a call allocates no name.
 #[derive(Clone, Debug)]
-enum Name {
+pub(crate) enum Name {
+    /// A caller's.
     Given(Cow<'static, str>),
+    /// A measure's.
     Shared(Arc<str>),
 }
 
@@ -142,17 +144,23 @@ impl Name {
 pub struct Env<'m> {
     /// Names are mostly the `'static` ones of a contract's arguments:
     /// binding them allocates nothing.
-    vars: Vec<(Name, Value)>,
-    measures: &'m Measures,
+    pub(crate) vars: Vec<(Name, Value)>,
+    pub(crate) measures: &'m Measures,
     /// The measure calls under way (a repeat is a loop).
-    active: Vec<(usize, Vec<Value>)>,
+    pub(crate) active: Vec<(usize, Vec<Value>)>,
     /// A hole a parallel connective or quantifier left unread because the
     /// other side decided (see [`Env::skipped`]).
-    skipped: Option<u32>,
+    pub(crate) skipped: Option<u32>,
     /// What comparisons said of holes (see [`Env::hints`]).
-    hints: Vec<Hint>,
+    pub(crate) hints: Vec<Hint>,
     /// Measure results kept across evaluations (see [`Memo`]).
-    memo: Option<&'m RefCell<Memo>>,
+    pub(crate) memo: Option<&'m RefCell<Memo>>,
+    /// What the holes filled since the values in scope were bound were
+    /// filled with, by hole (see [`Env::with_fills`]).
+    pub(crate) fills: Option<&'m [Option<Value>]>,
+    /// How many filled holes this evaluation read through `fills` (a
+    /// measure result that read one is not remembered: see [`Memo`]).
+    pub(crate) resolved: u32,
 }
 
 /// Measure results remembered across evaluations, keyed by the identity of
@@ -166,6 +174,9 @@ pub struct Env<'m> {
 #[derive(Default)]
 pub struct Memo {
     table: HashMap<MemoKey, Remembered, BuildHasherDefault<IdHasher>>,
+    /// Data known to hold no hole (by address, held alive): a walk for
+    /// filled holes skips it.
+    complete: HashMap<usize, Arc<[Value]>, BuildHasherDefault<IdHasher>>,
 }
 
 /// A hasher for keys made of addresses and small integers (the standard
@@ -215,6 +226,7 @@ impl Memo {
     /// Forgets every result (and the values they held alive).
     pub fn clear(&mut self) {
         self.table.clear();
+        self.complete.clear();
     }
 
     /// How many results are remembered.
@@ -317,13 +329,119 @@ impl<'m> Env<'m> {
     /// An empty scope calling `measures`.
     pub fn new(measures: &'m Measures) -> Self {
         // A contract's arguments, result and steps: one allocation.
-        Env { vars: Vec::with_capacity(8), measures, active: Vec::new(), skipped: None, hints: Vec::new(), memo: None }
+        Env {
+            vars: Vec::with_capacity(8),
+            measures,
+            active: Vec::new(),
+            skipped: None,
+            hints: Vec::new(),
+            memo: None,
+            fills: None,
+            resolved: 0,
+        }
     }
 
     /// An empty scope calling `measures`, whose results on data are looked
     /// up in and added to `memo`.
     pub fn memoized(measures: &'m Measures, memo: &'m RefCell<Memo>) -> Self {
         Env { memo: Some(memo), ..Env::new(measures) }
+    }
+
+    /// With `fills`: a hole `h` met in a value in scope whose `fills[h]` is
+    /// known reads as that value (a spec left waiting on a partial input
+    /// is taken up again after more of its holes were filled, without
+    /// copying the values it holds: see [`crate::Residual`]).
+    pub fn with_fills(mut self, fills: &'m [Option<Value>]) -> Self {
+        self.fills = Some(fills);
+        self
+    }
+
+    /// `v`, or what it was filled with when it is a filled hole.
+    pub(crate) fn resolve(&mut self, v: Value) -> Value {
+        match (&v, self.fills) {
+            (Value::Hole(h), Some(fills)) => match fills.get(*h as usize) {
+                Some(Some(by)) => {
+                    self.resolved += 1;
+                    let by = by.clone();
+                    self.resolve(by)
+                }
+                _ => v,
+            },
+            _ => v,
+        }
+    }
+
+    /// `v` with every filled hole inside it replaced (for the operations
+    /// that look at a whole value: equality, built-ins, predicates).
+    pub(crate) fn resolve_deep(&mut self, v: Value) -> Value {
+        if self.fills.is_none() {
+            return v;
+        }
+        self.replaced(&v).0.unwrap_or(v)
+    }
+
+    /// `v` with its filled holes replaced (`None` when it has none), and
+    /// whether the result holds no hole.
+    fn replaced(&mut self, v: &Value) -> (Option<Value>, bool) {
+        match v {
+            Value::Int(_) | Value::Bool(_) => (None, true),
+            Value::Hole(_) => {
+                let r = self.resolve(v.clone());
+                if matches!(r, Value::Hole(_)) {
+                    return (None, false);
+                }
+                let (inner, complete) = self.replaced(&r);
+                (Some(inner.unwrap_or(r)), complete)
+            }
+            Value::Data { def, ctor, fields } => {
+                let id = Arc::as_ptr(fields) as *const () as usize;
+                if self.memo.is_some_and(|m| m.borrow().complete.contains_key(&id)) {
+                    return (None, true);
+                }
+                let mut complete = true;
+                let new: Vec<Option<Value>> = fields
+                    .iter()
+                    .map(|f| {
+                        let (n, c) = self.replaced(f);
+                        complete &= c;
+                        n
+                    })
+                    .collect();
+                let out = new.iter().any(Option::is_some).then(|| Value::Data {
+                    def: def.clone(),
+                    ctor: *ctor,
+                    fields: new.into_iter().zip(fields.iter()).map(|(n, f)| n.unwrap_or_else(|| f.clone())).collect(),
+                });
+                if complete && let Some(memo) = self.memo {
+                    let mut memo = memo.borrow_mut();
+                    if memo.complete.len() >= MEMO_LIMIT {
+                        memo.clear();
+                    }
+                    let held = match &out {
+                        Some(Value::Data { fields, .. }) => fields.clone(),
+                        _ => fields.clone(),
+                    };
+                    memo.complete.insert(Arc::as_ptr(&held) as *const () as usize, held);
+                }
+                (out, complete)
+            }
+            Value::Seq(xs) => {
+                let mut complete = true;
+                let new: Vec<Option<Value>> = xs
+                    .iter()
+                    .map(|x| {
+                        let (n, c) = self.replaced(x);
+                        complete &= c;
+                        n
+                    })
+                    .collect();
+                let out = new.iter().any(Option::is_some).then(|| {
+                    Value::Seq(new.into_iter().zip(xs).map(|(n, x)| n.unwrap_or_else(|| x.clone())).collect())
+                });
+                (out, complete)
+            }
+            Value::Set(_) => (None, v.first_hole().is_none()),
+        }
     }
 
     /// Binds `name` (shadowing earlier bindings).
@@ -385,9 +503,29 @@ impl<'m> Env<'m> {
         }
     }
 
+    /// Whether a remembered result still holds: one that stopped at a hole
+    /// (or skipped one) since filled does not.
+    fn still_holds(&self, m: &Remembered) -> bool {
+        let filled = |h: u32| self.fills.is_some_and(|f| matches!(f.get(h as usize), Some(Some(_))));
+        !matches!(m.result, Err(EvalError::Hole(h)) if filled(h)) && !m.skipped.is_some_and(filled)
+    }
+
     /// Whether `e` is the hole `h` itself (not a computation that needs it).
     fn is_hole(&mut self, e: &Expr, h: u32) -> bool {
         matches!(e, Expr::Var(_) | Expr::Field(..)) && matches!(self.eval(e), Ok(Value::Hole(g)) if g == h)
+    }
+
+    /// The value of `name` with the holes filled since it was bound put in
+    /// (only the way to each is copied, and the binding keeps the result):
+    /// a measure result is then one of this value, remembered, and the
+    /// next evaluation looks up every part this fill did not change.
+    fn fresh(&mut self, name: &str) -> Result<Value, EvalError> {
+        let i =
+            self.vars.iter().rposition(|(n, _)| n.as_str() == name).ok_or_else(|| EvalError::Unbound(name.into()))?;
+        let v = self.vars[i].1.clone();
+        let v = self.resolve_deep(v);
+        self.vars[i].1 = v.clone();
+        Ok(v)
     }
 
     fn lookup(&self, name: &str) -> Option<&Value> {
@@ -404,20 +542,27 @@ impl<'m> Env<'m> {
         Ok(match e {
             Expr::Int(i) => Value::Int(*i),
             Expr::Bool(b) => Value::Bool(*b),
-            Expr::Var(v) => self.lookup(v).cloned().ok_or_else(|| EvalError::Unbound(v.clone()))?,
+            Expr::Var(v) => {
+                if self.fills.is_some() {
+                    return self.fresh(v);
+                }
+                self.lookup(v).cloned().ok_or_else(|| EvalError::Unbound(v.clone()))?
+            }
             Expr::Field(base, field) => {
                 let v = self.eval(base)?;
-                field_of(&v, field)?
+                let f = field_of(&v, field)?;
+                self.resolve(f)
             }
             Expr::Index(seq, i) => {
                 let s = known(self.eval(seq)?)?;
                 let i = self.int(i)?;
                 let Value::Seq(xs) = &s else { return Err(ty("a sequence", &s, seq)) };
-                usize::try_from(i).ok().and_then(|k| xs.get(k)).cloned().ok_or(EvalError::Index {
+                let x = usize::try_from(i).ok().and_then(|k| xs.get(k)).cloned().ok_or(EvalError::Index {
                     expr: e.to_string(),
                     index: i,
                     len: xs.len(),
-                })?
+                })?;
+                self.resolve(x)
             }
             Expr::Unary(UnOp::Not, x) => Value::Bool(!self.bool(x)?),
             Expr::Unary(UnOp::Neg, x) => Value::Int(-self.int(x)?),
@@ -529,6 +674,7 @@ impl<'m> Env<'m> {
             BinOp::Implies => return self.connective(a, b, true, true),
             BinOp::Eq | BinOp::Ne => {
                 let (x, y) = (self.eval(a)?, self.eval(b)?);
+                let (x, y) = (self.resolve_deep(x), self.resolve_deep(y));
                 if let Some(h) = x.first_hole().or(y.first_hole()) {
                     if let (BinOp::Eq, Value::Hole(g), Value::Int(v)) | (BinOp::Eq, Value::Int(v), Value::Hole(g)) =
                         (op, &x, &y)
@@ -571,7 +717,13 @@ impl<'m> Env<'m> {
         }
     }
 
-    fn call(&mut self, f: &str, args: Vec<Value>, at: &Expr) -> Result<Value, EvalError> {
+    pub(crate) fn call(&mut self, f: &str, args: Vec<Value>, at: &Expr) -> Result<Value, EvalError> {
+        // A built-in or a Rust predicate reads whole values.
+        let args = if self.fills.is_some() && (is_builtin(f) || self.measures.get(f).is_none()) {
+            args.into_iter().map(|a| self.resolve_deep(a)).collect()
+        } else {
+            args
+        };
         if let Some(v) = builtin(f, &args, at)? {
             return Ok(v);
         }
@@ -588,7 +740,7 @@ impl<'m> Env<'m> {
         let (key, args) = match self.memo {
             Some(memo) => match MemoKey::new(id, args) {
                 Ok(key) => {
-                    if let Some(m) = memo.borrow().table.get(&key) {
+                    if let Some(m) = memo.borrow().table.get(&key).filter(|m| self.still_holds(m)) {
                         self.hints.extend_from_slice(&m.hints);
                         if let Some(h) = m.skipped {
                             self.skipped.get_or_insert(h);
@@ -622,19 +774,26 @@ impl<'m> Env<'m> {
             skipped: None,
             hints: Vec::new(),
             memo: self.memo,
+            fills: self.fills,
+            resolved: 0,
         };
         let r = inner.apply(f, &measure, args, at);
         self.active = inner.active;
         self.active.pop();
+        self.resolved += inner.resolved;
         // What a partial input's parts are is fixed, so is what a measure
         // says of them: a result and a hole it stopped at are both kept
         // (an error in the spec is not: it is reported where it is met).
+        // A result that read a filled hole is one of this branch of the
+        // search only: the same data with that hole filled otherwise is
+        // another value.
         if let (Some(memo), Some(key)) = (self.memo, key)
             && matches!(r, Ok(_) | Err(EvalError::Hole(_)))
+            && inner.resolved == 0
         {
             let mut memo = memo.borrow_mut();
             if memo.table.len() >= MEMO_LIMIT {
-                memo.table.clear();
+                memo.clear();
             }
             let m = Remembered { result: r.clone(), skipped: inner.skipped, hints: inner.hints.as_slice().into() };
             memo.table.insert(key, m);
@@ -653,37 +812,62 @@ impl<'m> Env<'m> {
         args: &[Value],
         at: &Expr,
     ) -> Result<Value, EvalError> {
-        let inner = self;
-        for (p, v) in measure.names().params.iter().zip(args) {
-            inner.vars.push((Name::Shared(p.clone()), v.clone()));
+        let arm = self.enter(f, measure, args, at)?;
+        match (&measure.body, arm) {
+            (Body::Match(arms), Some(k)) => self.eval(&arms[k].body),
+            (Body::Expr(e), _) => self.eval(e),
+            (Body::Match(_), None) => unreachable!("a match body takes an arm"),
         }
-        match &measure.body {
-            Body::Expr(e) => inner.eval(e),
-            Body::Match(arms) => {
-                let Value::Data { def, ctor, fields } = &known(args[0].clone())? else {
-                    return Err(EvalError::Type {
-                        expr: at.to_string(),
-                        expected: "a data value (a measure matches on it)",
-                        found: args[0].to_string(),
-                    });
-                };
-                let k = measure
-                    .arm_index(def, *ctor)
-                    .ok_or_else(|| EvalError::NoArm { measure: f.to_string(), ctor: def.ctors[*ctor].name.clone() })?;
-                let names = &measure.names().arms[k];
-                for (i, var) in names.positional.iter().enumerate() {
-                    if let Some(var) = var {
-                        inner.vars.push((Name::Shared(var.clone()), fields[i].clone()));
-                    }
-                }
-                let c = &def.ctors[*ctor];
-                for (field, var) in &names.named {
-                    if let Some(i) = c.fields.iter().position(|f| &f.name == field) {
-                        inner.vars.push((Name::Shared(var.clone()), fields[i].clone()));
-                    }
-                }
-                inner.eval(&arms[k].body)
+    }
+
+    /// Binds a measure's parameters to `args` and, for a `match` body, the
+    /// variables of the arm taken (whose index is returned).
+    pub(crate) fn enter(
+        &mut self,
+        f: &str,
+        measure: &crate::measure::Measure,
+        args: &[Value],
+        at: &Expr,
+    ) -> Result<Option<usize>, EvalError> {
+        for (p, v) in measure.names().params.iter().zip(args) {
+            self.vars.push((Name::Shared(p.clone()), v.clone()));
+        }
+        let Body::Match(_) = &measure.body else { return Ok(None) };
+        let Value::Data { def, ctor, fields } = &known(args[0].clone())? else {
+            return Err(EvalError::Type {
+                expr: at.to_string(),
+                expected: "a data value (a measure matches on it)",
+                found: args[0].to_string(),
+            });
+        };
+        let k = measure
+            .arm_index(def, *ctor)
+            .ok_or_else(|| EvalError::NoArm { measure: f.to_string(), ctor: def.ctors[*ctor].name.clone() })?;
+        let names = &measure.names().arms[k];
+        for (i, var) in names.positional.iter().enumerate() {
+            if let Some(var) = var {
+                self.vars.push((Name::Shared(var.clone()), fields[i].clone()));
             }
+        }
+        let c = &def.ctors[*ctor];
+        for (field, var) in &names.named {
+            if let Some(i) = c.fields.iter().position(|f| &f.name == field) {
+                self.vars.push((Name::Shared(var.clone()), fields[i].clone()));
+            }
+        }
+        Ok(Some(k))
+    }
+
+    /// What the memo says `measure(args)` is, when it says a boolean that
+    /// holds on this branch and skipped no hole.
+    pub(crate) fn remembered_bool(&self, measure: usize, args: &[Value]) -> Option<bool> {
+        let memo = self.memo?;
+        let key = MemoKey::new(measure, args.to_vec()).ok()?;
+        let memo = memo.borrow();
+        let m = memo.table.get(&key).filter(|m| self.still_holds(m) && m.skipped.is_none())?;
+        match m.result {
+            Ok(Value::Bool(b)) => Some(b),
+            _ => None,
         }
     }
 }
@@ -817,7 +1001,7 @@ pub fn builtin(f: &str, args: &[Value], at: &Expr) -> Result<Option<Value>, Eval
 
 /// Whether `f` names a built-in (a `match`, not a scan of [`BUILTINS`]:
 /// every measure call asks).
-fn is_builtin(f: &str) -> bool {
+pub(crate) fn is_builtin(f: &str) -> bool {
     matches!(
         f,
         "len"

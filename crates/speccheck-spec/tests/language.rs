@@ -2,6 +2,7 @@
 //! construct) and what its specs mean.
 
 use std::cell::RefCell;
+use std::sync::Arc;
 
 use speccheck_spec::{
     BinOp, CtorDef, DataDef, DataRef, Env, EvalError, Expr, FieldDef, Measures, Memo, Targetable, Ty, Value, parse_str,
@@ -179,4 +180,44 @@ fn a_memo_changes_no_answer_and_looks_up_a_shared_part() {
     assert_eq!(again.eval(&ge), Err(EvalError::Hole(9)));
     assert!(!again.hints().is_empty());
     assert_eq!(first.hints(), again.hints());
+}
+
+#[test]
+fn residuals_decide_what_a_partial_value_decides_and_wait_on_the_rest() {
+    let m = measures();
+    let residuals = |spec: &str, l: &Value| {
+        let mut out = Vec::new();
+        let r = Env::new(&m).with("l", l.clone()).residuals(&Arc::new(parse_str(spec).unwrap()), &mut out);
+        (r, out)
+    };
+    let head_open = |tail: &[i128]| cons(Value::Hole(1), &list(tail));
+    // The known part decides: false, whatever the hole becomes (the left
+    // conjunct undecided, the right one false).
+    assert_eq!(residuals("all_ge(l, 2)", &head_open(&[5, 1])).0, Ok(false));
+    assert_eq!(residuals("all_ge(l, 2) && size(l) == 5", &head_open(&[5, 6])).0, Ok(false));
+    // Else what is left waits on the hole: the measure unfolded down to
+    // the one comparison that needs it.
+    let (r, out) = residuals("all_ge(l, 2) && size(l) == 3", &head_open(&[5, 6]));
+    assert_eq!(r, Ok(true));
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert_eq!((out[0].hole(), out[0].conjunct()), (1, "h >= x".to_string()));
+    assert_eq!(out[0].hints().len(), 1);
+    // Taken up with the hole filled: decided either way.
+    for (by, holds) in [(7, true), (0, false)] {
+        let fills = [None, Some(Value::Int(by))];
+        let mut again = Vec::new();
+        assert_eq!(Env::new(&m).with_fills(&fills).resume(&out[0], &mut again), Ok(holds));
+        assert!(again.is_empty());
+    }
+    // A disjunction waits whole; a call on a hole waits at the call.
+    let (_, out) = residuals("all_ge(l, 2) || size(l) == 0", &head_open(&[5]));
+    assert_eq!(out.iter().map(|r| r.conjunct()).collect::<Vec<_>>(), ["all_ge(l, 2) || (size(l) == 0)"]);
+    let (_, out) = residuals("all_ge(l, 2)", &Value::Hole(4));
+    assert_eq!((out[0].hole(), out[0].conjunct()), (4, "all_ge(l, 2)".to_string()));
+    // A hole filled with a part that has holes of its own: the residual
+    // taken up waits on the new hole.
+    let fills = [None, None, None, None, Some(head_open(&[3]))];
+    let mut again = Vec::new();
+    assert_eq!(Env::new(&m).with_fills(&fills).resume(&out[0], &mut again), Ok(true));
+    assert_eq!(again.iter().map(|r| r.hole()).collect::<Vec<_>>(), [1]);
 }

@@ -5,9 +5,13 @@
 //! evaluation could not decide names the hole it needed.
 
 use std::cell::RefCell;
+use std::collections::HashMap;
 use std::rc::Rc;
+use std::sync::Arc;
 
 use speccheck_spec::refined::{field_binding, field_place, refinement_holds};
+
+use crate::incremental::Pending;
 use speccheck_spec::{DataRef, Env, EvalError, Expr, Hint, Measures, Memo, Ty, Value, Violation};
 
 /// What the spec says of a partial input.
@@ -48,6 +52,10 @@ pub(crate) struct Partial {
     /// Where the last hole was filled (`None` before any): see
     /// [`Judge::decide`].
     pub(crate) changed: Option<Rc<Vec<usize>>>,
+    /// For the sampler: what the specs left undecided before the last
+    /// fill, and that fill (see [`crate::incremental`]).
+    pub(crate) pending: Option<Rc<Pending>>,
+    pub(crate) filled: Option<(u32, Value)>,
 }
 
 /// The specs a partial input is judged by: the arguments' refinements and
@@ -61,7 +69,15 @@ pub(crate) struct Judge<'m> {
     /// What measures said of the parts judged before (most of a partial
     /// input is unchanged from one judgement to the next).
     pub(crate) memo: RefCell<Memo>,
+    /// The `requires` clauses and the field refinements met so far (by
+    /// type, constructor and field), shared with the residuals they leave
+    /// (see [`crate::incremental`]).
+    pub(crate) shared_requires: Vec<Arc<Expr>>,
+    pub(crate) field_specs: RefCell<FieldSpecs>,
 }
+
+/// Field refinements by (type's address, constructor, field).
+pub(crate) type FieldSpecs = HashMap<(usize, usize, usize), Option<Arc<Expr>>>;
 
 impl<'m> Judge<'m> {
     /// The judge of `params` by `requires` and the refinements in their
@@ -73,6 +89,8 @@ impl<'m> Judge<'m> {
             requires: requires.to_vec(),
             measures,
             memo: RefCell::new(Memo::new()),
+            shared_requires: requires.iter().cloned().map(Arc::new).collect(),
+            field_specs: RefCell::default(),
         }
     }
 
@@ -250,6 +268,25 @@ pub(crate) fn locate(args: &[Value], hole: u32) -> Option<Vec<usize>> {
 /// a measure said of it is remembered, see [`Judge::memo`]).
 pub(crate) fn fill(v: &Value, hole: u32, by: &Value) -> Value {
     filled(v, hole, by).unwrap_or_else(|| v.clone())
+}
+
+/// `v` with the part at `way` (field and element indices, as [`locate`]
+/// gives them past the argument's) replaced by `by`, the rest shared.
+pub(crate) fn fill_along(v: &Value, way: &[usize], by: &Value) -> Value {
+    let Some((&i, rest)) = way.split_first() else { return by.clone() };
+    match v {
+        Value::Data { def, ctor, fields } => {
+            let mut copy = fields.to_vec();
+            copy[i] = fill_along(&fields[i], rest, by);
+            Value::Data { def: def.clone(), ctor: *ctor, fields: copy.into() }
+        }
+        Value::Seq(xs) => {
+            let mut copy = xs.clone();
+            copy[i] = fill_along(&xs[i], rest, by);
+            Value::Seq(copy)
+        }
+        other => unreachable!("a way leads through data and sequences, not `{other}`"),
+    }
 }
 
 /// `v` with the hole replaced, `None` when it is not in `v`.

@@ -33,6 +33,11 @@ pub enum LazyError {
     /// More partial inputs evaluated than the limit allows.
     #[error("gave up after evaluating {0} partial inputs")]
     Budget(u64),
+    /// The sampler's judgement of a partial input (by what the last fill
+    /// changed) and the evaluator's (of the whole input) differ: a bug in
+    /// speccheck, reported instead of an input that may be wrong.
+    #[error("the sampler and the evaluator disagree (a bug in speccheck: please report it): {0}")]
+    Disagreement(String),
 }
 
 /// Every input satisfying a spec up to a depth, refuted partial inputs
@@ -68,6 +73,8 @@ impl<'m> Lazy<'m> {
                 .collect(),
             decided: false,
             changed: None,
+            pending: None,
+            filled: None,
         };
         Lazy {
             judge: Judge::new(params, requires, measures),
@@ -156,7 +163,7 @@ impl<'m> Lazy<'m> {
             let args = p.args.iter().map(|a| fill(a, hole, &v)).collect();
             let mut open = rest.clone();
             open.extend(new);
-            self.stack.push(Partial { args, open, decided, changed: changed.clone() });
+            self.stack.push(Partial { args, open, decided, changed: changed.clone(), pending: None, filled: None });
         }
         Ok(())
     }

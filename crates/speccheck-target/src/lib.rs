@@ -12,6 +12,7 @@
 
 pub mod depth;
 pub mod fun;
+mod incremental;
 mod judge;
 pub mod lazy;
 pub mod sample;

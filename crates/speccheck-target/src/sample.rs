@@ -32,7 +32,8 @@ use rand::{Rng, SeedableRng};
 use speccheck_spec::{BinOp, DataRef, Expr, Hint, Measures, Side, Ty, Value};
 
 use crate::depth::{constructors, recursive_step};
-use crate::judge::{Decision, Judge, Open, Partial, fill, has_refinements, locate};
+use crate::incremental::Pending;
+use crate::judge::{Decision, Judge, Open, Partial, fill, fill_along, has_refinements, locate};
 use crate::lazy::LazyError;
 
 /// How many values an integer hole tries before its choice is undone.
@@ -57,6 +58,8 @@ struct Frame {
     /// The holes open besides the one filled.
     open: Vec<Open>,
     decided: bool,
+    /// What the specs left undecided before the hole was filled.
+    pending: Option<Rc<Pending>>,
     hole: u32,
     /// Where that hole is.
     way: Option<Rc<Vec<usize>>>,
@@ -75,6 +78,9 @@ pub struct Sampler<'m> {
     stride: i128,
     /// What the last judgement's comparisons said of holes.
     hints: Vec<Hint>,
+    /// What each hole of the current partial input was filled with (by
+    /// hole; kept in step with the frames: see [`crate::incremental`]).
+    fills: Vec<Option<Value>>,
     growable: HashMap<DataRef, bool>,
     /// Partial inputs judged, over every sample.
     pub evaluated: u64,
@@ -88,6 +94,8 @@ pub struct Sampler<'m> {
     pub largest_tried: u32,
     /// The largest size an input has been found at so far.
     reached: u32,
+    /// See [`Sampler::verify_every_step`].
+    verify_steps: bool,
 }
 
 impl<'m> Sampler<'m> {
@@ -107,6 +115,7 @@ impl<'m> Sampler<'m> {
             magnitude: 8,
             stride: 4,
             hints: Vec::new(),
+            fills: Vec::new(),
             growable: HashMap::new(),
             evaluated: 0,
             restarts: 0,
@@ -114,6 +123,7 @@ impl<'m> Sampler<'m> {
             work: 0,
             largest_tried: 0,
             reached: 0,
+            verify_steps: false,
         })
     }
 
@@ -190,6 +200,7 @@ impl<'m> Sampler<'m> {
         self.stride = (self.magnitude / i128::from(target.max(1))).clamp(2, 1 << 32);
         // A new attempt shares no part with the last one.
         self.judge.memo.borrow_mut().clear();
+        self.fills.clear();
         let params = self.judge.params.clone();
         let grows: Vec<bool> = params.iter().map(|(_, ty)| self.can_grow(ty)).collect();
         let mut shares = self.split(target, grows.iter().filter(|g| **g).count()).into_iter();
@@ -205,8 +216,14 @@ impl<'m> Sampler<'m> {
                 path: Rc::default(),
             })
             .collect();
-        let mut current =
-            Partial { args: (0..params.len() as u32).map(Value::Hole).collect(), open, decided: false, changed: None };
+        let mut current = Partial {
+            args: (0..params.len() as u32).map(Value::Hole).collect(),
+            open,
+            decided: false,
+            changed: None,
+            pending: None,
+            filled: None,
+        };
         let mut frames: Vec<Frame> = Vec::new();
         // Short attempts, many of them: a search that went wrong early
         // thrashes below its mistake; a fresh start is cheaper.
@@ -223,12 +240,23 @@ impl<'m> Sampler<'m> {
             } else {
                 self.evaluated += 1;
                 self.work += u64::from(target) + 1;
-                self.judge
-                    .decide(&current.args, current.changed.as_deref().map(Vec::as_slice), &mut self.hints)
-                    .map_err(LazyError::Eval)?
+                // What the last fill changed, judged against what the
+                // specs left undecided before it.
+                let (decision, pending) = match (&current.pending, &current.filled) {
+                    (Some(before), Some((hole, by))) => {
+                        self.judge.resume(before, *hole, by, &self.fills, &mut self.hints)
+                    }
+                    _ => self.judge.start(&current.args, &mut self.hints),
+                }
+                .map_err(LazyError::Eval)?;
+                current.pending = Some(Rc::new(pending));
+                if self.verify_steps {
+                    self.agrees(&current.args, &decision)?;
+                }
+                decision
             };
             let hole = match decision {
-                Decision::Refuted => match next_option(&mut frames) {
+                Decision::Refuted => match next_option(&mut frames, &mut self.fills) {
                     Some(p) => {
                         current = p;
                         continue;
@@ -241,7 +269,7 @@ impl<'m> Sampler<'m> {
                 // Structures before scalars no spec needs, so that those can
                 // take values the structures hold.
                 Decision::True => match current.open.iter().find(|o| !is_scalar(&o.ty)).or(current.open.first()) {
-                    None => return Ok(Some(current.args)),
+                    None => return self.checked(current.args),
                     Some(o) => {
                         let id = o.id;
                         current.decided = current.open.iter().all(|o| !has_refinements(&o.ty, &mut Vec::new()));
@@ -259,13 +287,52 @@ impl<'m> Sampler<'m> {
                 args: current.args,
                 open: current.open,
                 decided: current.decided,
+                pending: current.pending,
                 hole: filled.id,
                 options,
             });
-            match next_option(&mut frames) {
+            match next_option(&mut frames, &mut self.fills) {
                 Some(p) => current = p,
                 None => return Ok(None),
             }
+        }
+    }
+
+    /// Judges every partial input whole as well, and fails on a different
+    /// verdict (a test of the incremental judgement; slow).
+    pub fn verify_every_step(mut self) -> Self {
+        self.verify_steps = true;
+        self
+    }
+
+    fn agrees(&self, args: &[Value], decision: &Decision) -> Result<(), LazyError> {
+        let whole = self.judge.decide(args, None, &mut Vec::new()).map_err(LazyError::Eval)?;
+        let kind = |d: &Decision| match d {
+            Decision::Refuted => "refuted",
+            Decision::True => "true",
+            Decision::Needs(_) => "undecided",
+        };
+        if kind(&whole) == kind(decision) {
+            return Ok(());
+        }
+        Err(LazyError::Disagreement(format!(
+            "by the last fill {}, whole {}, on {}",
+            kind(decision),
+            kind(&whole),
+            args.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
+        )))
+    }
+
+    /// `args`, once judged whole: an input the incremental judgement
+    /// accepted and the evaluator refutes is a bug of speccheck's, reported
+    /// as one, never used.
+    fn checked(&self, args: Vec<Value>) -> Result<Option<Vec<Value>>, LazyError> {
+        match self.judge.decide(&args, None, &mut Vec::new()).map_err(LazyError::Eval)? {
+            Decision::True => Ok(Some(args)),
+            _ => Err(LazyError::Disagreement(format!(
+                "the evaluator refutes the input {}",
+                args.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
+            ))),
         }
     }
 
@@ -508,13 +575,35 @@ fn narrowed<'h>(lo: i128, hi: i128, hints: impl Iterator<Item = &'h Hint>) -> Op
 }
 
 /// The next option of the innermost frame that has one, applied.
-fn next_option(frames: &mut Vec<Frame>) -> Option<Partial> {
+fn next_option(frames: &mut Vec<Frame>, fills: &mut Vec<Option<Value>>) -> Option<Partial> {
     while let Some(f) = frames.last_mut() {
+        let at = f.hole as usize;
         if let Some((v, new)) = f.options.pop() {
-            let args = f.args.iter().map(|a| fill(a, f.hole, &v)).collect();
+            let args = match f.way.as_deref().map(Vec::as_slice) {
+                Some([arg, rest @ ..]) => {
+                    let mut args = f.args.clone();
+                    args[*arg] = fill_along(&args[*arg], rest, &v);
+                    args
+                }
+                _ => f.args.iter().map(|a| fill(a, f.hole, &v)).collect(),
+            };
             let mut open = f.open.clone();
             open.extend(new);
-            return Some(Partial { args, open, decided: f.decided, changed: f.way.clone() });
+            if fills.len() <= at {
+                fills.resize(at + 1, None);
+            }
+            fills[at] = Some(v.clone());
+            return Some(Partial {
+                args,
+                open,
+                decided: f.decided,
+                changed: f.way.clone(),
+                pending: f.pending.clone(),
+                filled: Some((f.hole, v)),
+            });
+        }
+        if let Some(x) = fills.get_mut(at) {
+            *x = None;
         }
         frames.pop();
     }

@@ -1,0 +1,254 @@
+//! What a spec leaves undecided on a partial input, kept to be taken up
+//! again when the hole it waits on is filled.
+//!
+//! A builder of partial inputs (the sampler) fills one hole at a time.
+//! Evaluating every spec again after each fill walks the whole input: a
+//! sorted list's refinement at each of its `n` links walks the rest of
+//! the list, so one more element costs `n²`. Decided conjunct by conjunct
+//! instead, a spec is true, false, or a set of *residuals*: the conjuncts
+//! (of the spec, or of a measure's body it unfolded into) stopped at a
+//! hole, each with the names it sees. Filling a hole takes up only the
+//! residuals waiting on it (`at_least(t, x)` with `t` now `Cons(h, t2)`
+//! leaves `h >= x` and `at_least(t2, x)`), so each fill costs what the new
+//! part adds. A residual is re-read against the fills made since
+//! ([`Env::with_fills`]), so the values it holds are never copied.
+
+use std::sync::Arc;
+
+use crate::ast::{BinOp, Expr};
+use crate::eval::{Env, EvalError, Hint, MAX_MEASURE_DEPTH, Name, is_builtin};
+use crate::measure::{Body, Measure};
+use crate::value::Value;
+
+/// The expression a residual is a part of: a spec given whole, or a
+/// measure's body (the arm taken, for a `match`).
+#[derive(Clone, Debug)]
+enum Root {
+    Spec(Arc<Expr>),
+    Measure(Arc<Measure>, Option<usize>),
+}
+
+impl Root {
+    fn expr(&self) -> &Expr {
+        match self {
+            Root::Spec(e) => e,
+            Root::Measure(m, arm) => match (&m.body, arm) {
+                (Body::Match(arms), Some(k)) => &arms[*k].body,
+                (Body::Expr(e), _) => e,
+                (Body::Match(_), None) => unreachable!("a match body is entered by an arm"),
+            },
+        }
+    }
+}
+
+/// The way down a root's conjunctions to a residual's conjunct: bit `i`
+/// says which side of the `i`-th `&&` (0 left, 1 right).
+#[derive(Clone, Copy, Debug)]
+struct Way {
+    bits: u64,
+    len: u8,
+}
+
+impl Way {
+    const ROOT: Way = Way { bits: 0, len: 0 };
+
+    /// One side further down; `None` past 64 conjunctions (the rest is
+    /// decided as one).
+    fn down(self, right: bool) -> Option<Way> {
+        (self.len < 64).then(|| Way { bits: self.bits | (u64::from(right) << self.len), len: self.len + 1 })
+    }
+
+    fn at(self, mut e: &Expr) -> &Expr {
+        for i in 0..self.len {
+            let Expr::Binary(BinOp::And, a, b) = e else { unreachable!("a way follows conjunctions") };
+            e = if (self.bits >> i) & 1 == 0 { a } else { b };
+        }
+        e
+    }
+}
+
+/// A conjunct a partial input left undecided: where it is, the names it
+/// sees, the hole it waits on and what comparisons with holes it met.
+#[derive(Clone, Debug)]
+pub struct Residual {
+    root: Root,
+    way: Way,
+    vars: Vec<(Name, Value)>,
+    hole: u32,
+    hints: Arc<[Hint]>,
+}
+
+impl Residual {
+    /// The hole it waits on.
+    pub fn hole(&self) -> u32 {
+        self.hole
+    }
+
+    /// What its comparisons with holes said (see [`Hint`]).
+    pub fn hints(&self) -> &[Hint] {
+        &self.hints
+    }
+
+    /// The conjunct, as written.
+    pub fn conjunct(&self) -> String {
+        self.way.at(self.root.expr()).to_string()
+    }
+}
+
+impl Env<'_> {
+    /// Decides `spec` as far as the partial values in scope allow:
+    /// `Ok(false)` when it is false on every completion (a partial
+    /// operation met makes it false, as for
+    /// [`refinement_holds`](crate::refined::refinement_holds)), `Ok(true)`
+    /// when it holds on every completion on which each residual pushed to
+    /// `out` holds. An error is a mistake in the spec.
+    pub fn residuals(&mut self, spec: &Arc<Expr>, out: &mut Vec<Residual>) -> Result<bool, EvalError> {
+        self.conjunct(&Root::Spec(spec.clone()), Way::ROOT, out)
+    }
+
+    /// Takes `r` up again (with this environment's fills, see
+    /// [`Env::with_fills`]): what it says now, as
+    /// [`Env::residuals`] does.
+    pub fn resume(&mut self, r: &Residual, out: &mut Vec<Residual>) -> Result<bool, EvalError> {
+        let outer = std::mem::replace(&mut self.vars, r.vars.clone());
+        let result = self.conjunct(&r.root, r.way, out);
+        self.vars = outer;
+        result
+    }
+
+    fn conjunct(&mut self, root: &Root, way: Way, out: &mut Vec<Residual>) -> Result<bool, EvalError> {
+        let e = way.at(root.expr());
+        match e {
+            Expr::Binary(BinOp::And, ..) => {
+                let (Some(l), Some(r)) = (way.down(false), way.down(true)) else { return self.leaf(root, way, e, out) };
+                let mut left = Vec::new();
+                if !self.conjunct(root, l, &mut left)? {
+                    return Ok(false);
+                }
+                if left.is_empty() {
+                    return self.conjunct(root, r, out);
+                }
+                // The left side undecided: the right one may still decide
+                // it false (Lazy SmallCheck's parallel conjunction).
+                let mut right = Vec::new();
+                match self.conjunct(root, r, &mut right) {
+                    Ok(false) => Ok(false),
+                    Ok(true) => {
+                        out.append(&mut left);
+                        out.append(&mut right);
+                        Ok(true)
+                    }
+                    // The right side fails where the left one may be false
+                    // and guard it: the two wait as one.
+                    Err(_) => {
+                        let hints: Vec<Hint> = left.iter().flat_map(|x| x.hints.iter().copied()).collect();
+                        out.push(self.residual(root, way, left[0].hole, hints));
+                        Ok(true)
+                    }
+                }
+            }
+            Expr::Call(f, args) if !is_builtin(f) => match self.measures.get(f) {
+                Some(Ok(m)) if m.result_type == "bool" => self.unfold(root, way, f, m, args, e, out),
+                _ => self.leaf(root, way, e, out),
+            },
+            _ => self.leaf(root, way, e, out),
+        }
+    }
+
+    /// A boolean measure called in a conjunction: its body, decided
+    /// conjunct by conjunct in its own scope, unless the data it matches
+    /// on is a hole (then the call waits on it).
+    #[allow(clippy::too_many_arguments)]
+    fn unfold(
+        &mut self,
+        root: &Root,
+        way: Way,
+        f: &str,
+        m: Arc<Measure>,
+        args: &[Expr],
+        e: &Expr,
+        out: &mut Vec<Residual>,
+    ) -> Result<bool, EvalError> {
+        let mark = self.hints.len();
+        let mut vals = Vec::with_capacity(args.len());
+        for a in args {
+            match self.eval(a) {
+                Ok(v) => vals.push(v),
+                Err(EvalError::Hole(h)) => {
+                    let hints = self.hints.split_off(mark);
+                    out.push(self.residual(root, way, h, hints));
+                    return Ok(true);
+                }
+                Err(err) if err.is_partial() => {
+                    self.hints.truncate(mark);
+                    return Ok(false);
+                }
+                Err(err) => return Err(err),
+            }
+        }
+        self.hints.truncate(mark);
+        if vals.len() != m.params.len() {
+            return Err(EvalError::Arity(f.to_string(), m.params.len(), vals.len()));
+        }
+        let id = Arc::as_ptr(&m) as usize;
+        // A part measured before (off the way to the last hole filled).
+        if let Some(b) = self.remembered_bool(id, &vals) {
+            return Ok(b);
+        }
+        if let (Body::Match(_), Value::Hole(h)) = (&m.body, &vals[0]) {
+            out.push(self.residual(root, way, *h, Vec::new()));
+            return Ok(true);
+        }
+        if self.active.len() >= MAX_MEASURE_DEPTH as usize {
+            return Err(EvalError::TooDeep(f.to_string()));
+        }
+        if self.active.iter().any(|(n, a)| *n == id && *a == vals) {
+            return Err(EvalError::NotTerminating(f.to_string()));
+        }
+        let outer = std::mem::take(&mut self.vars);
+        let entered = self.enter(f, &m, &vals, e);
+        let result = entered.and_then(|arm| {
+            self.active.push((id, vals));
+            let r = self.conjunct(&Root::Measure(m.clone(), arm), Way::ROOT, out);
+            self.active.pop();
+            r
+        });
+        self.vars = outer;
+        result
+    }
+
+    /// A conjunct decided by evaluation: a hole met (or skipped on the way
+    /// to a true value, where a partial operation could still make it
+    /// false) leaves it waiting.
+    fn leaf(&mut self, root: &Root, way: Way, e: &Expr, out: &mut Vec<Residual>) -> Result<bool, EvalError> {
+        let mark = self.hints.len();
+        let outer = self.skipped.take();
+        let r = self.bool(e);
+        let skipped = std::mem::replace(&mut self.skipped, outer);
+        let waits = match r {
+            Ok(true) => skipped,
+            Err(EvalError::Hole(h)) => Some(h),
+            Ok(false) => None,
+            Err(err) if err.is_partial() => {
+                self.hints.truncate(mark);
+                return Ok(false);
+            }
+            Err(err) => return Err(err),
+        };
+        match waits {
+            Some(h) => {
+                let hints = self.hints.split_off(mark);
+                out.push(self.residual(root, way, h, hints));
+                Ok(true)
+            }
+            None => {
+                self.hints.truncate(mark);
+                r
+            }
+        }
+    }
+
+    fn residual(&self, root: &Root, way: Way, hole: u32, hints: Vec<Hint>) -> Residual {
+        Residual { root: root.clone(), way, vars: self.vars.clone(), hole, hints: hints.into() }
+    }
+}
