@@ -177,6 +177,13 @@ pub struct Memo {
     /// Data known to hold no hole (by address, held alive): a walk for
     /// filled holes skips it.
     complete: HashMap<usize, Arc<[Value]>, BuildHasherDefault<IdHasher>>,
+    /// Data with holes as the current fills make it (by address, held
+    /// alive; `None` when no hole in it is filled), and whether that holds
+    /// no hole: the values residuals hold share their parts, so each part
+    /// is copied once per fill and the copies are shared too (a measure
+    /// result on one is then a result on all). Valid for one set of fills
+    /// (see [`Memo::new_fills`]).
+    refilled: HashMap<usize, (Arc<[Value]>, Option<Value>, bool), BuildHasherDefault<IdHasher>>,
 }
 
 /// A hasher for keys made of addresses and small integers (the standard
@@ -227,6 +234,12 @@ impl Memo {
     pub fn clear(&mut self) {
         self.table.clear();
         self.complete.clear();
+        self.refilled.clear();
+    }
+
+    /// The fills changed: forgets what they made of values.
+    pub fn new_fills(&mut self) {
+        self.refilled.clear();
     }
 
     /// How many results are remembered.
@@ -395,53 +408,61 @@ impl<'m> Env<'m> {
             }
             Value::Data { def, ctor, fields } => {
                 let id = Arc::as_ptr(fields) as *const () as usize;
-                if self.memo.is_some_and(|m| m.borrow().complete.contains_key(&id)) {
-                    return (None, true);
+                if let Some(memo) = self.memo {
+                    let memo = memo.borrow();
+                    if memo.complete.contains_key(&id) {
+                        return (None, true);
+                    }
+                    if let Some((_, new, complete)) = memo.refilled.get(&id) {
+                        return (new.clone(), *complete);
+                    }
                 }
-                let mut complete = true;
-                let new: Vec<Option<Value>> = fields
-                    .iter()
-                    .map(|f| {
-                        let (n, c) = self.replaced(f);
-                        complete &= c;
-                        n
-                    })
-                    .collect();
-                let out = new.iter().any(Option::is_some).then(|| Value::Data {
-                    def: def.clone(),
-                    ctor: *ctor,
-                    fields: new.into_iter().zip(fields.iter()).map(|(n, f)| n.unwrap_or_else(|| f.clone())).collect(),
-                });
-                if complete && let Some(memo) = self.memo {
+                let (new, complete) = self.replaced_all(fields);
+                let out = new.map(|fields| Value::Data { def: def.clone(), ctor: *ctor, fields: fields.into() });
+                if let Some(memo) = self.memo {
                     let mut memo = memo.borrow_mut();
-                    if memo.complete.len() >= MEMO_LIMIT {
+                    if memo.complete.len() + memo.refilled.len() >= MEMO_LIMIT {
                         memo.clear();
                     }
-                    let held = match &out {
-                        Some(Value::Data { fields, .. }) => fields.clone(),
-                        _ => fields.clone(),
-                    };
-                    memo.complete.insert(Arc::as_ptr(&held) as *const () as usize, held);
+                    if complete {
+                        let held = match &out {
+                            Some(Value::Data { fields, .. }) => fields.clone(),
+                            _ => fields.clone(),
+                        };
+                        memo.complete.insert(Arc::as_ptr(&held) as *const () as usize, held);
+                    }
+                    memo.refilled.insert(id, (fields.clone(), out.clone(), complete));
                 }
                 (out, complete)
             }
             Value::Seq(xs) => {
-                let mut complete = true;
-                let new: Vec<Option<Value>> = xs
-                    .iter()
-                    .map(|x| {
-                        let (n, c) = self.replaced(x);
-                        complete &= c;
-                        n
-                    })
-                    .collect();
-                let out = new.iter().any(Option::is_some).then(|| {
-                    Value::Seq(new.into_iter().zip(xs).map(|(n, x)| n.unwrap_or_else(|| x.clone())).collect())
-                });
-                (out, complete)
+                let (new, complete) = self.replaced_all(xs);
+                (new.map(Value::Seq), complete)
             }
             Value::Set(_) => (None, v.first_hole().is_none()),
         }
+    }
+
+    /// `xs` with their filled holes replaced (`None` when none has one; a
+    /// copy only then), and whether none holds a hole.
+    fn replaced_all(&mut self, xs: &[Value]) -> (Option<Vec<Value>>, bool) {
+        let mut complete = true;
+        let mut out: Option<Vec<Value>> = None;
+        for (i, x) in xs.iter().enumerate() {
+            let (new, c) = self.replaced(x);
+            complete &= c;
+            match (new, &mut out) {
+                (Some(n), None) => {
+                    let mut copy = xs[..i].to_vec();
+                    copy.push(n);
+                    out = Some(copy);
+                }
+                (Some(n), Some(copy)) => copy.push(n),
+                (None, Some(copy)) => copy.push(x.clone()),
+                (None, None) => {}
+            }
+        }
+        (out, complete)
     }
 
     /// Binds `name` (shadowing earlier bindings).

@@ -85,6 +85,7 @@ impl Judge<'_> {
         fills: &[Option<Value>],
         hints: &mut Vec<Hint>,
     ) -> Result<(Decision, Pending), EvalError> {
+        self.memo.borrow_mut().new_fills();
         let mut residuals = Vec::with_capacity(before.residuals.len() + 4);
         for (r, origin) in &before.residuals {
             if r.hole() != hole {

@@ -5,6 +5,7 @@
 //! a large valid input is found and shrunk to the smallest one.
 
 use speccheck::spec::Targetable;
+use speccheck::spec::prelude::{Set, empty, singleton, union};
 use speccheck::target::{ArgSpec, Strategy, apply};
 use speccheck::{Config, Property, RunVerdict, gens, measure};
 use speccheck_spec::{Measures, Value, parse_str};
@@ -199,6 +200,21 @@ fn growth_is_told_apart_by_type_not_by_name() {
     assert!(longest >= 5, "the longest of 20 chains asked at size up to 8 had {longest} links");
 }
 
+/// A list with no element twice (a refinement over a set-valued measure).
+#[derive(speccheck::Arbitrary, speccheck::Targetable, Clone, Debug, PartialEq)]
+enum Uniq {
+    Nil,
+    More(i64, #[refine(!member(_0, ukeys(_1)))] Box<Uniq>),
+}
+
+#[measure]
+fn ukeys(u: &Uniq) -> Set<i64> {
+    match u {
+        Uniq::Nil => empty(),
+        Uniq::More(x, rest) => union(singleton(*x), ukeys(rest)),
+    }
+}
+
 /// A sampler over `(xs, i)` or one tree argument, judging every partial
 /// input whole as well.
 fn verifying(params: Vec<(String, speccheck_spec::Ty)>, spec: &str) -> Sampler<'static> {
@@ -216,6 +232,7 @@ fn judging_by_the_last_fill_agrees_with_judging_the_whole_input() {
     let seq = || vec![("xs".to_string(), Vec::<i64>::ty()), ("i".to_string(), i64::ty())];
     let tree = || vec![("x".to_string(), Rbt::ty())];
     let list = || vec![("x".to_string(), Sorted::ty())];
+    let uniq = || vec![("x".to_string(), Uniq::ty()), ("i".to_string(), i64::ty())];
     let cases: Vec<(Vec<(String, speccheck_spec::Ty)>, &str)> = vec![
         (tree(), RB),
         (tree(), "is_rb(x) || bh_ok(x)"),
@@ -226,6 +243,7 @@ fn judging_by_the_last_fill_agrees_with_judging_the_whole_input() {
         (seq(), "xs[i] > 0 && len(xs) >= 2"),
         (seq(), "forall!(k in 0..len(xs) - 1, xs[k] <= xs[k + 1]) && i == len(xs)"),
         (seq(), "exists!(x in xs, x == i) && len(xs) > 2"),
+        (uniq(), "!member(i, ukeys(x)) || i == 0"),
         // The left side undecided, the right one decides.
         (seq(), "forall!(k in 0..len(xs), xs[k] > i) && len(xs) < 2"),
     ];
