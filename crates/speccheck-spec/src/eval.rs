@@ -183,8 +183,12 @@ pub struct Memo {
     /// is copied once per fill and the copies are shared too (a measure
     /// result on one is then a result on all). Valid for one set of fills
     /// (see [`Memo::new_fills`]).
-    refilled: HashMap<usize, (Arc<[Value]>, Option<Value>, bool), BuildHasherDefault<IdHasher>>,
+    refilled: HashMap<usize, Refilled, BuildHasherDefault<IdHasher>>,
 }
+
+/// A part as the current fills make it: the part (held alive), its copy
+/// when a hole in it is filled, and whether that holds no hole.
+type Refilled = (Arc<[Value]>, Option<Value>, bool);
 
 /// A hasher for keys made of addresses and small integers (the standard
 /// one is built to resist chosen keys, which these are not): FxHash's
