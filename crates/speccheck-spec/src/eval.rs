@@ -502,9 +502,9 @@ impl<'m> Env<'m> {
         let x = match self.int(a) {
             Ok(x) => x,
             Err(EvalError::Hole(h)) => {
-                if self.is_hole(a, h) {
+                if let Some(off) = self.hole_plus(a, h) {
                     let other = match self.int(b) {
-                        Ok(y) => Some(Side::Known(y)),
+                        Ok(y) => Some(Side::Known(y.saturating_sub(off))),
                         Err(EvalError::Hole(g)) if g != h => Some(Side::Needs(g)),
                         Err(_) => None,
                     };
@@ -519,12 +519,32 @@ impl<'m> Env<'m> {
         match self.int(b) {
             Ok(y) => Ok(compare(op, x, y)),
             Err(EvalError::Hole(h)) => {
-                if self.is_hole(b, h) {
-                    self.hints.push(Hint { hole: h, op: flipped(op), other: Side::Known(x) });
+                if let Some(off) = self.hole_plus(b, h) {
+                    self.hints.push(Hint { hole: h, op: flipped(op), other: Side::Known(x.saturating_sub(off)) });
                 }
                 Err(EvalError::Hole(h))
             }
             Err(e) => Err(e),
+        }
+    }
+
+    /// `Some(c)` when `e` is the hole `h` plus a known integer `c` (`h`,
+    /// `h + 1`, `h - n`, `2 + h`): a comparison of it bounds the hole.
+    fn hole_plus(&mut self, e: &Expr, h: u32) -> Option<i128> {
+        match e {
+            Expr::Var(_) | Expr::Field(..) => self.is_hole(e, h).then_some(0),
+            Expr::Binary(BinOp::Add, x, c) => match (self.hole_plus(x, h), self.int(c)) {
+                (Some(off), Ok(k)) => off.checked_add(k),
+                _ => match (self.int(x), self.hole_plus(c, h)) {
+                    (Ok(k), Some(off)) => off.checked_add(k),
+                    _ => None,
+                },
+            },
+            Expr::Binary(BinOp::Sub, x, c) => match (self.hole_plus(x, h), self.int(c)) {
+                (Some(off), Ok(k)) => off.checked_sub(k),
+                _ => None,
+            },
+            _ => None,
         }
     }
 

@@ -4,14 +4,15 @@
 //! when the hole it waits on is filled, together with the refinements
 //! inside the value that filled it. Judging the whole input again after
 //! each fill ([`Judge::decide`]) costs what the input holds; this costs
-//! what the fill adds. The sampler judges this way; every input it returns
-//! is judged whole once more before it is used.
+//! what the fill adds. The sampler and the lazy enumeration judge this
+//! way; every input either returns is judged whole once more before it is
+//! used (the sampler's own check, and [`crate::strategy`]'s re-check).
 
 use std::rc::Rc;
 use std::sync::Arc;
 
 use speccheck_spec::refined::{field_binding, field_place};
-use speccheck_spec::{DataDef, Env, EvalError, Expr, Hint, Residual, Value};
+use speccheck_spec::{DataDef, Env, EvalError, Expr, Hint, Residual, Side, Value};
 
 use crate::judge::{Decision, Judge};
 
@@ -88,7 +89,10 @@ impl Judge<'_> {
         self.memo.borrow_mut().new_fills();
         let mut residuals = Vec::with_capacity(before.residuals.len() + 4);
         for (r, origin) in &before.residuals {
-            if r.hole() != hole {
+            // Waiting on this hole, or compared with it (a hint to draw the
+            // hole it waits on within a bound that is now known).
+            let woken = r.hole() == hole || r.hints().iter().any(|h| h.other == Side::Needs(hole));
+            if !woken {
                 residuals.push((r.clone(), origin.clone()));
             } else if !self.take_up(r, origin, fills, &mut residuals)? {
                 return Ok((Decision::Refuted, Pending::default()));

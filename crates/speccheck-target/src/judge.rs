@@ -2,7 +2,9 @@
 //! strategies that build inputs hole by hole: the lazy enumeration
 //! ([`crate::lazy`]) and the sampler ([`crate::sample`]). A spec false on
 //! a partial input is false on every input completing it; one the
-//! evaluation could not decide names the hole it needed.
+//! evaluation could not decide names the hole it needed. Both strategies
+//! judge by what each fill changed ([`crate::incremental`]); the whole
+//! judgement here checks what they return.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -49,9 +51,6 @@ pub(crate) struct Partial {
     /// Every spec is true and no open hole has refinements inside: each
     /// completion is valid, and no more checks are needed.
     pub(crate) decided: bool,
-    /// Where the last hole was filled (`None` before any): see
-    /// [`Judge::decide`].
-    pub(crate) changed: Option<Rc<Vec<usize>>>,
     /// For the sampler: what the specs left undecided before the last
     /// fill, and that fill (see [`crate::incremental`]).
     pub(crate) pending: Option<Rc<Pending>>,
@@ -95,16 +94,10 @@ impl<'m> Judge<'m> {
     }
 
     /// What the specs say of `args`; the comparisons met between a hole
-    /// and a known integer go to `hints`. `changed` is where the last hole
-    /// was filled ([`locate`]), when `args` was judged before that: a
-    /// complete part elsewhere was judged then, and its refinements are
-    /// not evaluated again.
-    pub(crate) fn decide(
-        &self,
-        args: &[Value],
-        changed: Option<&[usize]>,
-        hints: &mut Vec<Hint>,
-    ) -> Result<Decision, EvalError> {
+    /// and a known integer go to `hints`. The whole input is judged (the
+    /// check of what the incremental judgement decided, see
+    /// [`crate::incremental`]).
+    pub(crate) fn decide(&self, args: &[Value], hints: &mut Vec<Hint>) -> Result<Decision, EvalError> {
         let mut needs = None;
         // What one refinement says of the partial input: false refutes it
         // (a partial operation met makes it false, as for the evaluator and
@@ -128,13 +121,8 @@ impl<'m> Judge<'m> {
                     Err(e) => Err(e),
                 }
             };
-        for (i, a) in args.iter().enumerate() {
-            let at = match changed {
-                None => Where::All,
-                Some([first, rest @ ..]) if *first == i => Where::On(rest),
-                Some(_) => Where::Off,
-            };
-            if !self.refinements_hold(a, at, &mut verdict)? {
+        for a in args {
+            if !self.refinements_hold(a, &mut verdict)? {
                 return Ok(Decision::Refuted);
             }
         }
@@ -158,22 +146,17 @@ impl<'m> Judge<'m> {
     }
 
     /// False when a refinement inside `v` is false; undecided ones go to
-    /// `verdict` as holes. `at` says whether `v` changed since the last
-    /// judgement (see [`Judge::decide`]).
+    /// `verdict` as holes.
     fn refinements_hold(
         &self,
         v: &Value,
-        at: Where<'_>,
         verdict: &mut impl FnMut(Result<Option<Violation>, EvalError>, Option<u32>, &[Hint]) -> Result<bool, EvalError>,
     ) -> Result<bool, EvalError> {
-        if matches!(at, Where::Off) && v.first_hole().is_none() {
-            return Ok(true);
-        }
         match v {
             Value::Int(_) | Value::Bool(_) | Value::Hole(_) => Ok(true),
             Value::Seq(xs) => {
-                for (i, x) in xs.iter().enumerate() {
-                    if !self.refinements_hold(x, at.child(i), verdict)? {
+                for x in xs {
+                    if !self.refinements_hold(x, verdict)? {
                         return Ok(false);
                     }
                 }
@@ -181,7 +164,7 @@ impl<'m> Judge<'m> {
             }
             Value::Set(xs) => {
                 for x in xs {
-                    if !self.refinements_hold(x, Where::All, verdict)? {
+                    if !self.refinements_hold(x, verdict)? {
                         return Ok(false);
                     }
                 }
@@ -202,34 +185,13 @@ impl<'m> Judge<'m> {
                         return Ok(false);
                     }
                 }
-                for (i, f) in fields.iter().enumerate() {
-                    if !self.refinements_hold(f, at.child(i), verdict)? {
+                for f in fields.iter() {
+                    if !self.refinements_hold(f, verdict)? {
                         return Ok(false);
                     }
                 }
                 Ok(true)
             }
-        }
-    }
-}
-
-/// Where a value sits relative to the last filled hole.
-#[derive(Clone, Copy)]
-enum Where<'p> {
-    /// Not judged before: every refinement is evaluated.
-    All,
-    /// On the way to the filled hole (the rest of the way).
-    On(&'p [usize]),
-    /// Elsewhere: unchanged since the last judgement.
-    Off,
-}
-
-impl<'p> Where<'p> {
-    fn child(self, i: usize) -> Where<'p> {
-        match self {
-            Where::All => Where::All,
-            Where::On([first, rest @ ..]) if *first == i => Where::On(rest),
-            Where::On(_) | Where::Off => Where::Off,
         }
     }
 }

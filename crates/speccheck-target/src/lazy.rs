@@ -13,10 +13,11 @@
 
 use std::rc::Rc;
 
-use speccheck_spec::{DataRef, EvalError, Expr, Measures, Ty, Value};
+use speccheck_spec::{DataRef, EvalError, Expr, Hint, Measures, Ty, Value};
 
 use crate::depth::{below, constructors, int_window};
-use crate::judge::{Decision, Judge, Open, Partial, fill, has_refinements, locate};
+use crate::incremental::Pending;
+use crate::judge::{Decision, Judge, Open, Partial, fill, fill_along, has_refinements, locate};
 
 /// Why the lazy enumeration could not go on.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -40,13 +41,25 @@ pub enum LazyError {
     Disagreement(String),
 }
 
+/// The fills on the way to a partial input, the last first.
+struct Chain {
+    hole: u32,
+    value: Value,
+    up: Option<Rc<Chain>>,
+}
+
 /// Every input satisfying a spec up to a depth, refuted partial inputs
 /// skipped whole.
 pub struct Lazy<'m> {
     judge: Judge<'m>,
     /// At most this many partial inputs evaluated.
     limit: Option<u64>,
-    stack: Vec<Partial>,
+    /// Partial inputs still to judge, each with the fills on its way.
+    stack: Vec<(Partial, Option<Rc<Chain>>)>,
+    /// What the holes of the partial input judged were filled with (set
+    /// from its chain for the judgement, see [`crate::incremental`]).
+    fills: Vec<Option<Value>>,
+    hints: Vec<Hint>,
     next_hole: u32,
     failed: bool,
     /// A type no depth bounds, reported as the first item.
@@ -72,14 +85,15 @@ impl<'m> Lazy<'m> {
                 .map(|(i, (_, ty))| Open { id: i as u32, ty: ty.clone(), bound: depth, path: Rc::default() })
                 .collect(),
             decided: false,
-            changed: None,
             pending: None,
             filled: None,
         };
         Lazy {
             judge: Judge::new(params, requires, measures),
             limit: None,
-            stack: vec![root],
+            stack: vec![(root, None)],
+            fills: Vec::new(),
+            hints: Vec::new(),
             next_hole: n,
             failed: false,
             unbounded: params.iter().find_map(|(_, ty)| ty.unbounded()),
@@ -147,57 +161,96 @@ impl<'m> Lazy<'m> {
         })
     }
 
-    /// Fills `hole` in `p` every way it can be, pushing the results.
-    fn expand(&mut self, p: Partial, hole: u32, decided: bool) -> Result<(), LazyError> {
+    /// Fills `hole` in `p` every way it can be, pushing the results, each
+    /// with what the specs left undecided on `p` (`pending`).
+    fn expand(
+        &mut self,
+        p: Partial,
+        chain: Option<Rc<Chain>>,
+        hole: u32,
+        decided: bool,
+        pending: Option<Rc<Pending>>,
+    ) -> Result<(), LazyError> {
         let i = p.open.iter().position(|o| o.id == hole).expect("a needed hole is open");
         let mut rest = p.open.clone();
         let filled = rest.remove(i);
         let options = self.options(&filled)?;
-        let changed = locate(&p.args, hole).map(Rc::new);
+        let way = locate(&p.args, hole);
         if options.is_empty() {
             // No value fits here at this depth: nothing completes `p`.
             self.pruned += 1;
         }
         // Pushed in reverse, so the simplest option is explored first.
         for (v, new) in options.into_iter().rev() {
-            let args = p.args.iter().map(|a| fill(a, hole, &v)).collect();
+            let args = match way.as_deref() {
+                Some([arg, inner @ ..]) => {
+                    let mut args = p.args.clone();
+                    args[*arg] = fill_along(&args[*arg], inner, &v);
+                    args
+                }
+                _ => p.args.iter().map(|a| fill(a, hole, &v)).collect(),
+            };
             let mut open = rest.clone();
             open.extend(new);
-            self.stack.push(Partial { args, open, decided, changed: changed.clone(), pending: None, filled: None });
+            let up = Some(Rc::new(Chain { hole, value: v.clone(), up: chain.clone() }));
+            let child = Partial { args, open, decided, pending: pending.clone(), filled: Some((hole, v)) };
+            self.stack.push((child, up));
         }
         Ok(())
     }
 
+    /// Sets (or clears) the fills on `chain`.
+    fn set_fills(&mut self, chain: &Option<Rc<Chain>>, on: bool) {
+        let mut at = chain.as_deref();
+        while let Some(c) = at {
+            let i = c.hole as usize;
+            if self.fills.len() <= i {
+                self.fills.resize(i + 1, None);
+            }
+            self.fills[i] = on.then(|| c.value.clone());
+            at = c.up.as_deref();
+        }
+    }
+
     fn step(&mut self) -> Result<Option<Vec<Value>>, LazyError> {
-        while let Some(p) = self.stack.pop() {
+        while let Some((p, chain)) = self.stack.pop() {
             if p.decided {
                 match p.open.first() {
                     None => return Ok(Some(p.args)),
                     Some(o) => {
                         let id = o.id;
-                        self.expand(p, id, true)?;
+                        self.expand(p, chain, id, true, None)?;
                         continue;
                     }
                 }
             }
             if self.limit.is_some_and(|l| self.evaluated >= l) {
-                self.stack.push(p);
+                self.stack.push((p, chain));
                 return Err(LazyError::Budget(self.evaluated));
             }
             self.evaluated += 1;
-            match self
-                .judge
-                .decide(&p.args, p.changed.as_deref().map(Vec::as_slice), &mut Vec::new())
-                .map_err(LazyError::Eval)?
-            {
+            // Judged by what the last fill changed (see `crate::incremental`).
+            self.hints.clear();
+            let judged = match (&p.pending, &p.filled) {
+                (Some(before), Some((hole, by))) => {
+                    self.set_fills(&chain, true);
+                    let r = self.judge.resume(before, *hole, by, &self.fills, &mut self.hints);
+                    self.set_fills(&chain, false);
+                    r
+                }
+                _ => self.judge.start(&p.args, &mut self.hints),
+            };
+            let (decision, pending) = judged.map_err(LazyError::Eval)?;
+            let pending = Some(Rc::new(pending));
+            match decision {
                 Decision::Refuted => self.pruned += 1,
-                Decision::Needs(h) => self.expand(p, h, false)?,
+                Decision::Needs(h) => self.expand(p, chain, h, false, pending)?,
                 Decision::True => match p.open.first() {
                     None => return Ok(Some(p.args)),
                     Some(o) => {
                         let id = o.id;
                         let decided = p.open.iter().all(|o| !has_refinements(&o.ty, &mut Vec::new()));
-                        self.expand(p, id, decided)?;
+                        self.expand(p, chain, id, decided, pending)?;
                     }
                 },
             }

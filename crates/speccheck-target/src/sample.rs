@@ -220,7 +220,6 @@ impl<'m> Sampler<'m> {
             args: (0..params.len() as u32).map(Value::Hole).collect(),
             open,
             decided: false,
-            changed: None,
             pending: None,
             filled: None,
         };
@@ -306,7 +305,7 @@ impl<'m> Sampler<'m> {
     }
 
     fn agrees(&self, args: &[Value], decision: &Decision) -> Result<(), LazyError> {
-        let whole = self.judge.decide(args, None, &mut Vec::new()).map_err(LazyError::Eval)?;
+        let whole = self.judge.decide(args, &mut Vec::new()).map_err(LazyError::Eval)?;
         let kind = |d: &Decision| match d {
             Decision::Refuted => "refuted",
             Decision::True => "true",
@@ -327,7 +326,7 @@ impl<'m> Sampler<'m> {
     /// accepted and the evaluator refutes is a bug of speccheck's, reported
     /// as one, never used.
     fn checked(&self, args: Vec<Value>) -> Result<Option<Vec<Value>>, LazyError> {
-        match self.judge.decide(&args, None, &mut Vec::new()).map_err(LazyError::Eval)? {
+        match self.judge.decide(&args, &mut Vec::new()).map_err(LazyError::Eval)? {
             Decision::True => Ok(Some(args)),
             _ => Err(LazyError::Disagreement(format!(
                 "the evaluator refutes the input {}",
@@ -597,7 +596,6 @@ fn next_option(frames: &mut Vec<Frame>, fills: &mut Vec<Option<Value>>) -> Optio
                 args,
                 open,
                 decided: f.decided,
-                changed: f.way.clone(),
                 pending: f.pending.clone(),
                 filled: Some((f.hole, v)),
             });

@@ -260,3 +260,16 @@ fn judging_by_the_last_fill_agrees_with_judging_the_whole_input() {
         assert!(found >= 30, "`{spec}`: only {found} of 40 samples found an input");
     }
 }
+
+#[test]
+fn an_integer_compared_with_one_drawn_later_is_drawn_within_its_bound() {
+    // `a < b` waits on `a`, compared with `b`, not drawn yet: `b` is drawn
+    // first, and then `a` below it (the comparison taken up again once `b`
+    // is known), so almost every attempt meets both bounds.
+    let params = vec![("a".to_string(), i64::ty()), ("b".to_string(), i64::ty())];
+    let spec = parse_str("a < b && b < a + 3").unwrap();
+    let mut s = Sampler::new(&params, &[spec], Measures::global()).unwrap();
+    let found = (0..50).filter(|&seed| s.sample(seed, 10).unwrap().is_some()).count();
+    assert_eq!(found, 50);
+    assert!(s.restarts <= 10, "{} attempts abandoned for 50 inputs", s.restarts);
+}
