@@ -17,6 +17,14 @@ use crate::value::Value;
 /// recurses on the native stack).
 pub(crate) const MAX_MEASURE_DEPTH: u32 = 1_000;
 
+/// When less native stack than this is left, a measure call moves to a new
+/// segment of [`STACK_SEGMENT`] bytes (a debug build's test thread has
+/// 2 MB, which a list of a few hundred elements used to overflow: an
+/// abort of the whole test process).
+pub(crate) const STACK_RED_ZONE: usize = 128 * 1024;
+/// See [`STACK_RED_ZONE`].
+pub(crate) const STACK_SEGMENT: usize = 4 * 1024 * 1024;
+
 /// Why a spec could not be evaluated.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum EvalError {
@@ -763,6 +771,12 @@ impl<'m> Env<'m> {
     }
 
     pub(crate) fn call(&mut self, f: &str, args: Vec<Value>, at: &Expr) -> Result<Value, EvalError> {
+        // A measure unfolds once per level of the data it measures: on a
+        // fresh stack segment when this one runs low (see `STACK_RED_ZONE`).
+        stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || self.call_here(f, args, at))
+    }
+
+    fn call_here(&mut self, f: &str, args: Vec<Value>, at: &Expr) -> Result<Value, EvalError> {
         // A built-in or a Rust predicate reads whole values.
         let args = if self.fills.is_some() && (is_builtin(f) || self.measures.get(f).is_none()) {
             args.into_iter().map(|a| self.resolve_deep(a)).collect()

@@ -16,7 +16,7 @@
 use std::sync::Arc;
 
 use crate::ast::{BinOp, Expr};
-use crate::eval::{Env, EvalError, Hint, MAX_MEASURE_DEPTH, Name, is_builtin};
+use crate::eval::{Env, EvalError, Hint, MAX_MEASURE_DEPTH, Name, STACK_RED_ZONE, STACK_SEGMENT, is_builtin};
 use crate::measure::{Body, Measure};
 use crate::value::Value;
 
@@ -148,7 +148,9 @@ impl Env<'_> {
                 }
             }
             Expr::Call(f, args) if !is_builtin(f) => match self.measures.get(f) {
-                Some(Ok(m)) if m.result_type == "bool" => self.unfold(root, way, f, m, args, e, out),
+                Some(Ok(m)) if m.result_type == "bool" => {
+                    stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || self.unfold(root, way, f, m, args, e, out))
+                }
                 _ => self.leaf(root, way, e, out),
             },
             _ => self.leaf(root, way, e, out),

@@ -221,3 +221,27 @@ fn residuals_decide_what_a_partial_value_decides_and_wait_on_the_rest() {
     assert_eq!(Env::new(&m).with_fills(&fills).resume(&out[0], &mut again), Ok(true));
     assert_eq!(again.iter().map(|r| r.hole()).collect::<Vec<_>>(), [1]);
 }
+
+#[test]
+fn a_deep_value_is_measured_or_refused_never_a_stack_overflow() {
+    // A test thread's stack (2 MB here, as `cargo test` gives a debug
+    // build's threads): a measure over a list of 900 used to overflow it
+    // and abort the whole process.
+    let run = |n: i128| {
+        std::thread::Builder::new()
+            .stack_size(2 << 20)
+            .spawn(move || {
+                let m = measures();
+                let xs: Vec<i128> = (0..n).collect();
+                Env::new(&m)
+                    .with("l", list(&xs))
+                    .eval(&parse_str("size(l) + if all_ge(l, 0) { 0 } else { 1 }").unwrap())
+            })
+            .unwrap()
+            .join()
+            .expect("no panic")
+    };
+    assert_eq!(run(900), Ok(Value::Int(900)));
+    // Past the evaluator's depth: a clear error naming the measure.
+    assert_eq!(run(5000), Err(EvalError::TooDeep("size".into())));
+}
