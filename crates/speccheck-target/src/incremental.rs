@@ -56,13 +56,7 @@ impl Judge<'_> {
                 return Ok((Decision::Refuted, p));
             }
         }
-        let mut env = Env::memoized(self.measures, &self.memo);
-        for (name, v) in &self.given {
-            env.bind(name.clone(), v.clone());
-        }
-        for ((name, _), v) in self.params.iter().zip(args) {
-            env.bind(name.clone(), v.clone());
-        }
+        let mut env = self.arguments(args);
         for spec in &self.shared_requires {
             let origin = Origin::Arguments(spec.clone());
             let mut out = Vec::new();

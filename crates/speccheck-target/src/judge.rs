@@ -126,13 +126,7 @@ impl<'m> Judge<'m> {
                 return Ok(Decision::Refuted);
             }
         }
-        let mut env = Env::memoized(self.measures, &self.memo);
-        for (name, v) in &self.given {
-            env.bind(name.clone(), v.clone());
-        }
-        for ((name, _), v) in self.params.iter().zip(args) {
-            env.bind(name.clone(), v.clone());
-        }
+        let mut env = self.arguments(args);
         for r in &self.requires {
             let holds = refinement_holds(&mut env, r, || "the arguments".into());
             if !verdict(holds, env.skipped(), env.hints())? {
@@ -143,6 +137,19 @@ impl<'m> Judge<'m> {
             Some(h) => Decision::Needs(h),
             None => Decision::True,
         })
+    }
+
+    /// A scope with the given names and the parameters bound to `args`
+    /// (what the `requires` clauses see).
+    pub(crate) fn arguments(&self, args: &[Value]) -> Env<'_> {
+        let mut env = Env::memoized(self.measures, &self.memo);
+        for (name, v) in &self.given {
+            env.bind(name.clone(), v.clone());
+        }
+        for ((name, _), v) in self.params.iter().zip(args) {
+            env.bind(name.clone(), v.clone());
+        }
+        env
     }
 
     /// False when a refinement inside `v` is false; undecided ones go to
