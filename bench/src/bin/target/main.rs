@@ -209,6 +209,9 @@ enum Outcome {
         all: bool,
         /// Mean size of the inputs checked (constructors and elements).
         size: f64,
+        /// Partial inputs the lazy strategy judged (the tests of Lazy
+        /// SmallCheck's count).
+        judged: Option<u64>,
     },
     TimedOut {
         checked: u64,
@@ -234,6 +237,7 @@ fn run_depth(b: &Bench, s: Strat, d: u32, want: u64, limit: Duration) -> Outcome
         checked < want
     };
     let exprs: Vec<_> = b.spec.requires.iter().map(|(_, e)| e.clone()).collect();
+    let mut judged = None;
     let outcome = match s {
         Strat::Smt => {
             let search = match Search::new(&b.spec.params, &exprs, b.spec.measures, d, limit) {
@@ -249,12 +253,14 @@ fn run_depth(b: &Bench, s: Strat, d: u32, want: u64, limit: Duration) -> Outcome
             }
         }
         Strat::Lazy => {
-            let inputs =
-                Lazy::new(&b.spec.params, &exprs, b.spec.measures, d).map(|v| v.map_err(|e| Some(e.to_string())));
-            match consume(inputs, &mut check, start, limit) {
+            let mut lazy = Lazy::new(&b.spec.params, &exprs, b.spec.measures, d);
+            let inputs = lazy.by_ref().map(|v| v.map_err(|e| Some(e.to_string())));
+            let o = match consume(inputs, &mut check, start, limit) {
                 Ok(o) => o,
                 Err(e) => return Outcome::Error(e),
-            }
+            };
+            judged = Some(lazy.evaluated);
+            o
         }
         Strat::Exhaustive | Strat::Random => {
             let draw = if s == Strat::Exhaustive {
@@ -289,7 +295,7 @@ fn run_depth(b: &Bench, s: Strat, d: u32, want: u64, limit: Duration) -> Outcome
     }
     match outcome {
         None => Outcome::TimedOut { checked },
-        Some(all) => Outcome::Done { checked, all, size: sizes as f64 / checked.max(1) as f64 },
+        Some(all) => Outcome::Done { checked, all, size: sizes as f64 / checked.max(1) as f64, judged },
     }
 }
 
@@ -327,7 +333,9 @@ fn size(v: &Value) -> u64 {
 
 /// Per benchmark and strategy: (depth, times of its runs, inputs checked,
 /// all, their mean size).
-type Series = Vec<(u32, Vec<f64>, u64, bool, f64)>;
+/// Per depth: the depth, the times, the inputs checked, whether that was
+/// all of them, their mean size, and the partial inputs judged (lazy).
+type Series = Vec<(u32, Vec<f64>, u64, bool, f64, Option<u64>)>;
 
 fn main() {
     let args = Args::parse();
@@ -350,8 +358,8 @@ fn main() {
                 let t = Instant::now();
                 let first = run_depth(b, s, d, args.want(), limit);
                 let secs = t.elapsed().as_secs_f64();
-                let (checked, all, size) = match first {
-                    Outcome::Done { checked, all, size } => (checked, all, size),
+                let (checked, all, size, judged) = match first {
+                    Outcome::Done { checked, all, size, judged } => (checked, all, size, judged),
                     Outcome::TimedOut { checked } => {
                         stop = format!("depth {d} timed out after {checked} inputs");
                         break;
@@ -380,7 +388,7 @@ fn main() {
                     if all { " (all)" } else { "" },
                     fmt_seconds(secs)
                 );
-                series.push((d, times, checked, all, size));
+                series.push((d, times, checked, all, size, judged));
             }
             eprintln!("{} {}: {stop}", b.name, s.name());
             results.push((format!("{} `{}`", b.name, b.function), s, series, stop));
@@ -411,7 +419,10 @@ fn write_results(args: &Args, results: &[(String, Strat, Series, String)]) {
          Lazy: partial inputs, holes filled on demand. Exhaustive: the core's `enumerate`, filtered. Random: the \
          core's random generation at size = depth, filtered (duplicates count, as in QuickCheck). *Mean size* \
          counts the constructors and sequence elements of the inputs checked: strategies that stop at the first \
-         inputs check different ones, and this says how large they were.\n\n",
+         inputs check different ones, and this says how large they were. *Partial inputs judged* (lazy only): \
+         the partial inputs the lazy strategy judged at the depth — what Lazy SmallCheck counts as its tests — \
+         and the mean time per one, the function's runs on the valid inputs included (Lazy SmallCheck, GHC, \
+         measured here: about 1 µs per test).\n\n",
         args.timeout,
         if args.all { "--all".to_string() } else { format!("--inputs {}", args.inputs) },
         args.repeats,
@@ -463,10 +474,26 @@ fn write_results(args: &Args, results: &[(String, Strat, Series, String)]) {
         md.push_str(&format!("- {name}, {}: {stop}\n", s.name()));
     }
     md.push_str("\n## Time per depth (seconds: mean / sd / p95 over the repeats; n = repeats)\n\n");
-    let mut t = Table::new(&["benchmark", "strategy", "depth", "inputs", "mean", "sd", "p95", "n", "mean size"]);
+    let mut t = Table::new(&[
+        "benchmark",
+        "strategy",
+        "depth",
+        "inputs",
+        "mean",
+        "sd",
+        "p95",
+        "n",
+        "mean size",
+        "partial inputs judged (µs each)",
+    ]);
     for (name, s, series, _) in results {
-        for (d, times, checked, all, size) in series {
+        for (d, times, checked, all, size, judged) in series {
             let sm = Summary::of(times);
+            // What Lazy SmallCheck counts as tests: each partial input
+            // judged, with the time per one (the function's runs included).
+            let judged = judged.map_or("—".to_string(), |j| {
+                format!("{j} ({:.2})", sm.mean * 1e6 / j.max(1) as f64)
+            });
             t.row(vec![
                 name.clone(),
                 s.name().into(),
@@ -477,6 +504,7 @@ fn write_results(args: &Args, results: &[(String, Strat, Series, String)]) {
                 format!("{:.3}", sm.p95),
                 sm.n.to_string(),
                 format!("{size:.1}"),
+                judged,
             ]);
         }
     }
@@ -490,7 +518,7 @@ fn write_results(args: &Args, results: &[(String, Strat, Series, String)]) {
 /// largest) when its inputs had shrunk below 90% of their largest mean
 /// size by then.
 fn depth_cell(series: &Series) -> String {
-    let Some((d, .., size)) = series.last() else { return "none".into() };
+    let Some((d, _, _, _, size, _)) = series.last() else { return "none".into() };
     let peak = series.iter().max_by(|a, b| a.4.total_cmp(&b.4)).expect("not empty");
     if *size < 0.9 * peak.4 {
         format!(
