@@ -491,9 +491,7 @@ fn write_results(args: &Args, results: &[(String, Strat, Series, String)]) {
             let sm = Summary::of(times);
             // What Lazy SmallCheck counts as tests: each partial input
             // judged, with the time per one (the function's runs included).
-            let judged = judged.map_or("—".to_string(), |j| {
-                format!("{j} ({:.2})", sm.mean * 1e6 / j.max(1) as f64)
-            });
+            let judged = judged.map_or("—".to_string(), |j| format!("{j} ({:.2})", sm.mean * 1e6 / j.max(1) as f64));
             t.row(vec![
                 name.clone(),
                 s.name().into(),
