@@ -777,8 +777,12 @@ impl<'m> Env<'m> {
     }
 
     fn call_here(&mut self, f: &str, args: Vec<Value>, at: &Expr) -> Result<Value, EvalError> {
+        // The measure, looked up once (a built-in's name is not, unless its
+        // arguments fit no built-in).
+        let builtin_name = is_builtin(f);
+        let found = (!builtin_name).then(|| self.measures.get(f));
         // A built-in or a Rust predicate reads whole values.
-        let args = if self.fills.is_some() && (is_builtin(f) || self.measures.get(f).is_none()) {
+        let args = if self.fills.is_some() && (builtin_name || matches!(found, Some(None))) {
             args.into_iter().map(|a| self.resolve_deep(a)).collect()
         } else {
             args
@@ -786,7 +790,7 @@ impl<'m> Env<'m> {
         if let Some(v) = builtin(f, &args, at)? {
             return Ok(v);
         }
-        let measure = match self.measures.get(f) {
+        let measure = match found.unwrap_or_else(|| self.measures.get(f)) {
             Some(Ok(m)) => m,
             Some(Err(e)) => return Err(EvalError::BadMeasure(f.to_string(), e)),
             None => return native(f, &args, at),

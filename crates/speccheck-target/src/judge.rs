@@ -239,9 +239,22 @@ pub(crate) fn fill(v: &Value, hole: u32, by: &Value) -> Value {
     filled(v, hole, by).unwrap_or_else(|| v.clone())
 }
 
+/// `args` with hole `hole` filled by `by`, found at `way` ([`locate`])
+/// when it is known: only the way down is copied.
+pub(crate) fn fill_args(args: &[Value], way: Option<&[usize]>, hole: u32, by: &Value) -> Vec<Value> {
+    match way {
+        Some([arg, rest @ ..]) => {
+            let mut out = args.to_vec();
+            out[*arg] = fill_along(&args[*arg], rest, by);
+            out
+        }
+        _ => args.iter().map(|a| fill(a, hole, by)).collect(),
+    }
+}
+
 /// `v` with the part at `way` (field and element indices, as [`locate`]
 /// gives them past the argument's) replaced by `by`, the rest shared.
-pub(crate) fn fill_along(v: &Value, way: &[usize], by: &Value) -> Value {
+fn fill_along(v: &Value, way: &[usize], by: &Value) -> Value {
     let Some((&i, rest)) = way.split_first() else { return by.clone() };
     match v {
         Value::Data { def, ctor, fields } => {

@@ -17,7 +17,7 @@ use speccheck_spec::{DataRef, EvalError, Expr, Hint, Measures, Ty, Value};
 
 use crate::depth::{below, constructors, int_window};
 use crate::incremental::Pending;
-use crate::judge::{Decision, Judge, Open, Partial, fill, fill_along, has_refinements, locate};
+use crate::judge::{Decision, Judge, Open, Partial, fill_args, has_refinements, locate};
 
 /// Why the lazy enumeration could not go on.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -182,14 +182,7 @@ impl<'m> Lazy<'m> {
         }
         // Pushed in reverse, so the simplest option is explored first.
         for (v, new) in options.into_iter().rev() {
-            let args = match way.as_deref() {
-                Some([arg, inner @ ..]) => {
-                    let mut args = p.args.clone();
-                    args[*arg] = fill_along(&args[*arg], inner, &v);
-                    args
-                }
-                _ => p.args.iter().map(|a| fill(a, hole, &v)).collect(),
-            };
+            let args = fill_args(&p.args, way.as_deref(), hole, &v);
             let mut open = rest.clone();
             open.extend(new);
             let up = Some(Rc::new(Chain { hole, value: v.clone(), up: chain.clone() }));

@@ -33,7 +33,7 @@ use speccheck_spec::{BinOp, DataRef, Expr, Hint, Measures, Side, Ty, Value};
 
 use crate::depth::{constructors, recursive_step};
 use crate::incremental::Pending;
-use crate::judge::{Decision, Judge, Open, Partial, fill, fill_along, has_refinements, locate};
+use crate::judge::{Decision, Judge, Open, Partial, fill_args, has_refinements, locate};
 use crate::lazy::LazyError;
 
 /// How many values an integer hole tries before its choice is undone.
@@ -578,14 +578,7 @@ fn next_option(frames: &mut Vec<Frame>, fills: &mut Vec<Option<Value>>) -> Optio
     while let Some(f) = frames.last_mut() {
         let at = f.hole as usize;
         if let Some((v, new)) = f.options.pop() {
-            let args = match f.way.as_deref().map(Vec::as_slice) {
-                Some([arg, rest @ ..]) => {
-                    let mut args = f.args.clone();
-                    args[*arg] = fill_along(&args[*arg], rest, &v);
-                    args
-                }
-                _ => f.args.iter().map(|a| fill(a, f.hole, &v)).collect(),
-            };
+            let args = fill_args(&f.args, f.way.as_deref().map(Vec::as_slice), f.hole, &v);
             let mut open = f.open.clone();
             open.extend(new);
             if fills.len() <= at {
