@@ -16,6 +16,10 @@ use crate::value::Value;
 /// Measure calls nested deeper than this are refused (the evaluator
 /// recurses on the native stack).
 pub(crate) const MAX_MEASURE_DEPTH: u32 = 1_000;
+/// The nesting of measure calls from which a call repeating one under way
+/// is looked for (a measure that does not terminate repeats itself at
+/// every depth; the shallow calls are not copied).
+pub(crate) const LOOP_CHECK_FROM: usize = 64;
 
 /// When less native stack than this is left, a measure call moves to a new
 /// segment of [`STACK_SEGMENT`] bytes (a debug build's test thread has
@@ -169,6 +173,8 @@ pub struct Env<'m> {
     /// How many filled holes this evaluation read through `fills` (a
     /// measure result that read one is not remembered: see [`Memo`]).
     pub(crate) resolved: u32,
+    /// Scopes of finished measure calls, emptied, for the next calls.
+    pub(crate) spare_scopes: Vec<Vec<(Name, Value)>>,
 }
 
 /// Measure results remembered across evaluations, keyed by the identity of
@@ -363,6 +369,7 @@ impl<'m> Env<'m> {
             memo: None,
             fills: None,
             resolved: 0,
+            spare_scopes: Vec::new(),
         }
     }
 
@@ -821,29 +828,25 @@ impl<'m> Env<'m> {
             (None, Some(a)) => a,
             (None, None) => unreachable!("the arguments are in the key or kept"),
         };
-        if self.active.len() >= MAX_MEASURE_DEPTH as usize {
-            return Err(EvalError::TooDeep(f.to_string()));
-        }
-        if self.active.iter().any(|(n, a)| *n == id && a.as_slice() == args) {
-            return Err(EvalError::NotTerminating(f.to_string()));
-        }
-        // A measure sees only its parameters (and the fields it binds).
-        let mut active = std::mem::take(&mut self.active);
-        active.push((id, args.to_vec()));
-        let mut inner = Env {
-            vars: Vec::with_capacity(args.len() + 3),
-            measures: self.measures,
-            active,
-            skipped: None,
-            hints: Vec::new(),
-            memo: self.memo,
-            fills: self.fills,
-            resolved: 0,
-        };
-        let r = inner.apply(f, &measure, args, at);
-        self.active = inner.active;
+        self.check_recursion(f, id, args)?;
+        // A measure sees only its parameters (and the fields it binds): the
+        // caller's scope and what the call tells it are set aside (the
+        // scope's storage is reused from call to call).
+        let spare = self.spare_scopes.pop().unwrap_or_default();
+        let outer_vars = std::mem::replace(&mut self.vars, spare);
+        let outer_hints = std::mem::take(&mut self.hints);
+        let outer_skipped = self.skipped.take();
+        let outer_resolved = std::mem::replace(&mut self.resolved, 0);
+        self.active.push((id, Self::loop_check_args(self.active.len(), args)));
+        let r = self.apply(f, &measure, args, at);
         self.active.pop();
-        self.resolved += inner.resolved;
+        let mut scope = std::mem::replace(&mut self.vars, outer_vars);
+        scope.clear();
+        self.spare_scopes.push(scope);
+        let mut inner_hints = std::mem::replace(&mut self.hints, outer_hints);
+        let inner_skipped = std::mem::replace(&mut self.skipped, outer_skipped);
+        let inner_resolved = std::mem::replace(&mut self.resolved, outer_resolved);
+        self.resolved += inner_resolved;
         // What a partial input's parts are is fixed, so is what a measure
         // says of them: a result and a hole it stopped at are both kept
         // (an error in the spec is not: it is reported where it is met).
@@ -852,20 +855,40 @@ impl<'m> Env<'m> {
         // another value.
         if let (Some(memo), Some(key)) = (self.memo, key)
             && matches!(r, Ok(_) | Err(EvalError::Hole(_)))
-            && inner.resolved == 0
+            && inner_resolved == 0
         {
             let mut memo = memo.borrow_mut();
             if memo.table.len() >= MEMO_LIMIT {
                 memo.clear();
             }
-            let m = Remembered { result: r.clone(), skipped: inner.skipped, hints: inner.hints.as_slice().into() };
+            let m = Remembered { result: r.clone(), skipped: inner_skipped, hints: inner_hints.as_slice().into() };
             memo.table.insert(key, m);
         }
-        self.hints.append(&mut inner.hints);
-        if let Some(h) = inner.skipped {
+        self.hints.append(&mut inner_hints);
+        if let Some(h) = inner_skipped {
             self.skipped.get_or_insert(h);
         }
         r
+    }
+
+    /// Fails a call `id(args)` nested too deep, or repeating one under way
+    /// (a measure that does not terminate).
+    pub(crate) fn check_recursion(&self, f: &str, id: usize, args: &[Value]) -> Result<(), EvalError> {
+        if self.active.len() >= MAX_MEASURE_DEPTH as usize {
+            return Err(EvalError::TooDeep(f.to_string()));
+        }
+        if self.active.len() >= LOOP_CHECK_FROM && self.active.iter().any(|(n, a)| *n == id && a.as_slice() == args) {
+            return Err(EvalError::NotTerminating(f.to_string()));
+        }
+        Ok(())
+    }
+
+    /// What the call stack keeps of a call's arguments at depth `depth`:
+    /// nothing for the shallow calls every measure makes (a copy per call
+    /// would cost more than the call), the arguments from
+    /// [`LOOP_CHECK_FROM`] on (a loop repeats itself there too).
+    pub(crate) fn loop_check_args(depth: usize, args: &[Value]) -> Vec<Value> {
+        if depth + 1 >= LOOP_CHECK_FROM { args.to_vec() } else { Vec::new() }
     }
 
     fn apply(
@@ -896,7 +919,10 @@ impl<'m> Env<'m> {
             self.vars.push((Name::Shared(p.clone()), v.clone()));
         }
         let Body::Match(_) = &measure.body else { return Ok(None) };
-        let Value::Data { def, ctor, fields } = &known(args[0].clone())? else {
+        if let Value::Hole(h) = &args[0] {
+            return Err(EvalError::Hole(*h));
+        }
+        let Value::Data { def, ctor, fields } = &args[0] else {
             return Err(EvalError::Type {
                 expr: at.to_string(),
                 expected: "a data value (a measure matches on it)",
@@ -912,10 +938,12 @@ impl<'m> Env<'m> {
                 self.vars.push((Name::Shared(var.clone()), fields[i].clone()));
             }
         }
-        let c = &def.ctors[*ctor];
-        for (field, var) in &names.named {
-            if let Some(i) = c.fields.iter().position(|f| &f.name == field) {
-                self.vars.push((Name::Shared(var.clone()), fields[i].clone()));
+        if !names.named.is_empty() {
+            let at = names.field_indices(def, *ctor);
+            for ((_, var), i) in names.named.iter().zip(at.iter()) {
+                if let Some(i) = i {
+                    self.vars.push((Name::Shared(var.clone()), fields[*i].clone()));
+                }
             }
         }
         Ok(Some(k))

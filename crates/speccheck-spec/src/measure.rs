@@ -127,6 +127,24 @@ pub(crate) struct Names {
 pub(crate) struct ArmNames {
     pub(crate) positional: Vec<Option<Arc<str>>>,
     pub(crate) named: Vec<(String, Arc<str>)>,
+    /// Where each named field is in the constructor first matched (by the
+    /// type's address and the constructor): found once, not by name on
+    /// every call.
+    first_indices: OnceLock<(usize, usize, Box<[Option<usize>]>)>,
+}
+
+impl ArmNames {
+    /// The index of each named field in constructor `ctor` of `def`
+    /// (`None` for a name it does not have).
+    pub(crate) fn field_indices(&self, def: &Arc<DataDef>, ctor: usize) -> std::borrow::Cow<'_, [Option<usize>]> {
+        let find = || -> Box<[Option<usize>]> {
+            let c = &def.ctors[ctor];
+            self.named.iter().map(|(field, _)| c.fields.iter().position(|f| &f.name == field)).collect()
+        };
+        let id = Arc::as_ptr(def) as usize;
+        let (d, k, at) = self.first_indices.get_or_init(|| (id, ctor, find()));
+        if (*d, *k) == (id, ctor) { std::borrow::Cow::Borrowed(at) } else { std::borrow::Cow::Owned(find().into()) }
+    }
 }
 
 impl Names {
@@ -138,6 +156,7 @@ impl Names {
                     Pat::Ctor { positional, named, .. } => ArmNames {
                         positional: positional.iter().map(|v| v.as_deref().map(Arc::from)).collect(),
                         named: named.iter().map(|(f, v)| (f.clone(), Arc::from(v.as_str()))).collect(),
+                        first_indices: OnceLock::new(),
                     },
                     Pat::Wild | Pat::Or(_) => ArmNames::default(),
                 })

@@ -16,7 +16,7 @@
 use std::sync::Arc;
 
 use crate::ast::{BinOp, Expr};
-use crate::eval::{Env, EvalError, Hint, MAX_MEASURE_DEPTH, Name, STACK_RED_ZONE, STACK_SEGMENT, is_builtin};
+use crate::eval::{Env, EvalError, Hint, Name, STACK_RED_ZONE, STACK_SEGMENT, is_builtin};
 use crate::measure::{Body, Measure};
 use crate::value::Value;
 
@@ -201,16 +201,11 @@ impl Env<'_> {
             out.push(self.residual(root, way, *h, Vec::new()));
             return Ok(true);
         }
-        if self.active.len() >= MAX_MEASURE_DEPTH as usize {
-            return Err(EvalError::TooDeep(f.to_string()));
-        }
-        if self.active.iter().any(|(n, a)| *n == id && *a == vals) {
-            return Err(EvalError::NotTerminating(f.to_string()));
-        }
+        self.check_recursion(f, id, &vals)?;
         let outer = std::mem::take(&mut self.vars);
         let entered = self.enter(f, &m, &vals, e);
         let result = entered.and_then(|arm| {
-            self.active.push((id, vals));
+            self.active.push((id, Self::loop_check_args(self.active.len(), &vals)));
             let r = self.conjunct(&Root::Measure(m.clone(), arm), Way::ROOT, out);
             self.active.pop();
             r

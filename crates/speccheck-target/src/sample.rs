@@ -18,7 +18,11 @@
 //! that runs out of steps starts again, and after every few the size
 //! shrinks (after one attempt each past a work limit), so a spec that only small inputs
 //! meet still gets inputs, and a spec nothing meets ends with a clear "none
-//! found". An integer hole is drawn first where the comparisons it met
+//! found". The sampler keeps a record of how often attempts at each size
+//! class found an input, and starts most samples below the first class
+//! where fewer than one in sixteen did: past the sizes where valid inputs
+//! are hard to build (a red-black tree of 60 nodes), an attempt mostly
+//! spends its steps and finds nothing. An integer hole is drawn first where the comparisons it met
 //! ([`Hint`]) say it must be: `h >= 3` from a sorted list's refinement,
 //! `key < 7` from a search tree's; uniform draws would almost never fit
 //! the narrowing intervals of a large ordered structure.
@@ -49,6 +53,9 @@ const SPLIT_TRIES: usize = 3;
 pub const WORK_LIMIT: u64 = 8_000;
 /// The largest size tried when no smaller input meets the spec.
 const UPWARD_LIMIT: u32 = 64;
+/// A size class pays while at least one attempt in this many finds an
+/// input there.
+const PAYING_ONE_IN: u32 = 16;
 /// Attempts at one size before the size shrinks by a quarter.
 const ATTEMPTS_PER_SIZE: u32 = 10;
 
@@ -94,6 +101,8 @@ pub struct Sampler<'m> {
     pub largest_tried: u32,
     /// The largest size an input has been found at so far.
     reached: u32,
+    /// How often attempts at each size class found an input.
+    record: SizeRecord,
     /// See [`Sampler::verify_every_step`].
     verify_steps: bool,
 }
@@ -123,6 +132,7 @@ impl<'m> Sampler<'m> {
             work: 0,
             largest_tried: 0,
             reached: 0,
+            record: SizeRecord::default(),
             verify_steps: false,
         })
     }
@@ -150,7 +160,16 @@ impl<'m> Sampler<'m> {
         // And no more than twice the largest size that has given an input
         // so far (plus a little): a spec met only by small inputs
         // (`len(xs) == 3`) is not tried at size 100 on every case.
-        let start = self.rng.random_range(0..=size.min(self.reached.saturating_mul(2).saturating_add(4)));
+        // And no larger than the sizes at which attempts still pay (a
+        // red-black tree of 60 nodes is rarely built before an attempt's
+        // steps run out; one of 20 is built at once).
+        // One case in sixteen may still try larger ones, so that the record
+        // of those follows the run.
+        let mut cap = self.reached.saturating_mul(2).saturating_add(4);
+        if self.rng.random_range(0..16) != 0 {
+            cap = cap.min(self.record.paying());
+        }
+        let start = self.rng.random_range(0..=size.min(cap));
         self.largest_tried = start;
         let mut target = start;
         // Down to 0, then (a spec met only by larger inputs: `len(xs) >= 3`
@@ -158,7 +177,9 @@ impl<'m> Sampler<'m> {
         let mut up = false;
         loop {
             for _ in 0..ATTEMPTS_PER_SIZE {
-                if let Some(found) = self.attempt(target)? {
+                let found = self.attempt(target)?;
+                self.record.note(target, found.is_some());
+                if let Some(found) = found {
                     self.reached = self.reached.max(target);
                     return Ok(Some(found));
                 }
@@ -188,16 +209,7 @@ impl<'m> Sampler<'m> {
 
     /// One try at an input of size `target`.
     fn attempt(&mut self, target: u32) -> Result<Option<Vec<Value>>, LazyError> {
-        // Per attempt, as Hypothesis mixes per test case: small integers
-        // (that repeat, and meet equalities), up to wide ones.
-        let floor = 4 * i128::from(target.max(2));
-        self.magnitude = match self.rng.random_range(0..4) {
-            0 => floor,
-            1 => floor.max(1000),
-            2 => floor.max(1 << 20),
-            _ => i128::MAX,
-        };
-        self.stride = (self.magnitude / i128::from(target.max(1))).clamp(2, 1 << 32);
+        self.draw_magnitude(target);
         // A new attempt shares no part with the last one.
         self.judge.memo.borrow_mut().clear();
         self.fills.clear();
@@ -216,13 +228,33 @@ impl<'m> Sampler<'m> {
                 path: Rc::default(),
             })
             .collect();
-        let mut current = Partial {
+        let current = Partial {
             args: (0..params.len() as u32).map(Value::Hole).collect(),
             open,
             decided: false,
             pending: None,
             filled: None,
         };
+        self.search(current, target)
+    }
+
+    /// Per attempt, as Hypothesis mixes per test case: small integers
+    /// (that repeat, and meet equalities), up to wide ones.
+    fn draw_magnitude(&mut self, target: u32) {
+        let floor = 4 * i128::from(target.max(2));
+        self.magnitude = match self.rng.random_range(0..4) {
+            0 => floor,
+            1 => floor.max(1000),
+            2 => floor.max(1 << 20),
+            _ => i128::MAX,
+        };
+        self.stride = (self.magnitude / i128::from(target.max(1))).clamp(2, 1 << 32);
+    }
+
+    /// Completes `current` (its holes open, `self.next_hole` past them,
+    /// `self.fills` empty), backtracking over the options of each hole
+    /// filled, within a number of steps that grows with `target`.
+    fn search(&mut self, mut current: Partial, target: u32) -> Result<Option<Vec<Value>>, LazyError> {
         let mut frames: Vec<Frame> = Vec::new();
         // Short attempts, many of them: a search that went wrong early
         // thrashes below its mistake; a fresh start is cheaper.
@@ -532,6 +564,56 @@ impl<'m> Sampler<'m> {
                 self.growable.insert(r.clone(), g);
                 g
             }
+        }
+    }
+}
+
+/// Attempts and the inputs they found, by size class (0, 1, 2–3, 4–7, …),
+/// halved now and then so that the record follows the run.
+struct SizeRecord {
+    tried: [u32; 33],
+    found: [u32; 33],
+}
+
+impl Default for SizeRecord {
+    fn default() -> Self {
+        SizeRecord { tried: [0; 33], found: [0; 33] }
+    }
+}
+
+impl SizeRecord {
+    /// Attempts a class needs before its record counts.
+    const SEEN: u32 = 8;
+    /// Attempts after which a class's counts are halved.
+    const HALVE_AT: u32 = 256;
+
+    fn class(size: u32) -> usize {
+        (u32::BITS - size.leading_zeros()) as usize
+    }
+
+    fn note(&mut self, size: u32, found: bool) {
+        let c = Self::class(size);
+        self.tried[c] += 1;
+        self.found[c] += u32::from(found);
+        if self.tried[c] >= Self::HALVE_AT {
+            self.tried[c] /= 2;
+            self.found[c] /= 2;
+        }
+    }
+
+    /// Whether attempts at class `c` find an input often enough (or are
+    /// too few to say).
+    fn pays(&self, c: usize) -> bool {
+        self.tried[c] < Self::SEEN || self.found[c] * PAYING_ONE_IN >= self.tried[c]
+    }
+
+    /// The largest size of the classes below the first that does not pay
+    /// (`u32::MAX` when all do; at least 1).
+    fn paying(&self) -> u32 {
+        match (1..self.tried.len()).find(|&c| !self.pays(c)) {
+            // Class `c` holds `2^(c-1)..2^c`.
+            Some(c) => ((1u32 << (c - 1)) - 1).max(1),
+            None => u32::MAX,
         }
     }
 }

@@ -110,6 +110,21 @@ fn every_sample_is_valid_and_no_larger_than_asked() {
 }
 
 #[test]
+fn a_size_bound_past_the_sizes_attempts_reach_costs_little_more() {
+    // Red-black trees of 60 nodes are rarely built before an attempt's
+    // steps run out: the sampler learns which sizes pay and starts there,
+    // instead of failing at size 60 and walking down on every case.
+    let judged = |size| {
+        let mut s = sampler::<Rbt>(Some(RB));
+        let found = (0..300).filter(|&seed| s.sample(seed, size).unwrap().is_some()).count();
+        assert_eq!(found, 300, "every sample finds a tree");
+        s.evaluated
+    };
+    let (small, large) = (judged(16), judged(100));
+    assert!(large < 3 * small, "{large} partial inputs judged at size 100, {small} at size 16");
+}
+
+#[test]
 fn samples_reach_large_valid_inputs() {
     // The size is a bound, each input's size up to it at random.
     let mut s = sampler::<Sorted>(None);
