@@ -130,8 +130,12 @@ pub(crate) struct ArmNames {
     /// Where each named field is in the constructor first matched (by the
     /// type's address and the constructor): found once, not by name on
     /// every call.
-    first_indices: OnceLock<(usize, usize, Box<[Option<usize>]>)>,
+    first_indices: OnceLock<FieldIndices>,
 }
+
+/// A type's address, a constructor, and the index there of each named
+/// field of an arm.
+type FieldIndices = (usize, usize, Box<[Option<usize>]>);
 
 impl ArmNames {
     /// The index of each named field in constructor `ctor` of `def`
