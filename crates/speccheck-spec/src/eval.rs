@@ -198,6 +198,10 @@ pub struct Memo {
     /// result on one is then a result on all). Valid for one set of fills
     /// (see [`Memo::new_fills`]).
     refilled: HashMap<usize, Refilled, BuildHasherDefault<IdHasher>>,
+    /// Data whose field refinements (its own and its parts') were checked
+    /// and held (by address, held alive): a re-check of an input sharing
+    /// it skips it (see [`crate::refined::admits_remembering`]).
+    verified: HashMap<usize, Arc<[Value]>, BuildHasherDefault<IdHasher>>,
 }
 
 /// A part as the current fills make it: the part (held alive), its copy
@@ -253,6 +257,20 @@ impl Memo {
         self.table.clear();
         self.complete.clear();
         self.refilled.clear();
+        self.verified.clear();
+    }
+
+    /// Whether the data with these fields was checked and held.
+    pub(crate) fn verified(&self, fields: &Arc<[Value]>) -> bool {
+        self.verified.contains_key(&(Arc::as_ptr(fields) as *const () as usize))
+    }
+
+    /// Notes that the data with these fields was checked and held.
+    pub(crate) fn set_verified(&mut self, fields: &Arc<[Value]>) {
+        if self.table.len() + self.verified.len() >= MEMO_LIMIT {
+            self.clear();
+        }
+        self.verified.insert(Arc::as_ptr(fields) as *const () as usize, fields.clone());
     }
 
     /// The fills changed: forgets what they made of values.

@@ -40,7 +40,7 @@ pub use eval::{Env, EvalError, Hint, Memo, Side};
 pub use measure::{Measure, MeasureSource, Measures};
 pub use native::NativePredicate;
 pub use parse::{Located, ParseError, binary_op, implies_to_rust, parse_str, parse_tokens};
-pub use refined::{Violation, admits, violation};
+pub use refined::{Violation, admits, admits_remembering, violation};
 pub use residual::Residual;
 pub use sorts::{Sort, check_sorts};
 pub use targetable::Targetable;

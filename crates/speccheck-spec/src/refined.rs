@@ -4,7 +4,9 @@
 //! that the SMT and lazy strategies build in.
 
 use crate::ast::Expr;
-use crate::eval::{Env, EvalError};
+use std::cell::RefCell;
+
+use crate::eval::{Env, EvalError, Memo};
 use crate::measure::Measures;
 use crate::targetable::Targetable;
 use crate::ty::{DataDef, Ty};
@@ -75,10 +77,11 @@ pub fn field_binding(name: &str) -> String {
 fn first_violation<'v>(
     mut xs: impl Iterator<Item = &'v Value>,
     measures: &Measures,
+    memo: Option<&RefCell<Memo>>,
 ) -> Result<Option<Violation>, EvalError> {
     xs.try_fold(None, |found, x| match found {
         Some(bad) => Ok(Some(bad)),
-        None => violation(x, measures),
+        None => violation_in(x, measures, memo),
     })
 }
 
@@ -105,19 +108,32 @@ impl std::fmt::Display for Violation {
 /// it satisfies all of them. Each refinement sees the fields up to the
 /// refined one, as the SMT encoding does.
 pub fn violation(v: &Value, measures: &Measures) -> Result<Option<Violation>, EvalError> {
+    violation_in(v, measures, None)
+}
+
+/// [`violation`], remembering in `memo` what measures said and which data
+/// held no violation: checking many inputs that share parts (a strategy's
+/// consecutive inputs) checks each shared part once.
+fn violation_in(v: &Value, measures: &Measures, memo: Option<&RefCell<Memo>>) -> Result<Option<Violation>, EvalError> {
     match v {
         Value::Int(_) | Value::Bool(_) => Ok(None),
         Value::Hole(h) => Err(EvalError::Hole(*h)),
-        Value::Seq(xs) => first_violation(xs.iter(), measures),
-        Value::Set(xs) => first_violation(xs.iter(), measures),
+        Value::Seq(xs) => first_violation(xs.iter(), measures, memo),
+        Value::Set(xs) => first_violation(xs.iter(), measures, memo),
         Value::Data { def, ctor, fields } => {
+            if memo.is_some_and(|m| m.borrow().verified(fields)) {
+                return Ok(None);
+            }
             for f in fields.iter() {
-                if let Some(bad) = violation(f, measures)? {
+                if let Some(bad) = violation_in(f, measures, memo)? {
                     return Ok(Some(bad));
                 }
             }
             let c = &def.ctors[*ctor];
-            let mut env = Env::new(measures);
+            let mut env = match memo {
+                Some(m) => Env::memoized(measures, m),
+                None => Env::new(measures),
+            };
             for (i, (fd, fv)) in c.fields.iter().zip(fields.iter()).enumerate() {
                 env.bind(field_binding(&fd.name), fv.clone());
                 if let Some(r) = &fd.refine
@@ -125,6 +141,9 @@ pub fn violation(v: &Value, measures: &Measures) -> Result<Option<Violation>, Ev
                 {
                     return Ok(Some(bad));
                 }
+            }
+            if let Some(m) = memo {
+                m.borrow_mut().set_verified(fields);
             }
             Ok(None)
         }
@@ -139,13 +158,38 @@ pub fn admits(
     requires: &[(String, Expr)],
     measures: &Measures,
 ) -> Result<Option<Violation>, EvalError> {
+    admits_in(args, requires, measures, None)
+}
+
+/// [`admits`], remembering in `memo` what measures said and which data
+/// held no violation (see [`Memo`]): the same answers, each shared part of
+/// many inputs checked once. The memo must be used with these `measures`
+/// only.
+pub fn admits_remembering(
+    args: &[(&str, Value)],
+    requires: &[(String, Expr)],
+    measures: &Measures,
+    memo: &RefCell<Memo>,
+) -> Result<Option<Violation>, EvalError> {
+    admits_in(args, requires, measures, Some(memo))
+}
+
+fn admits_in(
+    args: &[(&str, Value)],
+    requires: &[(String, Expr)],
+    measures: &Measures,
+    memo: Option<&RefCell<Memo>>,
+) -> Result<Option<Violation>, EvalError> {
     for (name, v) in args {
-        if let Some(mut bad) = violation(v, measures)? {
+        if let Some(mut bad) = violation_in(v, measures, memo)? {
             bad.at = format!("{} inside argument `{name}`", bad.at);
             return Ok(Some(bad));
         }
     }
-    let mut env = Env::new(measures);
+    let mut env = match memo {
+        Some(m) => Env::memoized(measures, m),
+        None => Env::new(measures),
+    };
     for (name, v) in args {
         env.bind(name.to_string(), v.clone());
     }

@@ -6,12 +6,13 @@
 //! between the last two. All test the same inputs: those satisfying the
 //! argument spec ([`ArgSpec`]).
 
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::time::Duration;
 
 use speccheck_core::{InputSource, Property, SourceStep};
-use speccheck_spec::{EvalError, Expr, Measures, Ty, Value, Violation};
+use speccheck_spec::{EvalError, Expr, Measures, Memo, Ty, Value, Violation};
 
 use crate::lazy::Lazy;
 use crate::sample::Sampler;
@@ -28,9 +29,14 @@ pub enum Strategy {
     Lazy,
     /// Every valid input up to the depth, from an SMT solver's models.
     Smt,
-    /// The solver where it can (built with z3, a spec in its fragment),
-    /// the lazy enumeration otherwise: the same inputs, found the fastest
-    /// way available, with no warning when the solver is not used.
+    /// The faster of the solver and the lazy enumeration on this spec (the
+    /// same inputs either way): each makes inputs for a short trial
+    /// ([`AUTO_TRIAL`]) and the faster goes on from where it was, so no
+    /// input is lost or repeated (the solver only when at least twice as
+    /// fast: its cost per model grows as it goes); the report says which
+    /// and why. The lazy enumeration alone when the spec is outside
+    /// the solver's fragment or speccheck is built without z3, with no
+    /// warning.
     Auto,
     /// Random valid inputs, sized by the run's size ramp (up to
     /// `max_size` recursive steps or elements), built hole by hole with
@@ -147,8 +153,17 @@ impl ArgSpec {
     /// evaluated on, is an error naming the spec and the input — never an
     /// input the property runs on.
     pub fn recheck(&self, by: &str, args: Vec<Value>) -> Result<Vec<Value>, String> {
+        self.recheck_remembering(by, args, &RefCell::default())
+    }
+
+    /// [`ArgSpec::recheck`], remembering in `memo` what the evaluator found
+    /// of the parts checked (a strategy's consecutive inputs share most of
+    /// theirs, and each shared part is checked once: see
+    /// [`speccheck_spec::admits_remembering`]).
+    pub fn recheck_remembering(&self, by: &str, args: Vec<Value>, memo: &RefCell<Memo>) -> Result<Vec<Value>, String> {
         let shown = || args.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ");
-        match self.violation(&args) {
+        let named: Vec<(&str, Value)> = self.params.iter().map(|(n, _)| n.as_str()).zip(args.iter().cloned()).collect();
+        match speccheck_spec::admits_remembering(&named, &self.requires, self.measures, memo) {
             Ok(None) => Ok(args),
             Ok(Some(bad)) => Err(format!(
                 "{by} produced the input ({}), which the spec {bad} rejects: the strategy and the evaluator \
@@ -199,6 +214,10 @@ pub(crate) fn parse_clauses(kind: &str, clauses: &[(&str, &str)]) -> Result<Vec<
 
 /// How long one solver query may take before the run stops as incomplete.
 pub const QUERY_LIMIT: Duration = Duration::from_secs(10);
+
+/// How long [`Strategy::Auto`] lets each way make inputs before it picks
+/// the faster one (a solver query under way finishes first).
+pub const AUTO_TRIAL: Duration = Duration::from_millis(200);
 
 /// Sets `property` up to test the inputs `spec` admits the way `strategy`
 /// says, at `depth` (the enumerating strategies). `reify` rebuilds the
@@ -280,7 +299,9 @@ where
 enum Msg {
     /// Which way the inputs are found, once the producer knows.
     By(String),
-    Input(Vec<Value>),
+    /// Inputs, in order (a batch: one message per input would make each
+    /// input a hand-over between threads, costing more than a lazy input).
+    Inputs(Vec<Vec<Value>>),
     Warning(String),
     Complete,
     /// Only the SMT strategy stops short (a solver timeout).
@@ -303,6 +324,10 @@ pub struct SpecInputs<T> {
     warnings: Vec<String>,
     /// How many inputs of each size (in constructors) were handed out.
     sizes: BTreeMap<usize, u64>,
+    /// What the re-checks found of the parts the inputs share.
+    memo: RefCell<Memo>,
+    /// The inputs received and not handed out yet.
+    batch: std::vec::IntoIter<Vec<Value>>,
 }
 
 /// A value's size in constructors, as the core counts them: each data
@@ -324,7 +349,9 @@ impl<T> SpecInputs<T> {
         let spec2 = spec.clone();
         let by = match strategy {
             Strategy::Smt => "the SMT solver (z3)".to_string(),
-            Strategy::Auto if cfg!(feature = "z3") => "the SMT solver (z3)".to_string(),
+            Strategy::Auto if cfg!(feature = "z3") => {
+                "the faster of the lazy enumeration and the SMT solver".to_string()
+            }
             _ => "the lazy enumeration".to_string(),
         };
         let spawned = std::thread::Builder::new()
@@ -342,6 +369,8 @@ impl<T> SpecInputs<T> {
                 by,
                 warnings: Vec::new(),
                 sizes: BTreeMap::new(),
+                memo: RefCell::default(),
+                batch: Vec::new().into_iter(),
             };
         }
         SpecInputs {
@@ -353,19 +382,19 @@ impl<T> SpecInputs<T> {
             by,
             warnings: Vec::new(),
             sizes: BTreeMap::new(),
+            memo: RefCell::default(),
+            batch: Vec::new().into_iter(),
         }
     }
 }
 
 fn produce(spec: &ArgSpec, strategy: Strategy, depth: u32, tx: &SyncSender<Msg>) {
+    let mut lazy = Lazy::new(&spec.params, &spec.exprs(), spec.measures, depth);
+    let mut made = Trial::default();
     if strategy == Strategy::Auto && cfg!(feature = "z3") {
-        // Outside the solver's fragment: enumerate, as chosen (the report
-        // says which it was, without a warning).
-        match smt_search(spec, depth, tx) {
-            Ok(()) => return,
-            Err(why) => {
-                let _ = tx.send(Msg::By(format!("the lazy enumeration (outside the SMT solver's fragment: {why})")));
-            }
+        match auto(spec, depth, &mut lazy, tx) {
+            Some(trial) => made = trial,
+            None => return, // The solver was faster, and went on.
         }
     } else if strategy == Strategy::Auto {
         let _ = tx.send(Msg::By("the lazy enumeration (speccheck built without z3)".into()));
@@ -381,20 +410,170 @@ fn produce(spec: &ArgSpec, strategy: Strategy, depth: u32, tx: &SyncSender<Msg>)
             }
         }
     }
-    let lazy = Lazy::new(&spec.params, &spec.exprs(), spec.measures, depth);
-    for v in lazy {
-        let msg = match v {
-            Ok(v) => Msg::Input(v),
-            Err(e) => {
-                let _ = tx.send(Msg::Error(format!("the lazy strategy stopped: {e}")));
-                return;
+    stream(made, lazy, lazy_stopped, tx);
+}
+
+/// What one way made in `auto`'s trial: its inputs, how it ended if it
+/// did (every input made, or stopped), and how long it took.
+#[derive(Default)]
+struct Trial {
+    inputs: Vec<Vec<Value>>,
+    end: Option<Msg>,
+    took: Duration,
+}
+
+impl Trial {
+    /// Inputs from `it` for [`AUTO_TRIAL`] at most.
+    #[cfg_attr(not(feature = "z3"), allow(dead_code))]
+    fn of<E>(it: &mut impl Iterator<Item = Result<Vec<Value>, E>>, stopped: fn(E) -> Msg) -> Trial {
+        let start = std::time::Instant::now();
+        let mut t = Trial::default();
+        while start.elapsed() < AUTO_TRIAL {
+            match it.next() {
+                Some(Ok(v)) => t.inputs.push(v),
+                Some(Err(e)) => {
+                    t.end = Some(stopped(e));
+                    break;
+                }
+                None => {
+                    t.end = Some(Msg::Complete);
+                    break;
+                }
             }
-        };
-        if tx.send(msg).is_err() {
-            return; // The run is over.
+        }
+        t.took = start.elapsed();
+        t
+    }
+
+    /// Valid inputs per second; none for a way that stopped short.
+    #[cfg_attr(not(feature = "z3"), allow(dead_code))]
+    fn rate(&self) -> f64 {
+        match self.end {
+            Some(Msg::Error(_) | Msg::Stopped(_)) => 0.0,
+            _ => self.inputs.len() as f64 / self.took.as_secs_f64().max(1e-9),
         }
     }
-    let _ = tx.send(Msg::Complete);
+
+    #[cfg_attr(not(feature = "z3"), allow(dead_code))]
+    fn said(&self) -> String {
+        match self.end {
+            Some(Msg::Complete) => {
+                format!("all {} valid inputs in {:.3} s", self.inputs.len(), self.took.as_secs_f64())
+            }
+            Some(Msg::Error(_) | Msg::Stopped(_)) => format!("{} before it stopped", self.inputs.len()),
+            _ => format!("{} in {:.3} s", self.inputs.len(), self.took.as_secs_f64()),
+        }
+    }
+}
+
+/// Inputs per batch at most.
+const BATCH: usize = 256;
+/// How long a batch may wait for more inputs (a slow strategy's inputs,
+/// the solver's, go out about as they come).
+const BATCH_WAIT: Duration = Duration::from_millis(2);
+
+/// The inputs made in a trial, then the rest from `it`, in batches.
+fn stream<E>(
+    made: Trial,
+    it: impl Iterator<Item = Result<Vec<Value>, E>>,
+    stopped: fn(E) -> Msg,
+    tx: &SyncSender<Msg>,
+) {
+    let mut batch = Vec::with_capacity(BATCH);
+    let mut since = std::time::Instant::now();
+    // False when the run is over (a send failed).
+    let mut send = |v: Vec<Value>, batch: &mut Vec<Vec<Value>>| -> bool {
+        batch.push(v);
+        if batch.len() < BATCH && since.elapsed() < BATCH_WAIT {
+            return true;
+        }
+        since = std::time::Instant::now();
+        tx.send(Msg::Inputs(std::mem::take(batch))).is_ok()
+    };
+    let end = |batch: Vec<Vec<Value>>, last: Msg| {
+        if !batch.is_empty() && tx.send(Msg::Inputs(batch)).is_err() {
+            return;
+        }
+        let _ = tx.send(last);
+    };
+    for v in made.inputs {
+        if !send(v, &mut batch) {
+            return;
+        }
+    }
+    if let Some(last) = made.end {
+        return end(batch, last);
+    }
+    for v in it {
+        match v {
+            Ok(v) => {
+                if !send(v, &mut batch) {
+                    return;
+                }
+            }
+            Err(e) => return end(batch, stopped(e)),
+        }
+    }
+    end(batch, Msg::Complete);
+}
+
+fn lazy_stopped(e: crate::lazy::LazyError) -> Msg {
+    Msg::Error(format!("the lazy strategy stopped: {e}"))
+}
+
+#[cfg(feature = "z3")]
+fn smt_stopped(e: crate::smt::SmtError) -> Msg {
+    match e {
+        e @ crate::smt::SmtError::Timeout { .. } => Msg::Stopped(e.to_string()),
+        e => Msg::Error(e.to_string()),
+    }
+}
+
+/// [`Strategy::Auto`]: a trial of the lazy enumeration, then one of the
+/// solver; the faster goes on. `None` when the solver did (its inputs are
+/// sent); else the lazy enumeration's trial, to go on from.
+#[cfg(feature = "z3")]
+fn auto(spec: &ArgSpec, depth: u32, lazy: &mut Lazy<'_>, tx: &SyncSender<Msg>) -> Option<Trial> {
+    use crate::smt::{Search, SmtError};
+    let by_lazy = |why: String| Msg::By(format!("the lazy enumeration ({why})"));
+    let lazy_made = Trial::of(lazy, lazy_stopped);
+    if matches!(lazy_made.end, Some(Msg::Complete)) && lazy_made.inputs.is_empty() {
+        // Nothing valid at this depth: no trial can beat that.
+        let _ = tx.send(by_lazy("it found that no input up to the depth is valid".into()));
+        return Some(lazy_made);
+    }
+    let mut search = match Search::new(&spec.params, &spec.exprs(), spec.measures, depth, QUERY_LIMIT) {
+        Ok(s) => s,
+        Err(SmtError::Unsolvable(u)) => {
+            let _ = tx.send(by_lazy(format!("outside the SMT solver's fragment: {u}")));
+            return Some(lazy_made);
+        }
+        Err(e) => {
+            let _ = tx.send(by_lazy(format!("the SMT solver could not start: {e}")));
+            return Some(lazy_made);
+        }
+    };
+    let smt_made = Trial::of(&mut search, smt_stopped);
+    let why = format!(
+        "auto's trial at depth {depth}: the lazy enumeration made {}, the SMT solver {}",
+        lazy_made.said(),
+        smt_made.said()
+    );
+    // The solver's cost per model grows with the models it has blocked
+    // and the enumeration's does not, so a short trial flatters the
+    // solver: it goes on only when at least twice as fast.
+    if smt_made.rate() > 2.0 * lazy_made.rate() {
+        let _ = tx.send(Msg::By(format!("the SMT solver (z3) ({why})")));
+        stream(smt_made, search, smt_stopped, tx);
+        return None;
+    }
+    let _ = tx.send(by_lazy(why));
+    Some(lazy_made)
+}
+
+#[cfg(not(feature = "z3"))]
+fn auto(_: &ArgSpec, _: u32, _: &mut Lazy<'_>, _: &SyncSender<Msg>) -> Option<Trial> {
+    Some(Trial::default())
 }
 
 /// Runs the SMT search, or says why the spec is outside what it takes
@@ -410,18 +589,7 @@ fn smt_search(spec: &ArgSpec, depth: u32, tx: &SyncSender<Msg>) -> Result<(), St
             return Ok(());
         }
     };
-    for v in search {
-        let msg = match v {
-            Ok(v) => Msg::Input(v),
-            Err(e @ SmtError::Timeout { .. }) => Msg::Stopped(e.to_string()),
-            Err(e) => Msg::Error(e.to_string()),
-        };
-        let last = !matches!(msg, Msg::Input(_));
-        if tx.send(msg).is_err() || last {
-            return Ok(());
-        }
-    }
-    let _ = tx.send(Msg::Complete);
+    stream(Trial::default(), search, smt_stopped, tx);
     Ok(())
 }
 
@@ -443,11 +611,17 @@ impl<T: Send> InputSource<T> for SpecInputs<T> {
 
     fn next_input(&mut self) -> SourceStep<T> {
         loop {
+            if let Some(v) = self.batch.next() {
+                return hand_out(&self.spec, &self.by, self.reify, &mut self.sizes, &self.memo, v);
+            }
             let Ok(msg) = self.rx.recv() else {
                 return SourceStep::Error(format!("{} stopped without a word (its thread panicked)", self.by));
             };
             return match msg {
-                Msg::Input(v) => hand_out(&self.spec, &self.by, self.reify, &mut self.sizes, v),
+                Msg::Inputs(vs) => {
+                    self.batch = vs.into_iter();
+                    continue;
+                }
                 Msg::By(by) => {
                     self.by = by;
                     continue;
@@ -479,9 +653,10 @@ fn hand_out<T>(
     by: &str,
     reify: fn(&[Value]) -> Option<T>,
     sizes: &mut BTreeMap<usize, u64>,
+    memo: &RefCell<Memo>,
     v: Vec<Value>,
 ) -> SourceStep<T> {
-    match spec.recheck(by, v) {
+    match spec.recheck_remembering(by, v, memo) {
         Err(e) => SourceStep::Error(e),
         Ok(v) => match reify(&v) {
             Some(t) => {
@@ -518,6 +693,8 @@ pub struct SampleInputs<T> {
     /// The next case's seed and size.
     case: (u64, usize),
     sizes: BTreeMap<usize, u64>,
+    /// What the re-checks found of the parts the inputs share.
+    memo: RefCell<Memo>,
 }
 
 impl<T> SampleInputs<T> {
@@ -525,7 +702,14 @@ impl<T> SampleInputs<T> {
     /// input, when it cannot take the spec).
     pub fn new(spec: &ArgSpec, reify: fn(&[Value]) -> Option<T>) -> Self {
         let sampler = Sampler::new(&spec.params, &spec.exprs(), spec.measures).map_err(|e| e.to_string());
-        SampleInputs { sampler, spec: spec.clone(), reify, case: (0, 100), sizes: BTreeMap::new() }
+        SampleInputs {
+            sampler,
+            spec: spec.clone(),
+            reify,
+            case: (0, 100),
+            sizes: BTreeMap::new(),
+            memo: RefCell::default(),
+        }
     }
 }
 
@@ -550,7 +734,7 @@ impl<T: Send> InputSource<T> for SampleInputs<T> {
         self.case.0 = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let restarts = sampler.restarts;
         match sampler.sample(seed, u32::try_from(size).unwrap_or(u32::MAX)) {
-            Ok(Some(v)) => hand_out(&self.spec, SAMPLER, self.reify, &mut self.sizes, v),
+            Ok(Some(v)) => hand_out(&self.spec, SAMPLER, self.reify, &mut self.sizes, &self.memo, v),
             Ok(None) => SourceStep::Stopped {
                 reason: format!(
                     "it found no input satisfying {} of any size up to {} ({} attempts): the spec may be \

@@ -125,6 +125,35 @@ fn a_size_bound_past_the_sizes_attempts_reach_costs_little_more() {
 }
 
 #[test]
+fn a_recheck_that_remembers_agrees_with_one_that_does_not() {
+    // Valid trees, and invalid ones built over their parts: a part checked
+    // (and remembered) before, inside a whole that breaks the spec.
+    let requires = vec![(RB.to_string(), parse_str(RB).unwrap())];
+    let memo = std::cell::RefCell::new(speccheck_spec::Memo::new());
+    let mut s = sampler::<Rbt>(Some(RB));
+    let (mut valid, mut invalid) = (0, 0);
+    for seed in 0..100 {
+        let Some(v) = s.sample(seed, 12).unwrap() else { continue };
+        let t = v[0].clone();
+        let Value::Data { def, .. } = &t else { unreachable!("a tree") };
+        let node = def.ctors.iter().position(|c| c.recursive).expect("a node constructor");
+        // Red over two copies of `t`: the same keys on both sides.
+        let over = |l: &Value, r: &Value| Value::Data {
+            def: def.clone(),
+            ctor: node,
+            fields: vec![Color::R.reflect(), Value::Int(0), l.clone(), r.clone()].into(),
+        };
+        for x in [t.clone(), over(&t, &t), over(&t, &over(&t, &t)), t.clone()] {
+            let fresh = speccheck_spec::admits(&[("x", x.clone())], &requires, Measures::global()).unwrap();
+            let kept = speccheck_spec::admits_remembering(&[("x", x.clone())], &requires, Measures::global(), &memo);
+            assert_eq!(kept.unwrap(), fresh, "on {x}");
+            if fresh.is_none() { valid += 1 } else { invalid += 1 }
+        }
+    }
+    assert!(valid >= 200 && invalid >= 100, "{valid} valid, {invalid} invalid");
+}
+
+#[test]
 fn samples_reach_large_valid_inputs() {
     // The size is a bound, each input's size up to it at random.
     let mut s = sampler::<Sorted>(None);

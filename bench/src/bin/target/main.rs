@@ -19,10 +19,12 @@ use std::time::{Duration, Instant};
 
 use clap::Parser;
 use speccheck::gens::{self, Generator};
+use speccheck::runner::{InputSource, SourceStep};
 use speccheck::spec::{Targetable, Value};
-use speccheck::target::ArgSpec;
 use speccheck::target::lazy::Lazy;
 use speccheck::target::smt::{Search, SmtError};
+use speccheck::target::strategy::SpecInputs;
+use speccheck::target::{ArgSpec, Strategy};
 use speccheck::test_case::{TestCase, catch_invalid};
 use speccheck::{Arbitrary, enumerate};
 use speccheck_bench::{Summary, Table, fmt_seconds, machine};
@@ -49,7 +51,7 @@ struct Args {
     /// Only these benchmarks (comma-separated: list,rbt,map,stackset).
     #[arg(long)]
     only: Option<String>,
-    /// Only these strategies (comma-separated: smt,lazy,exhaustive,random).
+    /// Only these strategies (comma-separated: smt,lazy,auto,exhaustive,random).
     #[arg(long)]
     strategies: Option<String>,
     /// Output files (without extension).
@@ -186,6 +188,9 @@ fn benches() -> Vec<Bench> {
 enum Strat {
     Smt,
     Lazy,
+    /// `Strategy::Auto` as a property gets it: its inputs through the
+    /// runner's input source, each re-checked by the evaluator.
+    Auto,
     Exhaustive,
     Random,
 }
@@ -195,6 +200,7 @@ impl Strat {
         match self {
             Strat::Smt => "smt",
             Strat::Lazy => "lazy",
+            Strat::Auto => "auto",
             Strat::Exhaustive => "exhaustive",
             Strat::Random => "random",
         }
@@ -212,9 +218,12 @@ enum Outcome {
         /// Partial inputs the lazy strategy judged (the tests of Lazy
         /// SmallCheck's count).
         judged: Option<u64>,
+        /// Which way `auto` went, and why (its report's words).
+        by: Option<String>,
     },
     TimedOut {
         checked: u64,
+        by: Option<String>,
     },
     /// The function broke its postcondition (a bug in the benchmark).
     Failed(String),
@@ -238,6 +247,7 @@ fn run_depth(b: &Bench, s: Strat, d: u32, want: u64, limit: Duration) -> Outcome
     };
     let exprs: Vec<_> = b.spec.requires.iter().map(|(_, e)| e.clone()).collect();
     let mut judged = None;
+    let mut by = None;
     let outcome = match s {
         Strat::Smt => {
             let search = match Search::new(&b.spec.params, &exprs, b.spec.measures, d, limit) {
@@ -260,6 +270,21 @@ fn run_depth(b: &Bench, s: Strat, d: u32, want: u64, limit: Duration) -> Outcome
                 Err(e) => return Outcome::Error(e),
             };
             judged = Some(lazy.evaluated);
+            o
+        }
+        Strat::Auto => {
+            let mut source = SpecInputs::start(&b.spec, Strategy::Auto, d, |v: &[Value]| Some(v.to_vec()));
+            let inputs = std::iter::from_fn(|| match source.next_input() {
+                SourceStep::Input(v) => Some(Ok(v)),
+                SourceStep::Complete { .. } => None,
+                SourceStep::Stopped { .. } => Some(Err(None)),
+                SourceStep::Error(e) => Some(Err(Some(e))),
+            });
+            let o = match consume(inputs, &mut check, start, limit) {
+                Ok(o) => o,
+                Err(e) => return Outcome::Error(e),
+            };
+            by = Some(source.describe());
             o
         }
         Strat::Exhaustive | Strat::Random => {
@@ -294,8 +319,8 @@ fn run_depth(b: &Bench, s: Strat, d: u32, want: u64, limit: Duration) -> Outcome
         return Outcome::Failed(f);
     }
     match outcome {
-        None => Outcome::TimedOut { checked },
-        Some(all) => Outcome::Done { checked, all, size: sizes as f64 / checked.max(1) as f64, judged },
+        None => Outcome::TimedOut { checked, by },
+        Some(all) => Outcome::Done { checked, all, size: sizes as f64 / checked.max(1) as f64, judged, by },
     }
 }
 
@@ -343,13 +368,14 @@ fn main() {
     let pick = |list: &Option<String>, name: &str| {
         list.as_ref().is_none_or(|l| l.split(',').any(|x| x.eq_ignore_ascii_case(name)))
     };
-    let strategies: Vec<Strat> = [Strat::Smt, Strat::Lazy, Strat::Exhaustive, Strat::Random]
+    let strategies: Vec<Strat> = [Strat::Smt, Strat::Lazy, Strat::Auto, Strat::Exhaustive, Strat::Random]
         .into_iter()
         .filter(|s| pick(&args.strategies, s.name()))
         // Random generation never knows it has every input.
         .filter(|s| !(args.all && *s == Strat::Random))
         .collect();
     let mut results: Vec<(String, Strat, Series, String)> = Vec::new();
+    let mut picks: Vec<(String, u32, String)> = Vec::new();
     for b in benches().iter().filter(|b| pick(&args.only, b.name) || pick(&args.only, &b.name.to_lowercase())) {
         for &s in &strategies {
             let mut series = Series::new();
@@ -359,8 +385,16 @@ fn main() {
                 let first = run_depth(b, s, d, args.want(), limit);
                 let secs = t.elapsed().as_secs_f64();
                 let (checked, all, size, judged) = match first {
-                    Outcome::Done { checked, all, size, judged } => (checked, all, size, judged),
-                    Outcome::TimedOut { checked } => {
+                    Outcome::Done { checked, all, size, judged, by } => {
+                        if let Some(by) = by {
+                            picks.push((b.name.to_string(), d, by));
+                        }
+                        (checked, all, size, judged)
+                    }
+                    Outcome::TimedOut { checked, by } => {
+                        if let Some(by) = by {
+                            picks.push((b.name.to_string(), d, format!("{by} (timed out)")));
+                        }
                         stop = format!("depth {d} timed out after {checked} inputs");
                         break;
                     }
@@ -393,12 +427,12 @@ fn main() {
             eprintln!("{} {}: {stop}", b.name, s.name());
             results.push((format!("{} `{}`", b.name, b.function), s, series, stop));
             // Written as it goes: a long run leaves what it measured.
-            write_results(&args, &results);
+            write_results(&args, &results, &picks);
         }
     }
 }
 
-fn write_results(args: &Args, results: &[(String, Strat, Series, String)]) {
+fn write_results(args: &Args, results: &[(String, Strat, Series, String)], picks: &[(String, u32, String)]) {
     let mut md = String::new();
     let what = if args.all {
         "checks every valid input of the depth".to_string()
@@ -416,7 +450,9 @@ fn write_results(args: &Args, results: &[(String, Strat, Series, String)]) {
          depth for every strategy (`speccheck::target::depth`). SMT: z3 through the `z3` crate; within a depth, \
          one solver per height (the inputs of height 0, then those of height 1, …: each solver holds only what \
          its height needs, and small inputs come first), each model blocked on its decode-relevant literals. \
-         Lazy: partial inputs, holes filled on demand. Exhaustive: the core's `enumerate`, filtered. Random: the \
+         Lazy: partial inputs, holes filled on demand. Auto: `Strategy::Auto` as a property gets it (a 0.2 s trial \
+         of the lazy enumeration and one of the solver, the faster going on; every input re-checked by the \
+         evaluator, as the runner does, which the lazy and smt rows do not pay). Exhaustive: the core's `enumerate`, filtered. Random: the \
          core's random generation at size = depth, filtered (duplicates count, as in QuickCheck). *Mean size* \
          counts the constructors and sequence elements of the inputs checked: strategies that stop at the first \
          inputs check different ones, and this says how large they were. *Partial inputs judged* (lazy only): \
@@ -445,7 +481,7 @@ fn write_results(args: &Args, results: &[(String, Strat, Series, String)]) {
     } else {
         "paper (Target / Lazy SC / SC, 60 min)"
     };
-    let mut t = Table::new(&["benchmark", "smt", "lazy", "exhaustive", paper_column]);
+    let mut t = Table::new(&["benchmark", "smt", "lazy", "auto", "exhaustive", paper_column]);
     let paper = |b: &str| match b.split(' ').next().unwrap_or("") {
         "List" => "20 / 18 / ≤ 6",
         "RBTree" => "12 / 5 / ≤ 6",
@@ -459,7 +495,14 @@ fn write_results(args: &Args, results: &[(String, Strat, Series, String)]) {
         let cell = |s: Strat| {
             results.iter().find(|r| &r.0 == name && r.1 == s).map(|r| depth_cell(&r.2)).unwrap_or_else(|| "—".into())
         };
-        t.row(vec![name.clone(), cell(Strat::Smt), cell(Strat::Lazy), cell(Strat::Exhaustive), paper(name).into()]);
+        t.row(vec![
+            name.clone(),
+            cell(Strat::Smt),
+            cell(Strat::Lazy),
+            cell(Strat::Auto),
+            cell(Strat::Exhaustive),
+            paper(name).into(),
+        ]);
     }
     md.push_str(&t.to_markdown());
     md.push_str(if args.all {
@@ -469,6 +512,12 @@ fn write_results(args: &Args, results: &[(String, Strat, Series, String)]) {
          the depth, but a random value may be deeper or, far more often, shallower), so reaching a depth means \
          nothing for it. Its rows below give the time to as many valid inputs, duplicates included.\n"
     });
+    if !picks.is_empty() {
+        md.push_str("\n## Which way auto went, and why (its report's words)\n\n");
+        for (name, d, by) in picks {
+            md.push_str(&format!("- {name}, depth {d}: {by}\n"));
+        }
+    }
     md.push_str("\n## Why each strategy stopped\n\n");
     for (name, s, _, stop) in results {
         md.push_str(&format!("- {name}, {}: {stop}\n", s.name()));
