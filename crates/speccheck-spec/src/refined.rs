@@ -111,9 +111,12 @@ pub fn violation(v: &Value, measures: &Measures) -> Result<Option<Violation>, Ev
     violation_in(v, measures, None)
 }
 
-/// [`violation`], remembering in `memo` what measures said and which data
-/// held no violation: checking many inputs that share parts (a strategy's
-/// consecutive inputs) checks each shared part once.
+/// [`violation`], remembering in `memo` which data held no violation:
+/// checking many inputs that share parts (a strategy's consecutive inputs)
+/// checks each shared part's refinements once. Measure results are not
+/// remembered here: most of a re-check's calls are on parts no other
+/// input shares (a list's every suffix), and keeping them costs more than
+/// they save.
 fn violation_in(v: &Value, measures: &Measures, memo: Option<&RefCell<Memo>>) -> Result<Option<Violation>, EvalError> {
     match v {
         Value::Int(_) | Value::Bool(_) => Ok(None),
@@ -130,10 +133,7 @@ fn violation_in(v: &Value, measures: &Measures, memo: Option<&RefCell<Memo>>) ->
                 }
             }
             let c = &def.ctors[*ctor];
-            let mut env = match memo {
-                Some(m) => Env::memoized(measures, m),
-                None => Env::new(measures),
-            };
+            let mut env = Env::new(measures);
             for (i, (fd, fv)) in c.fields.iter().zip(fields.iter()).enumerate() {
                 env.bind(field_binding(&fd.name), fv.clone());
                 if let Some(r) = &fd.refine
@@ -161,10 +161,9 @@ pub fn admits(
     admits_in(args, requires, measures, None)
 }
 
-/// [`admits`], remembering in `memo` what measures said and which data
-/// held no violation (see [`Memo`]): the same answers, each shared part of
-/// many inputs checked once. The memo must be used with these `measures`
-/// only.
+/// [`admits`], remembering in `memo` which data held no violation (see
+/// [`Memo`]): the same answers, the refinements of each part many inputs
+/// share checked once. The memo must be used with these `measures` only.
 pub fn admits_remembering(
     args: &[(&str, Value)],
     requires: &[(String, Expr)],
@@ -186,10 +185,7 @@ fn admits_in(
             return Ok(Some(bad));
         }
     }
-    let mut env = match memo {
-        Some(m) => Env::memoized(measures, m),
-        None => Env::new(measures),
-    };
+    let mut env = Env::new(measures);
     for (name, v) in args {
         env.bind(name.to_string(), v.clone());
     }

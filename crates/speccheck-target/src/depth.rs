@@ -19,7 +19,7 @@
 //! type on its path at depth 0): it is left out there. A type with no
 //! finite value at all is an error before any search ([`Ty::unbounded`]).
 
-use speccheck_spec::{CtorDef, DataDef, DataRef, Ty};
+use speccheck_spec::{CtorDef, DataDef, DataRef, Ty, Value};
 
 /// The integers an integer of type range `lo..=hi` takes at depth `d`.
 pub fn int_window(lo: i128, hi: i128, d: u32) -> (i128, i128) {
@@ -62,4 +62,33 @@ pub fn constructors(def: &DataDef, path: &[DataRef], d: u32, flat: bool) -> (Vec
         })
         .collect();
     (allowed, cut)
+}
+
+/// An input's height, as the solver's heights count it
+/// ([`crate::smt::Search`] makes the inputs height by height): the most
+/// recursive steps ([`reenters`]) on a way down from an argument to a data
+/// value, element `k` of a sequence sitting `k + 1` steps below it.
+pub fn input_height(args: &[Value], types: &[Ty]) -> u32 {
+    args.iter().zip(types).map(|(v, ty)| height(v, ty, &mut Vec::new())).max().unwrap_or(0)
+}
+
+fn height(v: &Value, ty: &Ty, path: &mut Vec<DataRef>) -> u32 {
+    match (v, ty) {
+        (Value::Data { ctor, fields, .. }, Ty::Data(r)) => {
+            path.push(r.clone());
+            let def = r.get();
+            let h = fields
+                .iter()
+                .zip(&def.ctors[*ctor].fields)
+                .map(|(f, fd)| u32::from(reenters(&fd.ty, path)) + height(f, &fd.ty, path))
+                .max()
+                .unwrap_or(0);
+            path.pop();
+            h
+        }
+        (Value::Seq(xs), Ty::Seq(elem)) => {
+            xs.iter().enumerate().map(|(k, x)| k as u32 + 1 + height(x, elem, path)).max().unwrap_or(0)
+        }
+        _ => 0,
+    }
 }

@@ -91,6 +91,9 @@ pub struct ArgSpec {
     /// The arguments that are generated functions ([`crate::Fun`]):
     /// enumerated as variants, not as every function.
     pub functions: Vec<String>,
+    /// The enumerating strategies make only inputs at least this tall
+    /// (see [`ArgSpec::from_height`]).
+    pub min_height: u32,
 }
 
 impl ArgSpec {
@@ -109,6 +112,7 @@ impl ArgSpec {
             requires: parse_clauses("spec", requires)?,
             measures: Measures::global(),
             functions: Vec::new(),
+            min_height: 0,
         })
     }
 
@@ -123,17 +127,33 @@ impl ArgSpec {
     /// enumerated as its variants (an integer: `2d + 1` of them at depth
     /// `d`), not as every function of its type.
     pub fn coverage_caveat(&self, depth: u32) -> Option<String> {
-        if self.functions.is_empty() {
-            return None;
+        let mut left_out = Vec::new();
+        if self.min_height > 0 {
+            left_out.push(format!("only those of height at least {} (the lower bound asked for)", self.min_height));
         }
-        let names = self.functions.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ");
-        let (lo, hi) = crate::depth::int_window(0, i128::from(u8::MAX), depth);
-        let (s, each) = if self.functions.len() == 1 { ("", "its") } else { ("s", "each its") };
-        Some(format!(
-            "the generated function{s} {names} only as {each} {} variants {lo}..={hi} (at depth {depth}), not as \
-             every function",
-            hi - lo + 1
-        ))
+        if !self.functions.is_empty() {
+            let names = self.functions.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ");
+            let (lo, hi) = crate::depth::int_window(0, i128::from(u8::MAX), depth);
+            let (s, each) = if self.functions.len() == 1 { ("", "its") } else { ("s", "each its") };
+            left_out.push(format!(
+                "the generated function{s} {names} only as {each} {} variants {lo}..={hi} (at depth {depth}), not \
+                 as every function",
+                hi - lo + 1
+            ));
+        }
+        (!left_out.is_empty()).then(|| left_out.join("; "))
+    }
+
+    /// The enumerating strategies (`lazy`, `smt`, `auto`) make only the
+    /// valid inputs at least `height` recursive steps tall
+    /// ([`crate::depth::height`]; a sequence is as tall as it is long):
+    /// the solver starts at that height (the shorter inputs are never
+    /// asked for), the lazy enumeration skips the shorter ones it meets.
+    /// When no valid input up to the depth is that tall the run gives up
+    /// saying so, never passes.
+    pub fn from_height(mut self, height: u32) -> Self {
+        self.min_height = height;
+        self
     }
 
     /// With these measures instead of the registered ones.
@@ -377,7 +397,10 @@ impl<T> SpecInputs<T> {
             rx,
             spec: spec.clone(),
             reify,
-            what: format!("valid inputs up to depth {depth} (satisfying {})", spec.written()),
+            what: match spec.min_height {
+                0 => format!("valid inputs up to depth {depth} (satisfying {})", spec.written()),
+                h => format!("valid inputs of height at least {h} up to depth {depth} (satisfying {})", spec.written()),
+            },
             depth,
             by,
             warnings: Vec::new(),
@@ -389,7 +412,10 @@ impl<T> SpecInputs<T> {
 }
 
 fn produce(spec: &ArgSpec, strategy: Strategy, depth: u32, tx: &SyncSender<Msg>) {
-    let mut lazy = Lazy::new(&spec.params, &spec.exprs(), spec.measures, depth);
+    let types: Vec<Ty> = spec.params.iter().map(|(_, ty)| ty.clone()).collect();
+    let min = spec.min_height;
+    let mut lazy = Lazy::new(&spec.params, &spec.exprs(), spec.measures, depth)
+        .filter(move |v| v.as_ref().map_or(true, |v| crate::depth::input_height(v, &types) >= min));
     let mut made = Trial::default();
     if strategy == Strategy::Auto && cfg!(feature = "z3") {
         match auto(spec, depth, &mut lazy, tx) {
@@ -517,6 +543,17 @@ fn stream<E>(
     end(batch, Msg::Complete);
 }
 
+/// The lazy enumeration's inputs (filtered by height).
+trait LazyInputs: Iterator<Item = Result<Vec<Value>, crate::lazy::LazyError>> {}
+impl<I: Iterator<Item = Result<Vec<Value>, crate::lazy::LazyError>>> LazyInputs for I {}
+
+/// The solver's search over `spec` at `depth`, from its lowest height.
+#[cfg(feature = "z3")]
+fn smt_start(spec: &ArgSpec, depth: u32) -> Result<crate::smt::Search<'static>, crate::smt::SmtError> {
+    crate::smt::Search::new(&spec.params, &spec.exprs(), spec.measures, depth, QUERY_LIMIT)?
+        .from_height(spec.min_height)
+}
+
 fn lazy_stopped(e: crate::lazy::LazyError) -> Msg {
     Msg::Error(format!("the lazy strategy stopped: {e}"))
 }
@@ -533,8 +570,8 @@ fn smt_stopped(e: crate::smt::SmtError) -> Msg {
 /// solver; the faster goes on. `None` when the solver did (its inputs are
 /// sent); else the lazy enumeration's trial, to go on from.
 #[cfg(feature = "z3")]
-fn auto(spec: &ArgSpec, depth: u32, lazy: &mut Lazy<'_>, tx: &SyncSender<Msg>) -> Option<Trial> {
-    use crate::smt::{Search, SmtError};
+fn auto(spec: &ArgSpec, depth: u32, lazy: &mut impl LazyInputs, tx: &SyncSender<Msg>) -> Option<Trial> {
+    use crate::smt::SmtError;
     let by_lazy = |why: String| Msg::By(format!("the lazy enumeration ({why})"));
     let lazy_made = Trial::of(lazy, lazy_stopped);
     if matches!(lazy_made.end, Some(Msg::Complete)) && lazy_made.inputs.is_empty() {
@@ -542,7 +579,7 @@ fn auto(spec: &ArgSpec, depth: u32, lazy: &mut Lazy<'_>, tx: &SyncSender<Msg>) -
         let _ = tx.send(by_lazy("it found that no input up to the depth is valid".into()));
         return Some(lazy_made);
     }
-    let mut search = match Search::new(&spec.params, &spec.exprs(), spec.measures, depth, QUERY_LIMIT) {
+    let mut search = match smt_start(spec, depth) {
         Ok(s) => s,
         Err(SmtError::Unsolvable(u)) => {
             let _ = tx.send(by_lazy(format!("outside the SMT solver's fragment: {u}")));
@@ -572,7 +609,7 @@ fn auto(spec: &ArgSpec, depth: u32, lazy: &mut Lazy<'_>, tx: &SyncSender<Msg>) -
 }
 
 #[cfg(not(feature = "z3"))]
-fn auto(_: &ArgSpec, _: u32, _: &mut Lazy<'_>, _: &SyncSender<Msg>) -> Option<Trial> {
+fn auto(_: &ArgSpec, _: u32, _: &mut impl LazyInputs, _: &SyncSender<Msg>) -> Option<Trial> {
     Some(Trial::default())
 }
 
@@ -580,8 +617,8 @@ fn auto(_: &ArgSpec, _: u32, _: &mut Lazy<'_>, _: &SyncSender<Msg>) -> Option<Tr
 /// (then the caller falls back to the lazy strategy).
 #[cfg(feature = "z3")]
 fn smt_search(spec: &ArgSpec, depth: u32, tx: &SyncSender<Msg>) -> Result<(), String> {
-    use crate::smt::{Search, SmtError};
-    let search = match Search::new(&spec.params, &spec.exprs(), spec.measures, depth, QUERY_LIMIT) {
+    use crate::smt::SmtError;
+    let search = match smt_start(spec, depth) {
         Ok(s) => s,
         Err(SmtError::Unsolvable(u)) => return Err(u.to_string()),
         Err(e) => {

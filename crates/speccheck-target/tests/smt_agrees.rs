@@ -201,3 +201,31 @@ fn the_solver_yields_shorter_sequences_first() {
     assert!(lengths.windows(2).all(|w| w[0] <= w[1]), "lengths out of order: {lengths:?}");
     assert_eq!(lengths.last(), Some(&3));
 }
+
+#[cfg(feature = "z3")]
+#[test]
+fn the_solver_started_at_a_height_makes_exactly_the_inputs_that_tall() {
+    // Checked against the lazy enumeration filtered by the height
+    // function, on a list (height = length) and a red-black tree.
+    fn check<T: Targetable>(d: u32, spec: Option<&str>, heights: std::ops::RangeInclusive<u32>) {
+        let requires: Vec<_> = spec.map(|s| parse_str(s).unwrap()).into_iter().collect();
+        let m = measures();
+        let all = lazy::<T>(d, spec);
+        for h in heights {
+            let search =
+                speccheck_target::smt::Search::new(&[("x".into(), T::ty())], &requires, &m, d, Duration::from_secs(30))
+                    .unwrap()
+                    .from_height(h)
+                    .unwrap();
+            let tall = distinct("SMT from a height", search.map(|v| v.map_err(|e| e.to_string())));
+            let expected: BTreeSet<Value> = all
+                .iter()
+                .filter(|v| speccheck_target::depth::input_height(std::slice::from_ref(*v), &[T::ty()]) >= h)
+                .cloned()
+                .collect();
+            assert_eq!(tall, expected, "height {h}");
+        }
+    }
+    check::<List>(3, Some("sorted(x)"), 0..=4);
+    check::<Rbt>(3, Some("is_rb(x) && bh_ok(x)"), 0..=4);
+}

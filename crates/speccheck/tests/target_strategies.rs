@@ -182,6 +182,43 @@ fn auto_says_which_way_was_faster_and_goes_on_from_its_trial() {
     assert!(auto.warnings.is_empty(), "{:?}", auto.warnings);
 }
 
+#[test]
+fn a_height_bound_keeps_only_the_inputs_that_tall_or_says_there_are_none() {
+    let run_from = |s: Strategy, height: u32| {
+        let spec =
+            ArgSpec::new(vec![("l".into(), List::ty()), ("x".into(), i64::ty())], &[("ordered(l)", "ordered(l)")])
+                .unwrap()
+                .from_height(height);
+        let p = Property::new(gens::arguments((any::<List>(), any::<i64>()))).configure(|c| {
+            c.name = format!("insert by {s}, lists at least {height} long");
+            c.database = None;
+            c.cases = u32::MAX;
+        });
+        apply(p, &spec, s, 4, reify).run(move |(l, x): (List, i64)| {
+            assert!(size(&l) >= i64::from(height), "{l:?} is shorter than {height}");
+            assert!(ordered(&insert(l, x)));
+        })
+    };
+    // Lists of length 3 and 4 only (a list is as tall as it is long).
+    let all = run(Strategy::Lazy, "ordered(l)", 4, insert).stats.passed;
+    let counts: Vec<u64> = [Strategy::Lazy, Strategy::Smt, Strategy::Auto]
+        .into_iter()
+        .map(|s| {
+            let r = run_from(s, 3);
+            assert!(matches!(r.verdict, RunVerdict::Passed), "{s}: {}", r.summary());
+            assert!(r.summary().contains("only those of height at least 3"), "{}", r.summary());
+            r.stats.passed
+        })
+        .collect();
+    assert!(counts[0] > 0 && counts[0] < all && counts.iter().all(|&c| c == counts[0]), "{counts:?} of {all}");
+    // No list up to depth 4 is 5 long: said, never a pass.
+    for s in [Strategy::Lazy, Strategy::Smt, Strategy::Auto] {
+        let r = run_from(s, 5);
+        let RunVerdict::GaveUp { reason } = &r.verdict else { panic!("{s}: {}", r.summary()) };
+        assert!(reason.contains("no valid inputs of height at least 5 up to depth 4"), "{reason}");
+    }
+}
+
 /// Filtered random values, topped up from the solver or the lazy
 /// enumeration when the filter rejects most of them ([`apply_topped_up`]),
 /// or the default (the sampler).

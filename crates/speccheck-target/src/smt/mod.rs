@@ -113,6 +113,17 @@ impl<'m> Search<'m> {
         })
     }
 
+    /// Only the inputs at least `height` recursive steps tall (the solvers
+    /// of the lower heights are never built: no shorter input is made).
+    pub fn from_height(mut self, height: u32) -> Result<Self, SmtError> {
+        if height > self.height {
+            let (solver, args, taller) =
+                encode(&self.params, &self.requires, self.measures, self.depth, height, self.query_limit)?;
+            (self.height, self.solver, self.args, self.taller) = (height, solver, args, taller);
+        }
+        Ok(self)
+    }
+
     /// Inputs found so far.
     pub fn found(&self) -> u64 {
         self.found

@@ -225,7 +225,7 @@ impl Ending<'_> {
             caveat,
         });
         if tried == 0 {
-            return gave_up(format!("no {what} exist: the spec is vacuous ({name} found none)"));
+            return gave_up(format!("no {what} exist: the spec is vacuous within these bounds ({name} found none)"));
         }
         if stats.passed == 0 {
             return gave_up(format!("every one of the {tried} {what} was rejected: {}", give_up_reason(stats)));
