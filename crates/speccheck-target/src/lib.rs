@@ -15,6 +15,7 @@ pub mod fun;
 mod incremental;
 mod judge;
 pub mod lazy;
+mod producer;
 pub mod sample;
 pub mod strategy;
 

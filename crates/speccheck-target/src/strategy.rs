@@ -8,13 +8,13 @@
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
-use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::sync::mpsc::{Receiver, sync_channel};
 use std::time::Duration;
 
 use speccheck_core::{InputSource, Property, SourceStep};
 use speccheck_spec::{EvalError, Expr, Measures, Memo, Ty, Value, Violation};
 
-use crate::lazy::Lazy;
+use crate::producer::{self, Msg};
 use crate::sample::Sampler;
 
 /// How a refined property gets its inputs.
@@ -206,7 +206,7 @@ impl ArgSpec {
         }
     }
 
-    fn exprs(&self) -> Vec<Expr> {
+    pub(crate) fn exprs(&self) -> Vec<Expr> {
         self.requires.iter().map(|(_, e)| e.clone()).collect()
     }
 
@@ -316,23 +316,10 @@ where
         .fallback_inputs(move || SpecInputs::start(&spec, Strategy::Auto, depth, reify))
 }
 
-enum Msg {
-    /// Which way the inputs are found, once the producer knows.
-    By(String),
-    /// Inputs, in order (a batch: one message per input would make each
-    /// input a hand-over between threads, costing more than a lazy input).
-    Inputs(Vec<Vec<Value>>),
-    Warning(String),
-    Complete,
-    /// Only the SMT strategy stops short (a solver timeout).
-    #[cfg_attr(not(feature = "z3"), allow(dead_code))]
-    Stopped(String),
-    Error(String),
-}
-
-/// The inputs of the lazy or SMT strategy, produced on a thread of their
-/// own (the solver's handles stay on one thread) one step ahead of the
-/// run, and rebuilt into the property's input type.
+/// The inputs of the lazy or SMT strategy (or the faster, for `auto`),
+/// produced on a thread of their own ([`crate::producer`]) a batch ahead
+/// of the run, each re-checked by the evaluator and rebuilt into the
+/// property's input type.
 pub struct SpecInputs<T> {
     rx: Receiver<Msg>,
     /// Every input is re-checked against it before it is used.
@@ -376,7 +363,7 @@ impl<T> SpecInputs<T> {
         };
         let spawned = std::thread::Builder::new()
             .name("speccheck-inputs".into())
-            .spawn(move || produce(&spec2, strategy, depth, &tx));
+            .spawn(move || producer::produce(&spec2, strategy, depth, &tx));
         if let Err(e) = spawned {
             let (tx, rx2) = sync_channel(1);
             let _ = tx.send(Msg::Error(format!("could not start the input thread: {e}")));
@@ -409,236 +396,6 @@ impl<T> SpecInputs<T> {
             batch: Vec::new().into_iter(),
         }
     }
-}
-
-fn produce(spec: &ArgSpec, strategy: Strategy, depth: u32, tx: &SyncSender<Msg>) {
-    let types: Vec<Ty> = spec.params.iter().map(|(_, ty)| ty.clone()).collect();
-    let min = spec.min_height;
-    let mut lazy = Lazy::new(&spec.params, &spec.exprs(), spec.measures, depth)
-        .filter(move |v| v.as_ref().map_or(true, |v| crate::depth::input_height(v, &types) >= min));
-    let mut made = Trial::default();
-    if strategy == Strategy::Auto && cfg!(feature = "z3") {
-        match auto(spec, depth, &mut lazy, tx) {
-            Some(trial) => made = trial,
-            None => return, // The solver was faster, and went on.
-        }
-    } else if strategy == Strategy::Auto {
-        let _ = tx.send(Msg::By("the lazy enumeration (speccheck built without z3)".into()));
-    } else if strategy == Strategy::Smt {
-        match smt_search(spec, depth, tx) {
-            Ok(()) => return,
-            Err(why) => {
-                let _ = tx.send(Msg::By("the lazy enumeration (the spec is outside the SMT fragment)".into()));
-                let _ = tx.send(Msg::Warning(format!(
-                    "the SMT strategy cannot take this spec: {why}; testing with the lazy strategy instead (same \
-                     inputs, found by enumeration)"
-                )));
-            }
-        }
-    }
-    stream(made, lazy, lazy_stopped, tx);
-}
-
-/// What one way made in `auto`'s trial: its inputs, how it ended if it
-/// did (every input made, or stopped), and how long it took.
-#[derive(Default)]
-struct Trial {
-    inputs: Vec<Vec<Value>>,
-    end: Option<Msg>,
-    took: Duration,
-}
-
-impl Trial {
-    /// Inputs from `it` for [`AUTO_TRIAL`] at most.
-    #[cfg_attr(not(feature = "z3"), allow(dead_code))]
-    fn of<E>(it: &mut impl Iterator<Item = Result<Vec<Value>, E>>, stopped: fn(E) -> Msg) -> Trial {
-        let start = std::time::Instant::now();
-        let mut t = Trial::default();
-        while start.elapsed() < AUTO_TRIAL {
-            match it.next() {
-                Some(Ok(v)) => t.inputs.push(v),
-                Some(Err(e)) => {
-                    t.end = Some(stopped(e));
-                    break;
-                }
-                None => {
-                    t.end = Some(Msg::Complete);
-                    break;
-                }
-            }
-        }
-        t.took = start.elapsed();
-        t
-    }
-
-    /// Valid inputs per second; none for a way that stopped short.
-    #[cfg_attr(not(feature = "z3"), allow(dead_code))]
-    fn rate(&self) -> f64 {
-        match self.end {
-            Some(Msg::Error(_) | Msg::Stopped(_)) => 0.0,
-            _ => self.inputs.len() as f64 / self.took.as_secs_f64().max(1e-9),
-        }
-    }
-
-    #[cfg_attr(not(feature = "z3"), allow(dead_code))]
-    fn said(&self) -> String {
-        match self.end {
-            Some(Msg::Complete) => {
-                format!("all {} valid inputs in {:.3} s", self.inputs.len(), self.took.as_secs_f64())
-            }
-            Some(Msg::Error(_) | Msg::Stopped(_)) => format!("{} before it stopped", self.inputs.len()),
-            _ => format!("{} in {:.3} s", self.inputs.len(), self.took.as_secs_f64()),
-        }
-    }
-}
-
-/// Inputs per batch at most.
-const BATCH: usize = 256;
-/// How long a batch may wait for more inputs (a slow strategy's inputs,
-/// the solver's, go out about as they come).
-const BATCH_WAIT: Duration = Duration::from_millis(2);
-
-/// The inputs made in a trial, then the rest from `it`, in batches.
-fn stream<E>(
-    made: Trial,
-    it: impl Iterator<Item = Result<Vec<Value>, E>>,
-    stopped: fn(E) -> Msg,
-    tx: &SyncSender<Msg>,
-) {
-    let mut batch = Vec::with_capacity(BATCH);
-    let mut since = std::time::Instant::now();
-    // False when the run is over (a send failed).
-    let mut send = |v: Vec<Value>, batch: &mut Vec<Vec<Value>>| -> bool {
-        batch.push(v);
-        if batch.len() < BATCH && since.elapsed() < BATCH_WAIT {
-            return true;
-        }
-        since = std::time::Instant::now();
-        tx.send(Msg::Inputs(std::mem::take(batch))).is_ok()
-    };
-    let end = |batch: Vec<Vec<Value>>, last: Msg| {
-        if !batch.is_empty() && tx.send(Msg::Inputs(batch)).is_err() {
-            return;
-        }
-        let _ = tx.send(last);
-    };
-    for v in made.inputs {
-        if !send(v, &mut batch) {
-            return;
-        }
-    }
-    if let Some(last) = made.end {
-        return end(batch, last);
-    }
-    for v in it {
-        match v {
-            Ok(v) => {
-                if !send(v, &mut batch) {
-                    return;
-                }
-            }
-            Err(e) => return end(batch, stopped(e)),
-        }
-    }
-    end(batch, Msg::Complete);
-}
-
-/// The lazy enumeration's inputs (filtered by height).
-trait LazyInputs: Iterator<Item = Result<Vec<Value>, crate::lazy::LazyError>> {}
-impl<I: Iterator<Item = Result<Vec<Value>, crate::lazy::LazyError>>> LazyInputs for I {}
-
-/// The solver's search over `spec` at `depth`, from its lowest height.
-#[cfg(feature = "z3")]
-fn smt_start(spec: &ArgSpec, depth: u32) -> Result<crate::smt::Search<'static>, crate::smt::SmtError> {
-    crate::smt::Search::new(&spec.params, &spec.exprs(), spec.measures, depth, QUERY_LIMIT)?
-        .from_height(spec.min_height)
-}
-
-fn lazy_stopped(e: crate::lazy::LazyError) -> Msg {
-    Msg::Error(format!("the lazy strategy stopped: {e}"))
-}
-
-#[cfg(feature = "z3")]
-fn smt_stopped(e: crate::smt::SmtError) -> Msg {
-    match e {
-        e @ crate::smt::SmtError::Timeout { .. } => Msg::Stopped(e.to_string()),
-        e => Msg::Error(e.to_string()),
-    }
-}
-
-/// [`Strategy::Auto`]: a trial of the lazy enumeration, then one of the
-/// solver; the faster goes on. `None` when the solver did (its inputs are
-/// sent); else the lazy enumeration's trial, to go on from.
-#[cfg(feature = "z3")]
-fn auto(spec: &ArgSpec, depth: u32, lazy: &mut impl LazyInputs, tx: &SyncSender<Msg>) -> Option<Trial> {
-    use crate::smt::SmtError;
-    let by_lazy = |why: String| Msg::By(format!("the lazy enumeration ({why})"));
-    let lazy_made = Trial::of(lazy, lazy_stopped);
-    if matches!(lazy_made.end, Some(Msg::Complete)) && lazy_made.inputs.is_empty() {
-        // Nothing valid at this depth: no trial can beat that.
-        let _ = tx.send(by_lazy("it found that no input up to the depth is valid".into()));
-        return Some(lazy_made);
-    }
-    let mut search = match smt_start(spec, depth) {
-        Ok(s) => s,
-        Err(SmtError::Unsolvable(u)) => {
-            let _ = tx.send(by_lazy(format!("outside the SMT solver's fragment: {u}")));
-            return Some(lazy_made);
-        }
-        Err(e) => {
-            let _ = tx.send(by_lazy(format!("the SMT solver could not start: {e}")));
-            return Some(lazy_made);
-        }
-    };
-    let smt_made = Trial::of(&mut search, smt_stopped);
-    let why = format!(
-        "auto's trial at depth {depth}: the lazy enumeration made {}, the SMT solver {}",
-        lazy_made.said(),
-        smt_made.said()
-    );
-    // The solver's cost per model grows with the models it has blocked
-    // and the enumeration's does not, so a short trial flatters the
-    // solver: it goes on only when at least twice as fast.
-    if smt_made.rate() > 2.0 * lazy_made.rate() {
-        let _ = tx.send(Msg::By(format!("the SMT solver (z3) ({why})")));
-        stream(smt_made, search, smt_stopped, tx);
-        return None;
-    }
-    let _ = tx.send(by_lazy(why));
-    Some(lazy_made)
-}
-
-#[cfg(not(feature = "z3"))]
-fn auto(_: &ArgSpec, _: u32, _: &mut impl LazyInputs, _: &SyncSender<Msg>) -> Option<Trial> {
-    Some(Trial::default())
-}
-
-/// Runs the SMT search, or says why the spec is outside what it takes
-/// (then the caller falls back to the lazy strategy).
-#[cfg(feature = "z3")]
-fn smt_search(spec: &ArgSpec, depth: u32, tx: &SyncSender<Msg>) -> Result<(), String> {
-    use crate::smt::SmtError;
-    let search = match smt_start(spec, depth) {
-        Ok(s) => s,
-        Err(SmtError::Unsolvable(u)) => return Err(u.to_string()),
-        Err(e) => {
-            let _ = tx.send(Msg::Error(e.to_string()));
-            return Ok(());
-        }
-    };
-    stream(Trial::default(), search, smt_stopped, tx);
-    Ok(())
-}
-
-#[cfg(not(feature = "z3"))]
-fn smt_search(_: &ArgSpec, _: u32, tx: &SyncSender<Msg>) -> Result<(), String> {
-    let _ = tx.send(Msg::Error(
-        "the SMT strategy needs speccheck built with its `smt` feature, which links the z3 solver (install it with \
-         `apt-get install -y z3 libz3-dev`); or choose `strategy = \"lazy\"`, which tests the same inputs without a \
-         solver"
-            .into(),
-    ));
-    Ok(())
 }
 
 impl<T: Send> InputSource<T> for SpecInputs<T> {
