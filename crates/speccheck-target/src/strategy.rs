@@ -146,7 +146,7 @@ impl ArgSpec {
 
     /// The enumerating strategies (`lazy`, `smt`, `auto`) make only the
     /// valid inputs at least `height` recursive steps tall
-    /// ([`crate::depth::height`]; a sequence is as tall as it is long):
+    /// ([`crate::depth::input_height`]; a sequence is as tall as it is long):
     /// the solver starts at that height (the shorter inputs are never
     /// asked for), the lazy enumeration skips the shorter ones it meets.
     /// When no valid input up to the depth is that tall the run gives up
@@ -317,7 +317,7 @@ where
 }
 
 /// The inputs of the lazy or SMT strategy (or the faster, for `auto`),
-/// produced on a thread of their own ([`crate::producer`]) a batch ahead
+/// produced on a thread of their own (the solver's handles stay there) a batch ahead
 /// of the run, each re-checked by the evaluator and rebuilt into the
 /// property's input type.
 pub struct SpecInputs<T> {
