@@ -32,9 +32,11 @@ pub enum Strategy {
     /// The faster of the solver and the lazy enumeration on this spec (the
     /// same inputs either way): each makes inputs for a short trial
     /// ([`AUTO_TRIAL`]) and the faster goes on from where it was, so no
-    /// input is lost or repeated (the solver only when at least twice as
-    /// fast: its cost per model grows as it goes); the report says which
-    /// and why. The lazy enumeration alone when the spec is outside
+    /// input is lost or repeated; the report says which and why. A short
+    /// trial flatters the solver (its cost per model grows as it goes, the
+    /// enumeration's falls), so the solver goes on only where the
+    /// enumeration made next to nothing (a hundredth of the solver's rate):
+    /// a spec whose partial inputs cannot be refuted. The lazy enumeration alone when the spec is outside
     /// the solver's fragment or speccheck is built without z3, with no
     /// warning.
     Auto,

@@ -183,6 +183,32 @@ fn auto_says_which_way_was_faster_and_goes_on_from_its_trial() {
 }
 
 #[test]
+fn auto_takes_the_solver_where_the_enumeration_cannot_refute_partial_inputs() {
+    // Five integers of -8..=8 summing to 37: the lazy enumeration refutes
+    // nothing before all five are drawn (1.4 million inputs to judge for
+    // 35 valid ones); the solver makes the 35 at once.
+    let names = ["a", "b", "c", "d", "e"];
+    let sum = "a + b + c + d + e == 37";
+    let spec = ArgSpec::new(names.iter().map(|n| (n.to_string(), i64::ty())).collect(), &[(sum, sum)]).unwrap();
+    let p = Property::new(gens::arguments((any::<i64>(), any::<i64>(), any::<i64>(), any::<i64>(), any::<i64>())))
+        .configure(|c| {
+            c.name = "five integers by auto".into();
+            c.database = None;
+            c.cases = u32::MAX;
+        });
+    let reify = |v: &[Value]| {
+        let i = |k: usize| i64::reify(v.get(k)?);
+        Some((i(0)?, i(1)?, i(2)?, i(3)?, i(4)?))
+    };
+    let r = apply(p, &spec, Strategy::Auto, 8, reify).run(|(a, b, c, d, e)| assert_eq!(a + b + c + d + e, 37));
+    assert!(matches!(r.verdict, RunVerdict::Passed), "{}", r.summary());
+    assert_eq!(r.stats.passed, 35, "{}", r.summary());
+    let text = r.to_string();
+    assert!(text.contains("the SMT solver (z3) (auto's trial at depth 8"), "{text}");
+    assert!(text.contains("the SMT solver all 35 valid inputs"), "{text}");
+}
+
+#[test]
 fn a_height_bound_keeps_only_the_inputs_that_tall_or_says_there_are_none() {
     let run_from = |s: Strategy, height: u32| {
         let spec =
