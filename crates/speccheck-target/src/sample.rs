@@ -607,10 +607,14 @@ impl SizeRecord {
         self.tried[c] < Self::SEEN || self.found[c] * PAYING_ONE_IN >= self.tried[c]
     }
 
-    /// The largest size of the classes below the first that does not pay
-    /// (`u32::MAX` when all do; at least 1).
+    /// The largest size of the classes below the first that does not pay,
+    /// above the first that was seen to (`u32::MAX` when all do; at least
+    /// 1). The small classes below it may fail for want of inputs that
+    /// small (`len(xs) >= 3`), not because they are hard to build.
     fn paying(&self) -> u32 {
-        match (1..self.tried.len()).find(|&c| !self.pays(c)) {
+        let proven = |c: usize| self.tried[c] >= Self::SEEN && self.pays(c);
+        let Some(first) = (0..self.tried.len()).find(|&c| proven(c)) else { return u32::MAX };
+        match (first + 1..self.tried.len()).find(|&c| !self.pays(c)) {
             // Class `c` holds `2^(c-1)..2^c`.
             Some(c) => ((1u32 << (c - 1)) - 1).max(1),
             None => u32::MAX,
