@@ -56,6 +56,8 @@ const UPWARD_LIMIT: u32 = 64;
 /// A size class pays while at least one attempt in this many finds an
 /// input there.
 const PAYING_ONE_IN: u32 = 16;
+/// One sample in this many may start above the sizes that pay.
+const EXPLORE_ONE_IN: u32 = 16;
 /// Attempts at one size before the size shrinks by a quarter.
 const ATTEMPTS_PER_SIZE: u32 = 10;
 
@@ -163,10 +165,10 @@ impl<'m> Sampler<'m> {
         // And no larger than the sizes at which attempts still pay (a
         // red-black tree of 60 nodes is rarely built before an attempt's
         // steps run out; one of 20 is built at once).
-        // One case in sixteen may still try larger ones, so that the record
-        // of those follows the run.
+        // One case in `EXPLORE_ONE_IN` may still try larger ones, so that
+        // the record of those follows the run.
         let mut cap = self.reached.saturating_mul(2).saturating_add(4);
-        if self.rng.random_range(0..16) != 0 {
+        if self.rng.random_range(0..EXPLORE_ONE_IN) != 0 {
             cap = cap.min(self.record.paying());
         }
         let start = self.rng.random_range(0..=size.min(cap));
