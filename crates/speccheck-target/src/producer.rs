@@ -34,7 +34,7 @@ pub(crate) fn produce(spec: &ArgSpec, strategy: Strategy, depth: u32, tx: &SyncS
     let types: Vec<Ty> = spec.params.iter().map(|(_, ty)| ty.clone()).collect();
     let min = spec.min_height;
     let mut lazy = Lazy::new(&spec.params, &spec.exprs(), spec.measures, depth)
-        .filter(move |v| v.as_ref().map_or(true, |v| crate::depth::input_height(v, &types) >= min));
+        .filter(move |v| min == 0 || v.as_ref().map_or(true, |v| crate::depth::input_height(v, &types) >= min));
     let mut made = Trial::default();
     if strategy == Strategy::Auto && cfg!(feature = "z3") {
         match auto(spec, depth, &mut lazy, tx) {
