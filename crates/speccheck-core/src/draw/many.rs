@@ -76,6 +76,8 @@ impl Many {
         };
         if go {
             self.count += 1;
+        } else {
+            tc.note_length(self.count);
         }
         go
     }
@@ -94,6 +96,8 @@ impl Many {
         };
         if go {
             self.count += 1;
+        } else {
+            tc.note_length(self.count);
         }
         go
     }
@@ -106,6 +110,7 @@ impl Many {
         let n = self.target.clamp(self.min, self.max);
         let answered = (n - self.min) + usize::from(n < self.max);
         tc.count_implicit_draws(answered);
+        tc.note_length(n);
         self.count = n;
         n
     }

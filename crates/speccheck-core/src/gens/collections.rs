@@ -214,6 +214,8 @@ pub(crate) fn draw_elements<T, S: Sink<T>>(
         while many.more_plain(tc) {
             let v = elem(tc);
             if !sink.keep(v) && !many.reject() {
+                // Stopped growing (duplicates): its length is what it kept.
+                tc.note_length(many.count());
                 break;
             }
         }
@@ -238,6 +240,7 @@ pub(crate) fn draw_elements<T, S: Sink<T>>(
         let v = elem(tc);
         tc.stop_span(SpanKind::Slot);
         if !sink.keep(v) && !many.reject() {
+            tc.note_length(many.count());
             break;
         }
     }

@@ -45,12 +45,14 @@ impl<G: Generator, F: Fn(&G::Value) -> bool + Send + Sync> Generator for Filter<
         for _ in 0..self.tries {
             // Each attempt is a group, so the shrinker can delete rejected
             // attempts as a whole.
+            let before = tc.reach();
             tc.start_span(SpanKind::Group, no_type, self.name);
             let v = self.inner.generate(tc);
             tc.stop_span(SpanKind::Group);
             if (self.pred)(&v) {
                 return v;
             }
+            tc.reject_drawn_since(before);
         }
         tc.mark_invalid(Invalid::FilterExhausted { name: self.name.to_string(), tries: self.tries })
     }

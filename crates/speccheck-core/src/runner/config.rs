@@ -136,8 +136,10 @@ pub struct Config {
     pub observe: Option<PathBuf>,
     /// Fail a run whose generator is too slow to test with (its first ten
     /// inputs took more than a second to generate, as Hypothesis's
-    /// `too_slow` health check), instead of running it for minutes.
-    /// `SPECCHECK_HEALTH_CHECKS=0` turns it off.
+    /// `too_slow` health check), instead of running it for minutes; and
+    /// warn when a passing run's checked inputs stayed far smaller than
+    /// the ones it generated (a filter that only small values pass).
+    /// `SPECCHECK_HEALTH_CHECKS=0` turns both off.
     pub health_checks: bool,
     /// Test every input up to this depth instead of random ones
     /// (SmallCheck-style exhaustive testing).

@@ -16,6 +16,7 @@ use std::time::Instant;
 
 use super::config::Config;
 use super::executor::{Cases, Child, Executor, Failing, InPlace, Threads};
+use super::health;
 use super::isolate::parent::Isolated;
 use super::phase::{Found, LastStep, Origin, Searched};
 use super::report::{RunReport, RunStats, RunVerdict};
@@ -216,17 +217,9 @@ impl Engine {
         let short = crate::case::context::coverage_warnings(&mut stats.labels, stats.passed);
         if matches!(verdict, RunVerdict::Passed) {
             warnings.extend(short);
-            let rejected = stats.discarded + stats.invalid;
-            if rejected > stats.passed && stats.topped_up.is_none() {
-                // Hypothesis's `filter_too_much` health check, as a warning:
-                // the run passed, on fewer inputs than it tried.
-                let top = stats.discard_reasons.iter().max_by_key(|(_, n)| **n).map(|(r, n)| format!("{r} ({n})"));
-                warnings.push(format!(
-                    "most generated inputs were rejected ({rejected} rejected, {} checked){}: the property held on \
-                     fewer inputs than the run tried",
-                    stats.passed,
-                    top.map(|t| format!("; most often: {t}")).unwrap_or_default()
-                ));
+            warnings.extend(health::filter_warning(&stats));
+            if self.config.health_checks {
+                warnings.extend(health::size_warning(&stats));
             }
         }
         if let Err(e) = &self.observer {

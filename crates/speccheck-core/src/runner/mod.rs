@@ -15,6 +15,7 @@ mod executor;
 pub mod explain;
 mod finish;
 pub mod fuzz;
+mod health;
 mod isolate;
 mod phase;
 mod pool;
@@ -36,7 +37,7 @@ pub use explain::{ExplainContext, Explainer, Explanation};
 pub use finish::{AsFuzzTarget, AsTest, Finish};
 pub use fuzz::{FuzzError, FuzzOutcome, FuzzTarget};
 pub use property::Property;
-pub use report::{Counterexample, Rebuild, RunReport, RunStats, RunVerdict, Section};
+pub use report::{Counterexample, InputSizes, Rebuild, RunReport, RunStats, RunVerdict, Section};
 pub use source::{InputSource, SourceStep};
 
 use crate::gens::Generator;

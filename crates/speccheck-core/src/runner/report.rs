@@ -14,6 +14,7 @@ use crate::choice::{ChoiceSequence, ReplayTag};
 use crate::human;
 use crate::shrink::{ShrinkStats, ShrinkStop};
 use crate::term::Term;
+use crate::test_case::Reach;
 
 /// Values whose one-line form is longer than this print as a tree.
 const TREE_THRESHOLD: usize = 400;
@@ -226,6 +227,20 @@ pub struct RunStats {
     /// supplied the rest of the inputs (see
     /// [`Property::fallback_inputs`](super::Property::fallback_inputs)).
     pub topped_up: Option<String>,
+    /// How large the generated inputs grew, checked and all.
+    pub sizes: InputSizes,
+}
+
+/// How large a run's generated inputs grew: the figures of the size health
+/// check (a passing run whose checked inputs stayed far smaller than the
+/// ones it drew says so).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct InputSizes {
+    /// The furthest any input the property passed on reached.
+    pub checked: Reach,
+    /// The furthest any generated input reached, rejected ones (and values
+    /// a filter threw away) included.
+    pub drawn: Reach,
 }
 
 /// Everything a run produced.

@@ -7,7 +7,7 @@ use super::report::{RunStats, TargetStats};
 use crate::case::context::target_of;
 use crate::case::{FailureInfo, Outcome};
 use crate::observe::is_observation;
-use crate::test_case::Invalid;
+use crate::test_case::{Invalid, Reach};
 
 /// Why a count says the run is over.
 pub(crate) enum Full {
@@ -37,16 +37,35 @@ impl<'s> Tally<'s> {
         Tally { stats, cases, max_rejects, targeting }
     }
 
-    /// Counts a case that passed and recorded nothing (the hot path).
+    /// Counts a case that passed and recorded nothing (the hot path);
+    /// `reach` is how far its input and all it drew reached.
     #[inline]
-    pub(crate) fn pass(&mut self) {
+    pub(crate) fn pass(&mut self, reach: (Reach, Reach)) {
         self.stats.passed += 1;
+        self.reached(true, reach);
     }
 
-    /// Counts generated case `index`; returns the failure if it failed.
+    /// Counts generated case `index`, whose input and draws reached
+    /// `reach`; returns the failure if it failed.
     #[inline]
-    pub(crate) fn count(&mut self, index: u64, outcome: Outcome, labels: Vec<String>) -> Option<FailureInfo> {
+    pub(crate) fn count(
+        &mut self,
+        index: u64,
+        outcome: Outcome,
+        labels: Vec<String>,
+        reach: (Reach, Reach),
+    ) -> Option<FailureInfo> {
+        self.reached(matches!(outcome, Outcome::Pass), reach);
         count(self.stats, Some(index), outcome, labels)
+    }
+
+    #[inline(always)]
+    fn reached(&mut self, passed: bool, (kept, drawn): (Reach, Reach)) {
+        let sizes = &mut self.stats.sizes;
+        if passed {
+            sizes.checked = sizes.checked.max(kept);
+        }
+        sizes.drawn = sizes.drawn.max(drawn);
     }
 
     /// True when the run is over by count (see [`full`](Self::full)).

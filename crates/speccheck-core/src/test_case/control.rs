@@ -167,6 +167,7 @@ impl CaseControl for TestCase {
         self.size = size;
         self.invalid = None;
         self.generated = false;
+        self.reach = Default::default();
         self.refresh();
     }
 

@@ -18,6 +18,7 @@
 
 mod control;
 pub(crate) mod pool;
+mod reach;
 mod record;
 mod source;
 pub mod spec;
@@ -28,12 +29,14 @@ use rand::SeedableRng;
 use rand::rngs::SmallRng;
 
 pub use control::{CaseControl, Seen};
+pub use reach::Reach;
 pub use source::{Fresh, Tail};
 
 use crate::bytes::ByteStream;
 use crate::choice::{Choice, ChoiceKind, ChoiceSequence};
 use crate::span::{SpanKind, SpanTree, TypeInfo};
 use crate::term::Term;
+use reach::CaseReach;
 use record::Record;
 use source::{Ask, Enumerate, Next, Replay, Source};
 
@@ -93,6 +96,8 @@ pub struct TestCase {
     /// Answers to give the next draws, last first (see
     /// [`TestCase::with_forced`]).
     forced: Vec<Choice>,
+    /// How large the input grew (the generation phase's size health check).
+    reach: CaseReach,
 }
 
 impl TestCase {
@@ -113,6 +118,7 @@ impl TestCase {
             final_run: false,
             seen: None,
             forced: Vec::new(),
+            reach: CaseReach::default(),
         };
         tc.refresh();
         tc
@@ -204,6 +210,32 @@ impl TestCase {
     /// Depth after which recursive types should only take leaves.
     pub fn max_depth(&self) -> u32 {
         self.max_depth
+    }
+
+    /// How far the input drawn so far reached (its longest collection,
+    /// its deepest nesting), leaving out values a filter rejected.
+    pub fn reach(&self) -> Reach {
+        self.reach.kept
+    }
+
+    /// How far everything this case drew reached, values a filter
+    /// rejected included.
+    pub fn reach_drawn(&self) -> Reach {
+        self.reach.drawn()
+    }
+
+    /// A generator that retries (a filter) rejected the value it drew since
+    /// [`reach`](Self::reach) returned `before`: that value no longer counts
+    /// as part of the input, so a run whose filters keep only small values
+    /// can say so.
+    pub fn reject_drawn_since(&mut self, before: Reach) {
+        self.reach.drop_since(before);
+    }
+
+    /// A collection of `n` elements was drawn.
+    #[inline(always)]
+    pub(crate) fn note_length(&mut self, n: usize) {
+        self.reach.length(n);
     }
 
     /// Remaining depth budget under exhaustive enumeration (`None` when not
@@ -450,6 +482,7 @@ impl TestCase {
     pub fn start_span(&mut self, kind: SpanKind, info: fn() -> TypeInfo, name: &'static str) {
         if kind == SpanKind::Value {
             self.nesting += 1;
+            self.reach.depth(self.nesting);
             if matches!(self.source, Source::Enumerate(_)) {
                 self.enter_enumerated(info);
             }

@@ -159,9 +159,11 @@ impl Executor for Child {
         // Every case the child ran counts, as far as the batch went (the
         // pass count and the rejection limit are checked between batches): a
         // crash or hang at its end is reported whatever the count says.
+        // The child does not send how large its inputs grew: the size
+        // health check does not look at isolated runs.
         let mut i = from;
         for (outcome, labels) in outcomes {
-            if let Some(failure) = tally.count(i, outcome, labels) {
+            if let Some(failure) = tally.count(i, outcome, labels, Default::default()) {
                 return Ok(Batch::Failed(i, failure));
             }
             i += 1;

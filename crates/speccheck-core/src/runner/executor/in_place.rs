@@ -54,10 +54,10 @@ impl Executor for InPlace {
             let ran = run_passing(test, tc);
             watch.end(0);
             let Some((outcome, labels, _)) = ran else {
-                tally.pass();
+                tally.pass((tc.reach(), tc.reach_drawn()));
                 continue;
             };
-            if let Some(failure) = tally.count(i, outcome, labels) {
+            if let Some(failure) = tally.count(i, outcome, labels, (tc.reach(), tc.reach_drawn())) {
                 return Ok(Batch::Failed(i, failure));
             }
         }

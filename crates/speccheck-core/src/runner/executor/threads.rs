@@ -11,7 +11,7 @@ use std::time::Instant;
 use super::{Batch, Cases, Executor, InPlace};
 use crate::case::{CaseResult, Outcome, run_in_place};
 use crate::runner::tally::Tally;
-use crate::test_case::TestCase;
+use crate::test_case::{Reach, TestCase};
 use crate::watch::Phase;
 
 /// The most threads a run uses.
@@ -32,7 +32,7 @@ impl Threads {
 
 /// Results waiting for their turn to be counted.
 struct Frontier<'t, 's> {
-    pending: BTreeMap<u64, (Outcome, Vec<String>)>,
+    pending: BTreeMap<u64, (Outcome, Vec<String>, (Reach, Reach))>,
     /// The next case to count.
     next: u64,
     tally: &'t mut Tally<'s>,
@@ -48,10 +48,10 @@ impl Frontier<'_, '_> {
                 self.end = Some(Batch::Ran(self.next - from));
                 break;
             }
-            let Some((outcome, labels)) = self.pending.remove(&self.next) else { break };
+            let Some((outcome, labels, reach)) = self.pending.remove(&self.next) else { break };
             let index = self.next;
             self.next += 1;
-            if let Some(failure) = self.tally.count(index, outcome, labels) {
+            if let Some(failure) = self.tally.count(index, outcome, labels, reach) {
                 self.end = Some(Batch::Failed(index, failure));
             }
         }
@@ -101,7 +101,7 @@ impl Executor for Threads {
                         let (outcome, labels, _) = run_in_place(&*self.cases.test, &mut tc);
                         watch.end(w);
                         let mut f = frontier.lock().unwrap_or_else(|e| e.into_inner());
-                        f.pending.insert(i, (outcome, labels));
+                        f.pending.insert(i, (outcome, labels, (tc.reach(), tc.reach_drawn())));
                         if f.fold(from) {
                             done.store(true, Ordering::Release);
                         }
