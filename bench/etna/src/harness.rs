@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{Config as PtConfig, RngAlgorithm, TestCaseError, TestError, TestRng, TestRunner};
 use speccheck::gens::Generator;
+use speccheck::runner::IntegerMix;
 use speccheck::{Config, Property, TestResult};
 
 /// What an ETNA property says about one input (ETNA's `PropertyResult`).
@@ -47,6 +48,8 @@ pub struct RunSpec {
     pub seed: u64,
     /// Most inputs tried before the run gives up on finding the bug.
     pub cases: u32,
+    /// speccheck's integer mix varies per case (`IntegerMix::PerCase`).
+    pub per_case_mix: bool,
 }
 
 /// One run's result.
@@ -85,7 +88,9 @@ where
     G: Generator + 'static,
     G::Value: Debug + 'static,
 {
-    let config = Config { cases: spec.cases, seed: Some(spec.seed), database: None, ..Config::named("etna") };
+    let integer_mix = if spec.per_case_mix { IntegerMix::PerCase } else { IntegerMix::Fixed };
+    let config =
+        Config { cases: spec.cases, seed: Some(spec.seed), database: None, integer_mix, ..Config::named("etna") };
     // A discarded input counts as a passing one, as ETNA's adapters count it.
     let r = Property::new(g).config(config).run(move |v| match f(v) {
         PropertyResult::Pass | PropertyResult::Discard => TestResult::Pass,

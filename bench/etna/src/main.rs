@@ -37,12 +37,19 @@ fn flag(rest: &[String], name: &str, default: u64) -> u64 {
 }
 
 fn run(workload: &str, property: &str, tool: &str, rest: &[String]) {
-    let tools: Vec<Tool> = match tool {
-        "speccheck" => vec![Tool::Speccheck],
-        "proptest" => vec![Tool::Proptest],
-        "quickcheck" => vec![Tool::Quickcheck],
-        "hegeltest" => vec![Tool::Hegeltest],
-        "all" => vec![Tool::Speccheck, Tool::Proptest, Tool::Quickcheck, Tool::Hegeltest],
+    // Each arm: a tool, its name in the results, and whether speccheck's
+    // integer mix varies per case (`IntegerMix::PerCase`, measured beside
+    // the fixed mix in the same run; issue 40, item 2).
+    let speccheck = (Tool::Speccheck, "speccheck", false);
+    let per_case = (Tool::Speccheck, "speccheck-mix", true);
+    let peer = |t: Tool| (t, t.name(), false);
+    let tools: Vec<(Tool, &str, bool)> = match tool {
+        "speccheck" => vec![speccheck],
+        "speccheck-mix" => vec![per_case],
+        "proptest" => vec![peer(Tool::Proptest)],
+        "quickcheck" => vec![peer(Tool::Quickcheck)],
+        "hegeltest" => vec![peer(Tool::Hegeltest)],
+        "all" => vec![speccheck, per_case, peer(Tool::Proptest), peer(Tool::Quickcheck), peer(Tool::Hegeltest)],
         other => panic!("unknown tool {other}"),
     };
     let (seeds, cases, first) =
@@ -56,23 +63,23 @@ fn run(workload: &str, property: &str, tool: &str, rest: &[String]) {
     // Warm-up runs draw from seeds no timed run uses.
     let mut warm_seed = 1u64 << 40;
     for seed in first..first + seeds {
-        for tool in shuffled(&tools, seed) {
+        for (tool, name, per_case_mix) in shuffled(&tools, seed) {
             // Before its timed run, each tool runs untimed on other seeds for
             // `warm` (at least once): every tool is timed with its own code
             // and data warm, whatever ran before it.
             let started = std::time::Instant::now();
             loop {
-                (p.run)(tool, RunSpec { seed: warm_seed, cases: cases as u32 });
+                (p.run)(tool, RunSpec { seed: warm_seed, cases: cases as u32, per_case_mix });
                 warm_seed += 1;
                 if started.elapsed() >= warm {
                     break;
                 }
             }
-            let o = (p.run)(tool, RunSpec { seed, cases: cases as u32 });
+            let o = (p.run)(tool, RunSpec { seed, cases: cases as u32, per_case_mix });
             println!(
                 "{}",
                 serde_json::json!({
-                    "workload": workload, "property": property, "tool": tool.name(), "seed": seed,
+                    "workload": workload, "property": property, "tool": name, "seed": seed,
                     "found": o.found, "inputs": o.inputs,
                     "time_to_failure_us": o.time_to_failure.map(|t| t.as_secs_f64() * 1e6),
                     "elapsed_us": o.elapsed.as_secs_f64() * 1e6,
@@ -85,7 +92,7 @@ fn run(workload: &str, property: &str, tool: &str, rest: &[String]) {
 
 /// `tools` in an order that depends on `seed` only (every tool follows
 /// every other one about equally often over the seeds).
-fn shuffled(tools: &[Tool], seed: u64) -> Vec<Tool> {
+fn shuffled<T: Clone>(tools: &[T], seed: u64) -> Vec<T> {
     use rand::SeedableRng;
     use rand::seq::SliceRandom;
     let mut order = tools.to_vec();

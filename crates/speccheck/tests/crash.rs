@@ -180,3 +180,22 @@ fn shrinking_a_hang_uses_the_users_timeout_so_a_slow_input_is_not_a_hang() {
         .unwrap_or_else(|| panic!("no input in the report:\n{text}"));
     assert!(x > 1000, "shrunk to an input that only runs slowly:\n{text}");
 }
+
+#[property(isolate = true, shrink = false, cases = 200)]
+#[ignore = "run in a child process by the tests below, with a mix per case"]
+fn isolated_many_distinct(#[from(gens::vec(gens::any::<u16>(), 2000..=2000))] v: Vec<u16>) {
+    let distinct = v.iter().collect::<std::collections::HashSet<_>>().len();
+    assert!(distinct < 1700, "{distinct} distinct values");
+}
+
+#[test]
+fn an_isolated_run_draws_each_case_with_the_mix_its_seed_picks() {
+    // The child process draws the cases; the parent re-runs the failing one
+    // recorded. Both must take the same mix for it, or the failure would
+    // not come back (FLAKY).
+    let (ok, text) =
+        run_child("isolated_many_distinct", &[("SPECCHECK_INTEGER_MIX", "per-case"), ("SPECCHECK_SEED", "42")]);
+    assert!(!ok, "{text}");
+    assert!(text.contains("distinct values"), "{text}");
+    assert!(!text.to_lowercase().contains("flaky"), "{text}");
+}

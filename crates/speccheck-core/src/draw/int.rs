@@ -130,21 +130,21 @@ pub fn index_to_key(k: u128, lo: u128, hi: u128, t: u128) -> u128 {
 /// both the bias selector (low 6 bits) and, for ranges up to 2^58, the
 /// value (the other 58 bits).
 #[inline(always)]
-fn sample_offset(rng: &mut SmallRng, w: u64, t: u64, size: usize) -> u64 {
+fn sample_offset(rng: &mut SmallRng, w: u64, t: u64, size: usize, mix: Mix) -> u64 {
     let bits = rng.next_u64();
     let rest = bits >> 6;
-    let sel = bits & 63;
-    if sel >= 9 && w < 1 << 58 {
+    let class = mix.class(bits & 63);
+    if class >= NEAR && w < 1 << 58 {
         // The two common cases (near the target, anywhere), about equally
         // likely: pick the range with selects, not a branch that would be
         // mispredicted half the time.
-        let near = sel <= NEAR_LAST;
+        let near = class == NEAR;
         let s = size.max(1) as u64;
         let lo = std::hint::select_unpredictable(near, t.saturating_sub(s), 0);
         let hi = std::hint::select_unpredictable(near, t.saturating_add(s).min(w), w);
         return lo + scale58(rest, hi - lo);
     }
-    match sel {
+    match class {
         0..=2 => t,
         3 => 0,
         4 => w,
@@ -152,7 +152,7 @@ fn sample_offset(rng: &mut SmallRng, w: u64, t: u64, size: usize) -> u64 {
         6 => w.saturating_sub(1),
         7 => t.saturating_add(1).min(w),
         8 => t.saturating_sub(1),
-        9..=NEAR_LAST => {
+        NEAR => {
             let s = size.max(1) as u64;
             let (a, b) = (t.saturating_sub(s), t.saturating_add(s).min(w));
             a + scale58(rest, b - a)
@@ -161,16 +161,81 @@ fn sample_offset(rng: &mut SmallRng, w: u64, t: u64, size: usize) -> u64 {
     }
 }
 
-/// The last of the 64 selectors that draw near the target (9 up to it);
-/// the ones after it draw anywhere in the range. It was 37 (near and
-/// anywhere about equally likely): measured on the ETNA workloads and the
-/// real-crate interface bench, a quarter near found the same bugs in as
-/// many inputs or fewer (a ropey slice bug whose position is a `u16`
-/// modulo the length: 80 inputs instead of 110), and the real-crate deep
-/// bugs sooner (indexset with the defaults on 9 seeds of 10 instead of 5,
-/// ropey in 7 ms instead of 36).
-const NEAR_LAST: u64 = 24;
-const NEAR_LAST_U32: u32 = NEAR_LAST as u32;
+/// The last of the 64 selectors that draw near the target (9 up to it)
+/// in the fixed mix; the ones after it draw anywhere in the range. It was
+/// 37 (near and anywhere about equally likely): measured on the ETNA
+/// workloads and the real-crate interface bench, a quarter near found the
+/// same bugs in as many inputs or fewer (a ropey slice bug whose position
+/// is a `u16` modulo the length: 80 inputs instead of 110), and the
+/// real-crate deep bugs sooner (indexset with the defaults on 9 seeds of 10
+/// instead of 5, ropey in 7 ms instead of 36).
+const NEAR_LAST: u8 = 24;
+
+/// The class of a selector that draws near the target; classes 0–8 are
+/// the special values, the class after `NEAR` draws anywhere.
+const NEAR: u8 = 9;
+const ANYWHERE: u8 = 10;
+
+/// The mixes a case's integer draws can follow: where the special
+/// selectors end and where the near ones end, of 64. The first is the
+/// fixed mix (9 special, 16 near, 39 anywhere); with
+/// [`IntegerMix::PerCase`](crate::runner::config::IntegerMix) a case takes
+/// one of the others now and then (see [`Mix::of_seed`]): *spread* (2, 4,
+/// 58: nearly every value anywhere, so a collection holds as many distinct
+/// values as it has elements), *small* (6, 40, 18: most values near the
+/// target, so values repeat) and *edges* (32, 8, 24: half the values at
+/// the bounds, the target and their neighbours).
+const MIXES: [(u8, u8); 4] = [(9, NEAR_LAST + 1), (2, 6), (6, 46), (32, 40)];
+
+/// The class of each of the 64 selectors, per mix: a special value
+/// (0–8, as in the fixed mix, spread over the special selectors), near the
+/// target, or anywhere.
+static CLASSES: [[u8; 64]; 4] = {
+    let mut out = [[0u8; 64]; 4];
+    let mut m = 0;
+    while m < 4 {
+        let (special, near) = MIXES[m];
+        let mut sel = 0;
+        while sel < 64 {
+            out[m][sel] = if sel < special as usize {
+                (sel * 9 / special as usize) as u8
+            } else if sel < near as usize {
+                NEAR
+            } else {
+                ANYWHERE
+            };
+            sel += 1;
+        }
+        m += 1;
+    }
+    out
+};
+
+/// Which mix a test case's integer draws follow (see [`MIXES`]). Sampling
+/// only: the recorded choice is the same whatever mix drew it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Mix(u8);
+
+impl Mix {
+    /// The fixed mix.
+    pub(crate) const FIXED: Mix = Mix(0);
+
+    /// The mix of the case drawn from `seed` when mixes vary per case: the
+    /// fixed one in half of the cases, spread in a quarter, small and
+    /// edges in an eighth each (swarm testing over the mix: a case that
+    /// leans one way reaches what the average mix rarely does, such as a
+    /// collection of thousands of distinct values in one range).
+    #[inline]
+    pub(crate) fn of_seed(seed: u64) -> Mix {
+        const BY_EIGHTH: [u8; 8] = [0, 0, 0, 0, 1, 1, 2, 3];
+        Mix(BY_EIGHTH[(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 61) as usize])
+    }
+
+    #[inline(always)]
+    fn class(self, selector: u64) -> u8 {
+        CLASSES[usize::from(self.0 & 3)][(selector & 63) as usize]
+    }
+}
 
 /// Maps 58 random bits uniformly (up to a bias below 2^-26 for the widest
 /// ranges this is used for) onto `0..=max`, `max < 2^58`.
@@ -207,11 +272,17 @@ fn uniform(rng: &mut SmallRng, lo: u128, hi: u128) -> u128 {
     }
 }
 
-/// Samples a key of `lo..=hi` with the bias described in the module docs.
+/// Samples a key of `lo..=hi` with the bias described in the module docs
+/// (the fixed mix).
 #[inline]
 pub fn sample_key(rng: &mut SmallRng, lo: u128, hi: u128, t: u128, size: usize) -> u128 {
+    sample_key_in(rng, lo, hi, t, size, Mix::FIXED)
+}
+
+#[inline]
+fn sample_key_in(rng: &mut SmallRng, lo: u128, hi: u128, t: u128, size: usize, mix: Mix) -> u128 {
     let r: u32 = rng.random_range(0..64);
-    match r {
+    match mix.class(u64::from(r)) {
         0..=2 => t,
         3 => lo,
         4 => hi,
@@ -219,7 +290,7 @@ pub fn sample_key(rng: &mut SmallRng, lo: u128, hi: u128, t: u128, size: usize) 
         6 => hi.saturating_sub(1).max(lo),
         7 => t.saturating_add(1).min(hi),
         8 => t.saturating_sub(1).max(lo),
-        9..=NEAR_LAST_U32 => {
+        NEAR => {
             let s = size.max(1) as u128;
             uniform(rng, t.saturating_sub(s).max(lo), t.saturating_add(s).min(hi))
         }
@@ -253,6 +324,7 @@ pub(crate) fn sample_batch<T: Integer>(tc: &mut TestCase, lo: T, hi: T, n: usize
     let Some((lo, w, to)) = sampled_offsets(lo, hi) else {
         return false;
     };
+    let mix = tc.mix();
     let Some((rng, size)) = tc.plain_batch(n) else {
         return false;
     };
@@ -268,7 +340,7 @@ pub(crate) fn sample_batch<T: Integer>(tc: &mut TestCase, lo: T, hi: T, n: usize
         // The range each selector picks, worked out once for the batch:
         // the loop then has no branch to mispredict (one draw in seven is
         // a special value, at random).
-        let table = SelectorTable::new(w, to, size);
+        let table = SelectorTable::new(w, to, size, mix);
         while left > 0 {
             let k = left.min(BATCH_CHUNK);
             for slot in &mut chunk[..k] {
@@ -281,7 +353,7 @@ pub(crate) fn sample_batch<T: Integer>(tc: &mut TestCase, lo: T, hi: T, n: usize
         while left > 0 {
             let k = left.min(BATCH_CHUNK);
             for slot in &mut chunk[..k] {
-                *slot = T::from_key(lo + sample_offset(&mut local, w, to, size) as u128);
+                *slot = T::from_key(lo + sample_offset(&mut local, w, to, size, mix) as u128);
             }
             out.extend(chunk[..k].iter().copied());
             left -= k;
@@ -294,18 +366,19 @@ pub(crate) fn sample_batch<T: Integer>(tc: &mut TestCase, lo: T, hi: T, n: usize
 /// Values [`sample_batch`] draws before it hands them on.
 const BATCH_CHUNK: usize = 64;
 
-/// [`sample_offset`]'s choice of range per selector, for one range and
-/// size: selectors 0–8 pick one special value, 9–`NEAR_LAST` the range
-/// near the target, the rest the whole range. Same values as `sample_offset` for the
-/// same random bits (ranges below 2^58).
+/// [`sample_offset`]'s choice of range per selector, for one range, size
+/// and mix: each special class one value, the near class the range near
+/// the target, the last the whole range. Same values as `sample_offset`
+/// for the same random bits (ranges below 2^58).
 struct SelectorTable {
     /// `(low, width)` per class: the nine special values, near, anywhere.
     ranges: [(u64, u64); 11],
+    mix: Mix,
 }
 
 impl SelectorTable {
     #[inline(always)]
-    fn new(w: u64, t: u64, size: usize) -> Self {
+    fn new(w: u64, t: u64, size: usize, mix: Mix) -> Self {
         let s = size.max(1) as u64;
         let one = |v: u64| (v, 0);
         let (near_lo, near_hi) = (t.saturating_sub(s), t.saturating_add(s).min(w));
@@ -323,14 +396,13 @@ impl SelectorTable {
                 (near_lo, near_hi - near_lo),
                 (0, w),
             ],
+            mix,
         }
     }
 
     #[inline(always)]
     fn sample(&self, bits: u64) -> u64 {
-        let sel = bits & 63;
-        let class = sel.min(9) + u64::from(sel > NEAR_LAST);
-        let (low, width) = self.ranges[class as usize];
+        let (low, width) = self.ranges[usize::from(self.mix.class(bits))];
         low + scale58(bits >> 6, width)
     }
 }
@@ -342,11 +414,12 @@ impl TestCase {
         assert!(lo <= hi, "draw_int: empty range {lo:?}..={hi:?}");
         // The generation phase's path, inlined so that constant bounds
         // (`any::<i32>()`) fold away.
+        let mix = self.mix();
         if let Some((key_lo, w, to)) = sampled_offsets(lo, hi)
             && let Some(v) = self.try_sample(
                 w,
                 ChoiceKind::Integer,
-                |rng, size| sample_offset(rng, w, to, size),
+                |rng, size| sample_offset(rng, w, to, size, mix),
                 |&v| offset_to_index(v, w, to),
             )
         {
@@ -377,7 +450,14 @@ impl TestCase {
 
     #[inline(never)]
     fn draw_key(&mut self, lo: u128, hi: u128, t: u128) -> u128 {
-        self.draw_key_by(lo, hi, t, sample_offset, |rng, size| sample_key(rng, lo, hi, t, size))
+        let mix = self.mix();
+        self.draw_key_by(
+            lo,
+            hi,
+            t,
+            |rng, w, t, size| sample_offset(rng, w, t, size, mix),
+            |rng, size| sample_key_in(rng, lo, hi, t, size, mix),
+        )
     }
 
     /// A key of `lo..=hi` around target `t`, sampled by `narrow` (an offset
@@ -463,6 +543,42 @@ impl Encoder {
 mod tests {
     use super::*;
     use crate::test_case::Tail;
+
+    #[test]
+    fn the_fixed_mix_classes_selectors_as_before_and_every_mix_has_every_kind() {
+        // The fixed mix: selectors 0-8 the nine special values, up to
+        // `NEAR_LAST` near, the rest anywhere (what generation always did).
+        for sel in 0..64u64 {
+            let before = (sel.min(9) + u64::from(sel > u64::from(NEAR_LAST))) as u8;
+            assert_eq!(Mix::FIXED.class(sel), before, "selector {sel}");
+        }
+        for m in 0..4u8 {
+            let classes: std::collections::BTreeSet<u8> = (0..64).map(|sel| Mix(m).class(sel)).collect();
+            assert!(classes.contains(&0) && classes.contains(&NEAR) && classes.contains(&ANYWHERE), "mix {m}");
+        }
+        // Half of the seeds keep the fixed mix; each other mix is taken.
+        let picked: Vec<Mix> = (0..4000u64).map(|s| Mix::of_seed(crate::seed::case_seed(7, s))).collect();
+        let fixed = picked.iter().filter(|m| **m == Mix::FIXED).count();
+        assert!((1800..2200).contains(&fixed), "{fixed} of 4000 fixed");
+        for m in 1..4 {
+            assert!(picked.contains(&Mix(m)), "mix {m} never taken");
+        }
+    }
+
+    #[test]
+    fn a_spread_case_draws_distinct_values_where_the_fixed_mix_repeats() {
+        // 2000 values of a 16-bit range: the fixed mix repeats its special
+        // and near values; the spread mix is nearly all distinct.
+        let distinct = |mix: Mix| {
+            let mut rng = <SmallRng as rand::SeedableRng>::seed_from_u64(3);
+            let values: std::collections::HashSet<u64> =
+                (0..2000).map(|_| sample_offset(&mut rng, 65_535, 0, 100, mix)).collect();
+            values.len()
+        };
+        let (fixed, spread) = (distinct(Mix::FIXED), distinct(Mix(1)));
+        assert!(fixed < 1500, "fixed mix: {fixed} distinct of 2000");
+        assert!(spread > 1800, "spread mix: {spread} distinct of 2000");
+    }
 
     #[test]
     fn index_order_is_a_bijection_on_small_ranges() {
@@ -563,17 +679,24 @@ mod tests {
 
     #[test]
     fn a_batch_draws_what_one_by_one_draws_would() {
+        use crate::test_case::CaseControl as _;
+        let mut batched = 0;
         for (lo, hi) in [(0u64, 10), (0, 200_000), (5, 1 << 40), (0, (1 << 58) - 1), (0, u64::MAX)] {
-            for seed in 0..20 {
+            for seed in 0..40 {
+                // Every mix: a case's mix comes from its seed.
+                let case = |seed| TestCase::random(seed, 50).record_choices(false).with_varied_mix(seed % 2 == 1);
                 let mut batch = Vec::new();
-                let mut tc = TestCase::random(seed, 50);
+                let mut tc = case(seed);
                 if !sample_batch(&mut tc, lo, hi, 64, &mut batch) {
                     continue;
                 }
-                let mut tc = TestCase::random(seed, 50);
+                batched += 1;
+                let mut tc = case(seed);
                 let single: Vec<u64> = (0..64).map(|_| tc.draw_int(lo, hi)).collect();
                 assert_eq!(batch, single, "{lo}..={hi}, seed {seed}");
             }
         }
+        // Only a single value or a range wider than 64 bits is not batched.
+        assert_eq!(batched, 5 * 40);
     }
 }

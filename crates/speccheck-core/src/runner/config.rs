@@ -53,6 +53,23 @@ pub enum ExplainMode {
     Generalize,
 }
 
+/// How random integer draws are mixed (sampling only: a recorded input
+/// replays and shrinks the same whatever mix drew it).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum IntegerMix {
+    /// Every draw picks a special value (0, ±1, the bounds) 9 times in 64,
+    /// a value within the size of 0 16 times, and a value anywhere in the
+    /// range the other 39.
+    #[default]
+    Fixed,
+    /// Each case takes a mix from its seed: the fixed one in half of the
+    /// cases, and in the others one that leans to values anywhere (a
+    /// quarter of the cases), near 0, or at the edges (an eighth each), so
+    /// that some cases reach what the average mix rarely does (a
+    /// collection of thousands of distinct values, many repeats).
+    PerCase,
+}
+
 /// Settings for one property run.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -72,6 +89,10 @@ pub struct Config {
     pub size_ramp: u32,
     /// Nesting depth after which recursive types take leaves.
     pub max_depth: u32,
+    /// How random integer draws mix special values, values near 0 and
+    /// values anywhere in their range: one fixed mix, or a mix per case
+    /// (`SPECCHECK_INTEGER_MIX=fixed|per-case`; see [`IntegerMix`]).
+    pub integer_mix: IntegerMix,
     /// Per-case timeout. With `None` nothing watches for hangs, and the
     /// run executes on the calling thread (with its stack size).
     pub timeout: Option<Duration>,
@@ -218,6 +239,7 @@ impl Config {
             max_size: 100,
             size_ramp: 50,
             max_depth: crate::test_case::DEFAULT_MAX_DEPTH,
+            integer_mix: IntegerMix::Fixed,
             timeout: Some(Duration::from_secs(10)),
             time_budget: None,
             shrink: true,
@@ -413,6 +435,13 @@ impl Config {
         }
         if let Some(v) = var("SPECCHECK_MAX_DEPTH") {
             self.max_depth = parse(&v, "SPECCHECK_MAX_DEPTH", "a depth")?;
+        }
+        if let Some(v) = var("SPECCHECK_INTEGER_MIX") {
+            self.integer_mix = match v.trim().to_ascii_lowercase().as_str() {
+                "fixed" => IntegerMix::Fixed,
+                "per-case" | "per_case" => IntegerMix::PerCase,
+                _ => return Err(err("SPECCHECK_INTEGER_MIX", &v, "fixed or per-case")),
+            };
         }
         if let Some(v) = var("SPECCHECK_TIMEOUT_MS") {
             let ms: u64 = parse(&v, "SPECCHECK_TIMEOUT_MS", "milliseconds (0 disables)")?;

@@ -32,7 +32,7 @@ pub use crate::case::{
     CaseResult, FailureInfo, FailureKind, Outcome, SharedTest, TestFn, TestResult, Verdict, assume, collect, cover,
     label, note, reject,
 };
-pub use config::{Config, ConfigError, ExplainMode, PHASE_NAMES, Phases, Profile, Verbosity};
+pub use config::{Config, ConfigError, ExplainMode, IntegerMix, PHASE_NAMES, Phases, Profile, Verbosity};
 pub use explain::{ExplainContext, Explainer, Explanation};
 pub use finish::{AsFuzzTarget, AsTest, Finish};
 pub use fuzz::{FuzzError, FuzzOutcome, FuzzTarget};

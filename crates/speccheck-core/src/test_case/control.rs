@@ -12,6 +12,7 @@ use rand::rngs::SmallRng;
 use super::source::{Source, Splice, SpliceState};
 use super::{Fresh, Invalid, TestCase};
 use crate::choice::{Choice, ChoiceSequence, FingerprintSet, fingerprint};
+use crate::draw::int::Mix;
 use crate::span::Span;
 use crate::term::Term;
 
@@ -80,6 +81,11 @@ pub trait CaseControl: Sized {
 
     /// Sets the size parameter.
     fn with_size(self, size: usize) -> Self;
+
+    /// Lets each random case drawn from a seed ([`reset_random`](Self::reset_random))
+    /// take the integer mix that seed picks, instead of the fixed mix
+    /// (`Config::integer_mix`).
+    fn with_varied_mix(self, on: bool) -> Self;
 
     /// Marks this run as the final replay of a counterexample: generators
     /// and properties may record extra information for the report.
@@ -168,6 +174,9 @@ impl CaseControl for TestCase {
         self.invalid = None;
         self.generated = false;
         self.reach = Default::default();
+        if self.vary_mix {
+            self.mix = Mix::of_seed(seed);
+        }
         self.refresh();
     }
 
@@ -200,6 +209,12 @@ impl CaseControl for TestCase {
 
     fn with_size(mut self, size: usize) -> Self {
         self.size = size;
+        self
+    }
+
+    fn with_varied_mix(mut self, on: bool) -> Self {
+        self.vary_mix = on;
+        self.mix = if on { Mix::of_seed(self.rng_seed) } else { Mix::FIXED };
         self
     }
 

@@ -34,6 +34,7 @@ pub use source::{Fresh, Tail};
 
 use crate::bytes::ByteStream;
 use crate::choice::{Choice, ChoiceKind, ChoiceSequence};
+use crate::draw::int::Mix;
 use crate::span::{SpanKind, SpanTree, TypeInfo};
 use crate::term::Term;
 use reach::CaseReach;
@@ -98,6 +99,10 @@ pub struct TestCase {
     forced: Vec<Choice>,
     /// How large the input grew (the generation phase's size health check).
     reach: CaseReach,
+    /// The mix random integer draws follow (sampling only).
+    mix: Mix,
+    /// Each random case takes its mix from its seed (see [`Mix::of_seed`]).
+    vary_mix: bool,
 }
 
 impl TestCase {
@@ -119,6 +124,8 @@ impl TestCase {
             seen: None,
             forced: Vec::new(),
             reach: CaseReach::default(),
+            mix: Mix::FIXED,
+            vary_mix: false,
         };
         tc.refresh();
         tc
@@ -230,6 +237,12 @@ impl TestCase {
     /// can say so.
     pub fn reject_drawn_since(&mut self, before: Reach) {
         self.reach.drop_since(before);
+    }
+
+    /// The mix this case's random integer draws follow.
+    #[inline(always)]
+    pub(crate) fn mix(&self) -> Mix {
+        self.mix
     }
 
     /// A collection of `n` elements was drawn.

@@ -3,7 +3,7 @@
 //! `runner::isolate`) — one line of text each way.
 
 use super::source::{Enumerate, Replay, Source, Splice, SpliceState};
-use super::{Fresh, Tail, TestCase};
+use super::{CaseControl as _, Fresh, Tail, TestCase};
 use crate::choice::{Choice, ChoiceSequence};
 
 /// A test case as it is before its first draw.
@@ -21,6 +21,9 @@ pub struct CaseSpec {
     pub max_choices: usize,
     /// A final replay (notes are kept).
     pub final_run: bool,
+    /// Random draws take the integer mix the seed picks
+    /// (`IntegerMix::PerCase`), not the fixed one.
+    pub varied_mix: bool,
 }
 
 /// Where a case's choices come from.
@@ -113,6 +116,7 @@ impl TestCase {
             max_depth: self.max_depth,
             max_choices: self.max_choices,
             final_run: self.final_run,
+            varied_mix: self.vary_mix,
         })
     }
 
@@ -147,6 +151,9 @@ impl TestCase {
         tc.max_choices = spec.max_choices;
         tc.remaining = spec.max_choices;
         tc.final_run = spec.final_run;
+        if spec.varied_mix {
+            tc = tc.with_varied_mix(true);
+        }
         // A splice finds its span by the spans it counts.
         tc.record.keep_spans = splice;
         tc.refresh();
@@ -158,12 +165,13 @@ impl CaseSpec {
     /// The spec as one line of text.
     pub fn to_line(&self) -> String {
         let mut out = format!(
-            "seed={} size={} depth={} choices={} final={}",
+            "seed={} size={} depth={} choices={} final={} mix={}",
             self.seed,
             self.size,
             self.max_depth,
             self.max_choices,
-            u8::from(self.final_run)
+            u8::from(self.final_run),
+            u8::from(self.varied_mix)
         );
         match &self.source {
             SourceSpec::Random => out.push_str(" random"),
@@ -254,6 +262,8 @@ impl CaseSpec {
             max_depth: num("depth")? as u32,
             max_choices: num("choices")? as usize,
             final_run: num("final")? == 1,
+            // Absent from lines written before mixes varied: the fixed mix.
+            varied_mix: kv.get("mix").is_some_and(|v| *v == "1"),
         })
     }
 }
@@ -292,7 +302,8 @@ mod tests {
     #[test]
     fn a_case_rebuilt_from_its_spec_draws_the_same_value() {
         for seed in 0..50u64 {
-            let random = TestCase::random(seed, 30).with_max_depth(7);
+            // Every other case with the mix its seed picks.
+            let random = TestCase::random(seed, 30).with_max_depth(7).with_varied_mix(seed % 2 == 1);
             let spec = random.spec().expect("a fresh case has a spec");
             let back = CaseSpec::parse(&spec.to_line()).expect("parses");
             assert_eq!(back, spec);

@@ -137,6 +137,7 @@ impl Executor for Child {
             stride: self.cases.stride(),
             max_depth: self.cases.max_depth,
             max_choices: crate::test_case::DEFAULT_MAX_CHOICES,
+            vary_mix: self.cases.vary_mix,
             sizes: (from..from + n).map(|k| self.cases.size(k)).collect(),
         };
         let (outcomes, stopped) = match self

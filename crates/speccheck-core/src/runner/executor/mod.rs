@@ -72,6 +72,8 @@ pub(crate) struct Cases {
     pub(crate) watch: Arc<Watch>,
     pub(crate) seed: u64,
     pub(crate) max_depth: u32,
+    /// Each case takes its integer mix from its seed (`Config::integer_mix`).
+    pub(crate) vary_mix: bool,
     /// The size ramp and the largest size (see [`Config::case_size`]).
     ramp: u32,
     max_size: usize,
@@ -87,6 +89,7 @@ impl Cases {
             watch,
             seed,
             max_depth: config.max_depth,
+            vary_mix: config.integer_mix == super::config::IntegerMix::PerCase,
             ramp: config.size_ramp.min(config.cases / 2),
             max_size: config.max_size,
             shard: config.shard.map(|(i, n)| (u64::from(i) - 1, u64::from(n))),
@@ -121,7 +124,7 @@ impl Cases {
         let tc = if index == SIMPLEST_CASE {
             TestCase::replay(Vec::new(), Tail::Simplest)
         } else {
-            TestCase::random(case_seed(self.seed, self.global(index)), self.size(index))
+            TestCase::random(case_seed(self.seed, self.global(index)), self.size(index)).with_varied_mix(self.vary_mix)
         };
         tc.with_max_depth(self.max_depth)
     }
@@ -129,7 +132,7 @@ impl Cases {
     /// A test case to reuse for one generated case after another (its
     /// buffers are kept; nothing is recorded).
     pub(crate) fn scratch(&self) -> TestCase {
-        TestCase::random(0, 0).with_max_depth(self.max_depth).record_choices(false)
+        TestCase::random(0, 0).with_max_depth(self.max_depth).with_varied_mix(self.vary_mix).record_choices(false)
     }
 
     /// Makes `tc` generated case `index` (see [`scratch`](Self::scratch)).

@@ -103,8 +103,11 @@ pub(crate) const PROGRESS_VAR: &str = "SPECCHECK_CHILD_PROGRESS";
 fn run_batch(test: &crate::case::TestFn, b: &wire::Batch) -> Vec<String> {
     use std::os::unix::fs::FileExt as _;
     let progress = std::env::var_os(PROGRESS_VAR).and_then(|p| std::fs::OpenOptions::new().write(true).open(p).ok());
-    let mut tc =
-        TestCase::random(0, 0).with_max_depth(b.max_depth).with_max_choices(b.max_choices).record_choices(false);
+    let mut tc = TestCase::random(0, 0)
+        .with_max_depth(b.max_depth)
+        .with_max_choices(b.max_choices)
+        .with_varied_mix(b.vary_mix)
+        .record_choices(false);
     let mut tokens = Vec::with_capacity(b.sizes.len());
     BATCHING.with(|c| c.set(true));
     for (k, &size) in b.sizes.iter().enumerate() {

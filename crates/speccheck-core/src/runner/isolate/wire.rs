@@ -101,6 +101,8 @@ pub(crate) struct Batch {
     pub(crate) stride: u64,
     pub(crate) max_depth: u32,
     pub(crate) max_choices: usize,
+    /// Each case takes its integer mix from its seed.
+    pub(crate) vary_mix: bool,
     pub(crate) sizes: Vec<usize>,
 }
 
@@ -108,12 +110,13 @@ pub(crate) struct Batch {
 pub(crate) fn batch_line(b: &Batch) -> String {
     let sizes: Vec<String> = b.sizes.iter().map(usize::to_string).collect();
     format!(
-        "batch seed={} start={} stride={} depth={} choices={} sizes={}\n",
+        "batch seed={} start={} stride={} depth={} choices={} mix={} sizes={}\n",
         b.seed,
         b.start,
         b.stride,
         b.max_depth,
         b.max_choices,
+        u8::from(b.vary_mix),
         sizes.join(",")
     )
 }
@@ -137,6 +140,7 @@ pub(crate) fn parse_batch(rest: &str) -> Result<Batch, String> {
         stride: num("stride")?,
         max_depth: num("depth")? as u32,
         max_choices: num("choices")? as usize,
+        vary_mix: num("mix")? == 1,
         sizes,
     })
 }
