@@ -6,20 +6,17 @@
 //! positions are simpler values, so shrinking the number shrinks the value
 //! toward 0 from both signs. Ranges wider than 64 bits take two choices.
 //!
-//! Random draws mix three kinds, from one selector of 64: a special value
-//! (the target, ±1, the bounds `MIN` and `MAX`) 9 times, a value within
-//! `size` of the target 16 times (`NEAR_LAST`), anywhere in the range the
-//! other 39 (three in five). The mix keeps Hypothesis's two strengths:
-//! boundary and small values come often enough to trigger the bugs they
-//! trigger, and most draws spread over the whole range, so a collection
-//! holds many distinct values and an index reduced modulo a length reaches
-//! every position. The bias lives only in sampling, never in the recorded
-//! choice.
-//!
-//! Varying the mix per test case (one case in four drawing uniformly,
-//! commit b8bd68e) was measured and dropped: no effect on the ETNA bench,
-//! fewer seeds finding a bug that needs repeated keys
-//! (`docs/distributions.md`).
+//! Random draws mix three kinds, from one selector of 64. The fixed mix:
+//! a special value (the target, ±1, the bounds `MIN` and `MAX`) 9 times,
+//! a value within `size` of the target 16 times (`NEAR_LAST`), anywhere in
+//! the range the other 39 (three in five). The mix keeps Hypothesis's two
+//! strengths: boundary and small values come often enough to trigger the
+//! bugs they trigger, and most draws spread over the whole range, so a
+//! collection holds many distinct values and an index reduced modulo a
+//! length reaches every position. With `IntegerMix::PerCase` (the
+//! default) each case takes one of four mixes from its seed (`MIXES`,
+//! `Mix::of_seed`), as Hypothesis varies its weights per test case. The
+//! bias lives only in sampling, never in the recorded choice.
 
 use std::fmt::Debug;
 

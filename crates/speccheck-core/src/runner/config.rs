@@ -60,13 +60,16 @@ pub enum IntegerMix {
     /// Every draw picks a special value (0, ±1, the bounds) 9 times in 64,
     /// a value within the size of 0 16 times, and a value anywhere in the
     /// range the other 39.
-    #[default]
     Fixed,
     /// Each case takes a mix from its seed: the fixed one in half of the
     /// cases, and in the others one that leans to values anywhere (a
     /// quarter of the cases), near 0, or at the edges (an eighth each), so
     /// that some cases reach what the average mix rarely does (a
-    /// collection of thousands of distinct values, many repeats).
+    /// collection of thousands of distinct values, many repeats). The
+    /// default: on the ETNA bench it finds the same bugs as the fixed mix
+    /// in about the same time, and it reaches inputs the fixed mix cannot
+    /// (`docs/distributions.md`).
+    #[default]
     PerCase,
 }
 
@@ -239,7 +242,7 @@ impl Config {
             max_size: 100,
             size_ramp: 50,
             max_depth: crate::test_case::DEFAULT_MAX_DEPTH,
-            integer_mix: IntegerMix::Fixed,
+            integer_mix: IntegerMix::PerCase,
             timeout: Some(Duration::from_secs(10)),
             time_budget: None,
             shrink: true,

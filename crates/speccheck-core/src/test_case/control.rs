@@ -82,6 +82,10 @@ pub trait CaseControl: Sized {
     /// Sets the size parameter.
     fn with_size(self, size: usize) -> Self;
 
+    /// How far everything this case drew reached, values a filter
+    /// rejected included ([`TestCase::reach`] leaves them out).
+    fn reach_drawn(&self) -> super::Reach;
+
     /// Lets each random case drawn from a seed ([`reset_random`](Self::reset_random))
     /// take the integer mix that seed picks, instead of the fixed mix
     /// (`Config::integer_mix`).
@@ -210,6 +214,10 @@ impl CaseControl for TestCase {
     fn with_size(mut self, size: usize) -> Self {
         self.size = size;
         self
+    }
+
+    fn reach_drawn(&self) -> super::Reach {
+        self.reach.drawn()
     }
 
     fn with_varied_mix(mut self, on: bool) -> Self {

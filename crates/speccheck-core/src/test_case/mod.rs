@@ -225,12 +225,6 @@ impl TestCase {
         self.reach.kept
     }
 
-    /// How far everything this case drew reached, values a filter
-    /// rejected included.
-    pub fn reach_drawn(&self) -> Reach {
-        self.reach.drawn()
-    }
-
     /// A generator that retries (a filter) rejected the value it drew since
     /// [`reach`](Self::reach) returned `before`: that value no longer counts
     /// as part of the input, so a run whose filters keep only small values

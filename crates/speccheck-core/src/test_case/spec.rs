@@ -293,7 +293,6 @@ fn tail_from(s: &str) -> Result<Tail, String> {
 mod tests {
     use super::*;
     use crate::gens::{self, Generator};
-    use crate::test_case::CaseControl as _;
 
     fn value(tc: &mut TestCase) -> (Vec<u16>, Option<bool>) {
         gens::any::<(Vec<u16>, Option<bool>)>().generate(tc)

@@ -2,6 +2,7 @@
 //! and the hot path of a run (most properties run millions of passing
 //! cases, and each costs a few tens of nanoseconds of speccheck's own).
 
+use crate::test_case::CaseControl as _;
 use std::sync::Mutex;
 use std::time::Instant;
 

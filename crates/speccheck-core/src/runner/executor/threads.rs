@@ -3,6 +3,7 @@
 //! the outcome (the first failing case, the counts, the labels) is the
 //! sequential run's. Single cases (replays, shrinking) run in place.
 
+use crate::test_case::CaseControl as _;
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -30,9 +31,12 @@ impl Threads {
     }
 }
 
+/// A case's outcome, labels, and how far its input and its draws reached.
+type Counted = (Outcome, Vec<String>, (Reach, Reach));
+
 /// Results waiting for their turn to be counted.
 struct Frontier<'t, 's> {
-    pending: BTreeMap<u64, (Outcome, Vec<String>, (Reach, Reach))>,
+    pending: BTreeMap<u64, Counted>,
     /// The next case to count.
     next: u64,
     tally: &'t mut Tally<'s>,
