@@ -199,3 +199,23 @@ fn an_isolated_run_draws_each_case_with_the_mix_its_seed_picks() {
     assert!(text.contains("distinct values"), "{text}");
     assert!(!text.to_lowercase().contains("flaky"), "{text}");
 }
+
+#[property(isolate = true, max_discard_ratio = 100)]
+#[ignore = "run in a child process by the tests below, to read its report"]
+fn isolated_sorted_only(v: Vec<u32>) {
+    speccheck::assume(v.windows(2).all(|w| w[0] <= w[1]));
+}
+
+#[test]
+fn an_isolated_run_sends_how_large_its_inputs_grew_for_the_size_check() {
+    let out = Command::new(std::env::current_exe().expect("the test binary"))
+        .args(["isolated_sorted_only", "--ignored", "--exact", "--nocapture", "--test-threads", "1"])
+        .env("SPECCHECK_SEED", "5")
+        .env("SPECCHECK_DATABASE", "off")
+        .env_remove("CI")
+        .output()
+        .expect("the child runs");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("the inputs checked stayed small"), "no size warning from the isolated run:\n{text}");
+}

@@ -160,11 +160,9 @@ impl Executor for Child {
         // Every case the child ran counts, as far as the batch went (the
         // pass count and the rejection limit are checked between batches): a
         // crash or hang at its end is reported whatever the count says.
-        // The child does not send how large its inputs grew: the size
-        // health check does not look at isolated runs.
         let mut i = from;
-        for (outcome, labels) in outcomes {
-            if let Some(failure) = tally.count(i, outcome, labels, Default::default()) {
+        for (outcome, labels, reach) in outcomes {
+            if let Some(failure) = tally.count(i, outcome, labels, reach) {
                 return Ok(Batch::Failed(i, failure));
             }
             i += 1;
@@ -181,8 +179,9 @@ impl Executor for Child {
 }
 
 /// `at` cases that passed (those a batch ran before the one that died).
-fn passes(at: u64) -> Vec<(Outcome, Vec<String>)> {
-    vec![(Outcome::Pass, Vec::new()); at as usize]
+fn passes(at: u64) -> Vec<wire::BatchedCase> {
+    // How far they reached died with the child: not counted.
+    vec![(Outcome::Pass, Vec::new(), Default::default()); at as usize]
 }
 
 /// The failure of a case that killed the process running it.

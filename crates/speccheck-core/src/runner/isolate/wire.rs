@@ -8,8 +8,8 @@
 
 use crate::case::{FailureInfo, FailureKind, Outcome};
 use crate::choice::ChoiceSequence;
-use crate::test_case::Invalid;
 use crate::test_case::spec::CaseSpec;
+use crate::test_case::{Invalid, Reach};
 
 /// What the child ran a case to.
 #[derive(Clone, Debug, PartialEq)]
@@ -145,17 +145,34 @@ pub(crate) fn parse_batch(rest: &str) -> Result<Batch, String> {
     })
 }
 
-/// One case of a batch, as the parent tallies it.
-pub(crate) fn outcome_token(o: &Outcome, labels: &[String]) -> String {
-    format!("{}|{}", list_token(labels), outcome_tokens(o).replace(' ', "|"))
+/// One case of a batch, as the parent tallies it: how far its input and
+/// its draws reached (for the size health check), its labels, its outcome.
+pub(crate) fn outcome_token(o: &Outcome, labels: &[String], (kept, drawn): (Reach, Reach)) -> String {
+    format!(
+        "{}.{}.{}.{}|{}|{}",
+        kept.longest,
+        kept.deepest,
+        drawn.longest,
+        drawn.deepest,
+        list_token(labels),
+        outcome_tokens(o).replace(' ', "|")
+    )
 }
 
-/// Reads [`outcome_token`]'s output: the outcome and the labels.
-pub(crate) fn parse_outcome_token(t: &str) -> Result<(Outcome, Vec<String>), String> {
-    let (labels, rest) = t.split_once('|').ok_or(format!("bad case token {t:?}"))?;
+/// A case of a batch as the parent reads it (see [`outcome_token`]).
+pub(crate) type BatchedCase = (Outcome, Vec<String>, (Reach, Reach));
+
+/// Reads [`outcome_token`]'s output.
+pub(crate) fn parse_outcome_token(t: &str) -> Result<BatchedCase, String> {
+    let bad = || format!("bad case token {t:?}");
+    let (reach, rest) = t.split_once('|').ok_or_else(bad)?;
+    let n: Vec<u32> = reach.split('.').map(str::parse).collect::<Result<_, _>>().map_err(|_| bad())?;
+    let [kl, kd, dl, dd] = n[..] else { return Err(bad()) };
+    let reach = (Reach { longest: kl, deepest: kd }, Reach { longest: dl, deepest: dd });
+    let (labels, rest) = rest.split_once('|').ok_or_else(bad)?;
     // The outcome parses as a result line's tail after its five fields.
     let line = format!("0 0 - - - {}", rest.replace('|', " "));
-    Ok((parse_result(&line)?.outcome, list_from(labels)))
+    Ok((parse_result(&line)?.outcome, list_from(labels), reach))
 }
 
 /// `batched <token> <token> …`: the cases run, in order; the batch stops
