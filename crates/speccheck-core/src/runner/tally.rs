@@ -9,6 +9,12 @@ use crate::case::{FailureInfo, Outcome};
 use crate::observe::is_observation;
 use crate::test_case::{Invalid, Reach};
 
+/// A generated case as the tally counts it: its outcome, its labels, and
+/// how far its input and its draws reached (the size health check). The
+/// executors that run cases elsewhere (threads, a child process) hand it
+/// back in this form.
+pub(crate) type CaseCount = (Outcome, Vec<String>, (Reach, Reach));
+
 /// Why a count says the run is over.
 pub(crate) enum Full {
     /// The run has the passing cases it asked for.

@@ -82,9 +82,9 @@ pub trait CaseControl: Sized {
     /// Sets the size parameter.
     fn with_size(self, size: usize) -> Self;
 
-    /// How far everything this case drew reached, values a filter
-    /// rejected included ([`TestCase::reach`] leaves them out).
-    fn reach_drawn(&self) -> super::Reach;
+    /// How far this case's input reached ([`TestCase::reach`]), and how
+    /// far everything it drew reached, values a filter rejected included.
+    fn reaches(&self) -> (super::Reach, super::Reach);
 
     /// Lets each random case drawn from a seed ([`reset_random`](Self::reset_random))
     /// take the integer mix that seed picks, instead of the fixed mix
@@ -216,8 +216,8 @@ impl CaseControl for TestCase {
         self
     }
 
-    fn reach_drawn(&self) -> super::Reach {
-        self.reach.drawn()
+    fn reaches(&self) -> (super::Reach, super::Reach) {
+        (self.reach.kept, self.reach.drawn())
     }
 
     fn with_varied_mix(mut self, on: bool) -> Self {

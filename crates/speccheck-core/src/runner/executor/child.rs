@@ -14,7 +14,7 @@ use crate::human;
 use crate::runner::isolate::parent::{BatchOutcome, ChildOutcome, Isolated};
 use crate::runner::isolate::wire;
 use crate::runner::subject::Draw;
-use crate::runner::tally::Tally;
+use crate::runner::tally::{CaseCount, Tally};
 use crate::span::SpanTree;
 use crate::test_case::{CaseControl as _, Invalid, Tail, TestCase, catch_invalid};
 
@@ -179,7 +179,7 @@ impl Executor for Child {
 }
 
 /// `at` cases that passed (those a batch ran before the one that died).
-fn passes(at: u64) -> Vec<wire::BatchedCase> {
+fn passes(at: u64) -> Vec<CaseCount> {
     // How far they reached died with the child: not counted.
     vec![(Outcome::Pass, Vec::new(), Default::default()); at as usize]
 }

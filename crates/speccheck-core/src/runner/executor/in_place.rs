@@ -55,10 +55,10 @@ impl Executor for InPlace {
             let ran = run_passing(test, tc);
             watch.end(0);
             let Some((outcome, labels, _)) = ran else {
-                tally.pass((tc.reach(), tc.reach_drawn()));
+                tally.pass(tc.reaches());
                 continue;
             };
-            if let Some(failure) = tally.count(i, outcome, labels, (tc.reach(), tc.reach_drawn())) {
+            if let Some(failure) = tally.count(i, outcome, labels, tc.reaches()) {
                 return Ok(Batch::Failed(i, failure));
             }
         }

@@ -11,8 +11,8 @@ use std::time::Instant;
 
 use super::{Batch, Cases, Executor, InPlace};
 use crate::case::{CaseResult, Outcome, run_in_place};
-use crate::runner::tally::Tally;
-use crate::test_case::{Reach, TestCase};
+use crate::runner::tally::{CaseCount, Tally};
+use crate::test_case::TestCase;
 use crate::watch::Phase;
 
 /// The most threads a run uses.
@@ -31,12 +31,9 @@ impl Threads {
     }
 }
 
-/// A case's outcome, labels, and how far its input and its draws reached.
-type Counted = (Outcome, Vec<String>, (Reach, Reach));
-
 /// Results waiting for their turn to be counted.
 struct Frontier<'t, 's> {
-    pending: BTreeMap<u64, Counted>,
+    pending: BTreeMap<u64, CaseCount>,
     /// The next case to count.
     next: u64,
     tally: &'t mut Tally<'s>,
@@ -105,7 +102,7 @@ impl Executor for Threads {
                         let (outcome, labels, _) = run_in_place(&*self.cases.test, &mut tc);
                         watch.end(w);
                         let mut f = frontier.lock().unwrap_or_else(|e| e.into_inner());
-                        f.pending.insert(i, (outcome, labels, (tc.reach(), tc.reach_drawn())));
+                        f.pending.insert(i, (outcome, labels, tc.reaches()));
                         if f.fold(from) {
                             done.store(true, Ordering::Release);
                         }

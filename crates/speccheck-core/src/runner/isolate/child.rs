@@ -117,7 +117,7 @@ fn run_batch(test: &crate::case::TestFn, b: &wire::Batch) -> Vec<String> {
         tc.reset_random(crate::seed::case_seed(b.seed, b.start + k as u64 * b.stride), size);
         let (outcome, labels, _) = run_in_place(test, &mut tc);
         let fail = outcome.is_fail();
-        tokens.push(wire::outcome_token(&outcome, &labels, (tc.reach(), tc.reach_drawn())));
+        tokens.push(wire::outcome_token(&outcome, &labels, tc.reaches()));
         if fail {
             break;
         }

@@ -37,7 +37,7 @@ pub(crate) enum ChildOutcome {
 #[derive(Debug)]
 pub(crate) enum BatchOutcome {
     /// The cases it ran, in order (it stops after the first failure).
-    Ran(Vec<super::wire::BatchedCase>),
+    Ran(Vec<crate::runner::tally::CaseCount>),
     /// The child died during the batch's case `at` (the cases before it did
     /// not fail).
     Died { at: u64, reason: String },

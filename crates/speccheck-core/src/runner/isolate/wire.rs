@@ -8,6 +8,7 @@
 
 use crate::case::{FailureInfo, FailureKind, Outcome};
 use crate::choice::ChoiceSequence;
+use crate::runner::tally::CaseCount;
 use crate::test_case::spec::CaseSpec;
 use crate::test_case::{Invalid, Reach};
 
@@ -159,11 +160,8 @@ pub(crate) fn outcome_token(o: &Outcome, labels: &[String], (kept, drawn): (Reac
     )
 }
 
-/// A case of a batch as the parent reads it (see [`outcome_token`]).
-pub(crate) type BatchedCase = (Outcome, Vec<String>, (Reach, Reach));
-
 /// Reads [`outcome_token`]'s output.
-pub(crate) fn parse_outcome_token(t: &str) -> Result<BatchedCase, String> {
+pub(crate) fn parse_outcome_token(t: &str) -> Result<CaseCount, String> {
     let bad = || format!("bad case token {t:?}");
     let (reach, rest) = t.split_once('|').ok_or_else(bad)?;
     let n: Vec<u32> = reach.split('.').map(str::parse).collect::<Result<_, _>>().map_err(|_| bad())?;
