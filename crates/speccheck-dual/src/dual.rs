@@ -306,6 +306,8 @@ pub struct Validator<M: Model, S: Solver = Native> {
     stats: ValidatorStats,
     failed: Option<Invalid>,
     enforce: Level,
+    /// Rules not enforced whatever their level.
+    waived: Vec<rule::Rule>,
 }
 
 /// Most distinct death reasons kept for a report.
@@ -350,6 +352,7 @@ impl<M: Model, S: Solver> Validator<M, S> {
             stats: ValidatorStats { max_branches: 1, ..Default::default() },
             failed: None,
             enforce: Level::Must,
+            waived: Vec::new(),
         })
     }
 
@@ -358,6 +361,19 @@ impl<M: Model, S: Solver> Validator<M, S> {
     pub fn enforcing(mut self, level: Level) -> Self {
         self.enforce = level;
         self
+    }
+
+    /// Does not enforce `rules`, whatever their level (a failure already
+    /// reported, while a search looks for others). Set before the first
+    /// observation.
+    pub fn waiving(mut self, rules: Vec<rule::Rule>) -> Self {
+        self.waived = rules;
+        self
+    }
+
+    /// Whether `rule` is enforced.
+    fn enforces(&self, rule: &rule::Rule) -> bool {
+        rule.level <= self.enforce && !self.waived.contains(rule)
     }
 
     /// The level of rules enforced.
@@ -522,8 +538,7 @@ impl<M: Model, S: Solver> Validator<M, S> {
                 return Err(Invalid::TooSlow(self.limits.time));
             }
             if let Some(expected) = b.net.emit_response(conn) {
-                let checks: Vec<Check> =
-                    expected.checks(obs).into_iter().filter(|c| c.rule.level <= self.enforce).collect();
+                let checks: Vec<Check> = expected.checks(obs).into_iter().filter(|c| self.enforces(&c.rule)).collect();
                 let guard = Expr::and(checks.iter().map(|c| c.holds.clone()));
                 self.stats.constraints += 1;
                 let resolved = b.store.resolve(&guard);

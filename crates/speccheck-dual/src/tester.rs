@@ -113,6 +113,20 @@ impl DualReport {
         }
         self.final_execution.as_ref().map(|e| e.verdict.clone())
     }
+
+    /// The failures this run reported: the final execution's, and the
+    /// first one found when that was another (the interleaving of the
+    /// connections is the system's, so a replay may show another failure
+    /// of the same script). A search for further failures passes over both.
+    fn reported(&self) -> Vec<Verdict> {
+        let mut all: Vec<Verdict> = self.failure_verdict().into_iter().collect();
+        if let Some(first) = self.first_failure.as_ref().filter(|_| !all.is_empty())
+            && !all.iter().any(|v| first.verdict.is_within(v))
+        {
+            all.push(first.verdict.clone());
+        }
+        all
+    }
 }
 
 /// A rule the system does not follow, and that the run does not enforce
@@ -337,15 +351,17 @@ impl<P: Protocol, S: Solver> Tester<P, S> {
     pub fn run(&self) -> DualReport {
         let started = Instant::now();
         let mut report = self.run_once(&[], self.config.time_budget);
-        let mut known: Vec<Verdict> = report.failure_verdict().into_iter().collect();
-        while !known.is_empty() && known.len() < self.distinct {
+        let mut known = report.reported();
+        // Failures reported so far (`known` may hold two verdicts of one).
+        let found = |r: &DualReport| 1 + r.other_failures.len();
+        while !known.is_empty() && found(&report) < self.distinct {
             let left = match self.config.time_budget {
                 Some(budget) => match budget.checked_sub(started.elapsed()) {
                     Some(left) if !left.is_zero() => Some(left),
                     _ => {
                         report.run.warnings.push(format!(
                             "the search for further failures stopped after {} of {}: the time budget ran out",
-                            known.len(),
+                            found(&report),
                             self.distinct
                         ));
                         break;
@@ -367,6 +383,7 @@ impl<P: Protocol, S: Solver> Tester<P, S> {
             let Some(verdict) = next.failure_verdict().filter(|v| !known.iter().any(|k| v.is_within(k))) else {
                 break;
             };
+            known.extend(next.reported().into_iter().filter(|v| *v != verdict));
             known.push(verdict);
             report.other_failures.push(OtherFailure {
                 run: next.run,
@@ -390,8 +407,11 @@ impl<P: Protocol, S: Solver> Tester<P, S> {
         let started = Instant::now();
         let shared =
             Arc::new(Shared { on_execution: self.on_execution.clone(), known: known.to_vec(), ..Shared::default() });
-        let (protocol, target, settings, sh) =
-            (self.protocol.clone(), self.target.clone(), self.settings, shared.clone());
+        // The SHOULDs of failures already reported are not enforced while
+        // looking for others (see `Settings::waived`).
+        let mut settings = self.settings.clone();
+        settings.waived.extend(known.iter().flat_map(Verdict::waivable));
+        let (protocol, target, sh) = (self.protocol.clone(), self.target.clone(), shared.clone());
 
         let seed_gen = gens::from_fn(|tc: &mut TestCase| tc.draw_int::<u64>(0, u64::MAX));
         // An execution stops itself after its budget and a drain; the

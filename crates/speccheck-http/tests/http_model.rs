@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use speccheck_dual::dual::{Invalid, Limits, Observation, validate, validate_enforcing};
+use speccheck_dual::dual::{Invalid, Limits, Observation, Validator, validate, validate_enforcing};
 use speccheck_dual::rule::{Level, Rule};
 use speccheck_dual::solver::Native;
 use speccheck_http::{Condition, HttpModel, HttpReq, HttpResp, Method, rfc};
@@ -251,6 +251,32 @@ fn a_delete_of_nothing_should_be_not_found() {
     assert!(exchange(vec![(del(), resp(204, None, ""))]).is_ok());
     assert_eq!(broken(strictly(vec![(del(), resp(204, None, ""))])), vec![rfc::DELETE_NOT_FOUND]);
     assert!(strictly(vec![(del(), resp(404, None, ""))]).is_ok());
+}
+
+/// A strict validator that waives a SHOULD (one a failure already
+/// reported breaks, while a search looks for others) goes on past it and
+/// still rejects what breaks a MUST.
+#[test]
+fn a_waived_should_is_not_enforced_and_the_musts_still_are() {
+    let waiving = |pairs: Vec<(HttpReq, HttpResp)>, waived: Vec<Rule>| {
+        let mut v = Validator::<HttpModel, Native>::new(Arc::new(HttpModel), Limits::default())
+            .expect("the model starts")
+            .enforcing(Level::Should)
+            .waiving(waived);
+        for (q, r) in pairs {
+            v.observe_send(0, q)?;
+            v.observe_recv(0, &r)?;
+        }
+        Ok(v.live())
+    };
+    let del = (req(Method::Delete, "a", ""), resp(204, None, ""));
+    let put = (req(Method::Put, "a", "x"), resp(201, None, ""));
+    assert_eq!(rejected_at(waiving(vec![del.clone(), put.clone()], Vec::new())), 1);
+    assert!(waiving(vec![del.clone(), put.clone()], vec![rfc::DELETE_NOT_FOUND]).is_ok());
+    let wrong = (req(Method::Get, "a", ""), resp(200, None, "y"));
+    let r = waiving(vec![del, put, wrong], vec![rfc::DELETE_NOT_FOUND]);
+    assert_eq!(broken(r.clone()), vec![rfc::GET_TRANSFERS]);
+    assert_eq!(rejected_at(r), 5);
 }
 
 #[test]

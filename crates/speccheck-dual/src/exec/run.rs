@@ -126,7 +126,7 @@ fn run<P: Protocol, S: Solver>(
         Source::Fixed(steps, pace) => Script::Fixed(steps, pace),
     };
     let validator = match Validator::<P::Model, S>::new(protocol.model(), settings.limits) {
-        Ok(v) => v.enforcing(settings.enforce),
+        Ok(v) => v.enforcing(settings.enforce).waiving(settings.waived.clone()),
         Err(e) => return Ok(unstarted(Verdict::Model(e), started)),
     };
     // Findings need a second validator that enforces what this one does

@@ -4,10 +4,10 @@
 use std::time::Duration;
 
 use crate::dual::Limits;
-use crate::rule::Level;
+use crate::rule::{Level, Rule};
 
 /// Settings of one execution.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Settings {
     /// Concurrent client connections.
     pub conns: usize,
@@ -42,6 +42,13 @@ pub struct Settings {
     /// enforced (a second validator enforcing every rule runs beside the
     /// first).
     pub findings: bool,
+    /// Rules not enforced although their level is: the SHOULDs of failures
+    /// already reported, while a strict run searches for further ones (a
+    /// SHOULD the system breaks at every turn would otherwise end every
+    /// execution before anything else could show). A search waives
+    /// SHOULDs only: a model goes on from a response a SHOULD did not
+    /// describe, not from one a MUST forbids.
+    pub waived: Vec<Rule>,
 }
 
 impl Default for Settings {
@@ -58,6 +65,7 @@ impl Default for Settings {
             attempts: 8,
             enforce: Level::Must,
             findings: true,
+            waived: Vec::new(),
         }
     }
 }

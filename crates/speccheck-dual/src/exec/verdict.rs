@@ -8,6 +8,7 @@ use super::TransportError;
 use crate::dual::{Invalid, Rejection};
 use crate::model::{Conn, ModelError};
 use crate::protocol::show_bytes;
+use crate::rule::{Level, Rule};
 
 /// How an execution ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -98,6 +99,19 @@ impl Verdict {
             _ => self.is_failure() && self.identity() == other.identity(),
         }
     }
+
+    /// The rules a search for further failures can stop enforcing once
+    /// this one is reported: those of a rejection for SHOULDs alone (a
+    /// MUST, or a MUST made inexplicable by an earlier SHOULD, leaves the
+    /// model nowhere to go on from).
+    pub fn waivable(&self) -> Vec<Rule> {
+        match self {
+            Verdict::Rejected(r) if !r.after_should && r.level() == Level::Should => {
+                r.broken.iter().map(|b| b.rule).collect()
+            }
+            _ => Vec::new(),
+        }
+    }
 }
 
 impl fmt::Display for Verdict {
@@ -126,5 +140,36 @@ impl fmt::Display for Verdict {
             Verdict::Model(e) => write!(f, "MODEL ERROR: {e}"),
             Verdict::Inconclusive(e) => write!(f, "INCONCLUSIVE: {e}"),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rule::Broken;
+
+    fn rejection(rules: &[Rule], after_should: bool) -> Verdict {
+        let broken: Vec<Broken> = rules.iter().map(|&rule| Broken { rule, answering: Some("GET".into()) }).collect();
+        Verdict::Rejected(Rejection {
+            index: 1,
+            conn: 0,
+            observed: String::new(),
+            branches_before: 1,
+            reasons: Vec::new(),
+            all_broken: broken.clone(),
+            broken,
+            after_should,
+        })
+    }
+
+    #[test]
+    fn only_a_rejection_for_shoulds_alone_is_waived() {
+        let should = Rule::should("§1", "recommended");
+        let must = Rule::must("§2", "required");
+        assert_eq!(rejection(&[should], false).waivable(), vec![should]);
+        assert!(rejection(&[should, must], false).waivable().is_empty());
+        assert!(rejection(&[must], false).waivable().is_empty());
+        assert!(rejection(&[must], true).waivable().is_empty());
+        assert!(Verdict::Accepted { budget_hit: false }.waivable().is_empty());
     }
 }
