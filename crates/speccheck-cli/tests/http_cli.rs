@@ -116,6 +116,23 @@ fn a_hanging_server_is_a_liveness_failure_after_the_stated_window() {
 }
 
 #[test]
+fn a_response_that_stops_part_way_is_a_liveness_failure_showing_what_came() {
+    // Headers of a chunked response, then nothing: the server hangs in the
+    // middle of its answer, which the report shows.
+    let addr = server(Duration::from_secs(60), |mut s| {
+        if read_head(&mut s) {
+            let _ = s.write_all(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n");
+            std::thread::sleep(Duration::from_secs(20));
+        }
+    });
+    let o = speccheck(&["--target", &addr, "--executions", "5", "--seed", "1", "--liveness-ms", "300"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let out = text(&o);
+    assert!(out.contains("LIVENESS") && out.contains("a response had begun on connection"), "{out}");
+    assert!(out.contains("Transfer-Encoding: chunked"), "{out}");
+}
+
+#[test]
 fn a_server_that_closes_without_answering_is_reported_with_the_trace() {
     let addr = server(Duration::from_secs(30), |mut s| {
         let _ = read_head(&mut s);

@@ -171,6 +171,10 @@ pub struct HttpSym {
     pub status: Vec<u16>,
     /// The rule that allows only those.
     pub status_rule: Rule,
+    /// For a conditional request whose preconditions held, the rule a 304
+    /// or a 412 breaks instead (the server found them false, §13.2.2); any
+    /// other status outside `status` breaks `status_rule`, the method's own.
+    pub held: Option<Rule>,
     /// The ones recommended, under a SHOULD (a subset of `status`).
     pub preferred: Option<(Vec<u16>, Rule)>,
     /// The statuses the `ETag` and body expectations apply to (every one
@@ -195,6 +199,7 @@ impl HttpSym {
             answering: method.clone(),
             status: codes.to_vec(),
             status_rule: rule,
+            held: None,
             preferred: None,
             described: None,
             etag: TagSpec::Any,
@@ -203,6 +208,15 @@ impl HttpSym {
             body: BodySpec::Any,
             body_rule: rule,
         }
+    }
+
+    /// The answer to `req` when its preconditions held (see
+    /// [`HttpSym::held`]); unchanged for a request without any.
+    pub fn held(mut self, req: &HttpReq) -> Self {
+        if req.is_conditional() {
+            self.held = Some(rfc::PRECONDITIONS_HOLD);
+        }
+        self
     }
 
     /// The same, recommending `codes` under the SHOULD `rule`.
@@ -283,7 +297,11 @@ impl Symbolic for HttpSym {
     }
 
     fn checks(&self, obs: &HttpResp) -> Vec<Check> {
-        let mut checks = vec![Check::new(self.status_rule, Expr::bool(self.status.contains(&obs.status)))];
+        let status_rule = match self.held {
+            Some(rule) if PRECONDITION_FALSE.contains(&obs.status) => rule,
+            _ => self.status_rule,
+        };
+        let mut checks = vec![Check::new(status_rule, Expr::bool(self.status.contains(&obs.status)))];
         if let Some((preferred, rule)) = &self.preferred {
             checks.push(Check::new(*rule, Expr::bool(preferred.contains(&obs.status))));
         }
@@ -393,6 +411,9 @@ enum Preconditions {
 /// requests are in flight (a lock, a conflict, a race the server lost).
 const REFUSED: [u16; 4] = [409, 423, 500, 503];
 
+/// Statuses that say a request's preconditions were found false.
+const PRECONDITION_FALSE: [u16; 2] = [304, 412];
+
 /// Statuses of a write whose content the server does not take (malformed,
 /// too large, of a media type it does not store).
 const CONTENT_REFUSED: [u16; 3] = [400, 413, 415];
@@ -452,12 +473,6 @@ impl HttpModel {
         Ok(Preconditions::Hold)
     }
 
-    /// The rule a performed method follows: its own, or, when the request
-    /// had preconditions, that they held.
-    fn performed(req: &HttpReq, own: Rule) -> Rule {
-        if req.is_conditional() { rfc::PRECONDITIONS_HOLD } else { own }
-    }
-
     /// Whether `If-Range` holds (RFC 9110 §13.1.5): absent, or a strong
     /// match of the tag, or the exact date (which a server may still
     /// find too weak a validator).
@@ -481,6 +496,7 @@ impl HttpModel {
             answering: req.method.clone(),
             status,
             status_rule,
+            held: None,
             preferred: None,
             described: None,
             etag: TagSpec::Is { tagged: r.tagged.clone(), tag: r.tag.clone() },
@@ -506,26 +522,26 @@ impl HttpModel {
             Preconditions::NotModifiedSince => ok(vec![200], rfc::IF_MODIFIED_SINCE, whole, rfc::GET_TRANSFERS)
                 .preferring(&[304], rfc::NOT_MODIFIED_SINCE),
             Preconditions::Hold => {
-                let rule = Self::performed(req, rfc::GET_TRANSFERS);
                 let Some(range) = req.range.filter(|_| req.method == Method::Get) else {
-                    return Ok(ok(vec![200], rule, whole, rfc::GET_TRANSFERS));
+                    return Ok(ok(vec![200], rfc::GET_TRANSFERS, whole, rfc::GET_TRANSFERS).held(req));
                 };
                 // A false If-Range: the Range is ignored (MUST).
                 if !Self::if_range(cx, req, r)? {
-                    return Ok(ok(vec![200], rfc::IF_RANGE_FALSE, whole, rfc::GET_TRANSFERS));
+                    return Ok(ok(vec![200], rfc::IF_RANGE_FALSE, whole, rfc::GET_TRANSFERS).held(req));
                 }
                 // A server may ignore Range (200 with everything); else it sends
                 // the part (206), or refuses a range it cannot satisfy (416).
                 let select = range.select(r.body.len() as u64).map(|(a, b)| (a as usize, b as usize));
                 let rule = if select.is_some() { rfc::RANGE_STATUS } else { rfc::RANGE_UNSATISFIABLE };
-                match (select, cx.or()?) {
+                let answer = match (select, cx.or()?) {
                     (_, true) => ok(vec![200], rule, whole, rfc::GET_TRANSFERS),
                     (Some((first, last)), false) => {
                         let part = BodySpec::Part { whole: r.body.clone(), first, last };
                         ok(vec![206], rule, part, rfc::RANGE_PART)
                     }
                     (None, false) => HttpSym::error(&req.method, &[416], rule),
-                }
+                };
+                answer.held(req)
             }
         })
     }
@@ -550,8 +566,8 @@ impl HttpModel {
         // explains breaks that one rule.
         let preconditions = Self::preconditions(cx, req, current)?;
         let otherwise = match preconditions {
-            Preconditions::Fail(_, rule) => rule,
-            _ => Self::performed(req, own),
+            Preconditions::Fail(_, rule) => HttpSym::error(&req.method, &CONTENT_REFUSED, rule),
+            _ => HttpSym::error(&req.method, &CONTENT_REFUSED, own).held(req),
         };
         let key = (req.path.clone(), req.body.clone());
         let takes = match s.takes.get(&key) {
@@ -563,13 +579,13 @@ impl HttpModel {
             }
         };
         if !cx.branch(takes)? {
-            return Ok(HttpSym::error(&req.method, &CONTENT_REFUSED, otherwise));
+            return Ok(otherwise);
         }
         if let Preconditions::Fail(code, rule) = preconditions {
             return Ok(HttpSym::error(&req.method, &[code], rule));
         }
-        if let Some(refused) = Self::refused(cx, req, Self::performed(req, own))? {
-            return Ok(refused);
+        if let Some(refused) = Self::refused(cx, req, own)? {
+            return Ok(refused.held(req));
         }
         let tagged = cx.fresh_bool("etag sent")?;
         let tag = EntityTag::new(cx.fresh_bool("weak")?, cx.fresh_str("etag")?);
@@ -600,7 +616,8 @@ impl HttpModel {
         Ok(HttpSym {
             answering: req.method.clone(),
             status,
-            status_rule: Self::performed(req, own),
+            status_rule: own,
+            held: None,
             preferred: None,
             described: None,
             etag: TagSpec::MaybeIs { tagged, tag },
@@ -608,7 +625,8 @@ impl HttpModel {
             date: DateSpec::MaybeIs { dated, modified },
             body: BodySpec::Any,
             body_rule: own,
-        })
+        }
+        .held(req))
     }
 
     /// The opaque part of `old`'s tag when it is known to be strong and sent:
@@ -639,12 +657,13 @@ impl HttpModel {
         if let Preconditions::Fail(code, rule) = Self::preconditions(cx, req, current)? {
             return Ok(HttpSym::error(&req.method, &[code], rule));
         }
-        let done = Self::performed(req, rfc::DELETE_DONE);
-        if let Some(refused) = Self::refused(cx, req, done)? {
-            return Ok(refused);
+        if let Some(refused) = Self::refused(cx, req, rfc::DELETE_DONE)? {
+            return Ok(refused.held(req));
         }
         s.resources.remove(&req.path);
-        Ok(HttpSym::error(&req.method, &[200, 202, 204, 207], done).preferring(&[200, 202, 204], rfc::DELETE_STATUS))
+        Ok(HttpSym::error(&req.method, &[200, 202, 204, 207], rfc::DELETE_DONE)
+            .preferring(&[200, 202, 204], rfc::DELETE_STATUS)
+            .held(req))
     }
 }
 

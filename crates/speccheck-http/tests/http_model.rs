@@ -345,6 +345,27 @@ fn a_rejection_is_named_by_the_rules_it_breaks() {
     }
 }
 
+/// A conditional request whose preconditions held and whose response is
+/// still wrong breaks the method's own rule, unless the response says the
+/// preconditions were false (304, 412): one deviation, one name, with or
+/// without a condition on the request.
+#[test]
+fn a_wrong_answer_to_a_request_whose_preconditions_held_is_named_by_what_it_got_wrong() {
+    let put = || (req(Method::Put, "a", "x"), resp(201, Some("\"1\""), ""));
+    let matching = || if_match(req(Method::Put, "a", "y"), &["\"1\""]);
+    let created = exchange(vec![put(), (matching(), resp(201, None, ""))]);
+    assert_eq!(broken(created), vec![rfc::PUT_REPLACES]);
+    let refused = exchange(vec![put(), (matching(), resp(412, None, ""))]);
+    assert_eq!(broken(refused), vec![rfc::PRECONDITIONS_HOLD]);
+    let none_match = || if_none_match(req(Method::Get, "a", ""), &["\"2\""]);
+    let not_modified = exchange(vec![put(), (none_match(), resp(304, None, ""))]);
+    assert_eq!(broken(not_modified), vec![rfc::PRECONDITIONS_HOLD]);
+    let lost = exchange(vec![put(), (none_match(), resp(404, None, ""))]);
+    assert_eq!(broken(lost), vec![rfc::GET_TRANSFERS]);
+    let del = HttpReq { if_match: Some(cond(&["\"1\""])), ..req(Method::Delete, "a", "") };
+    assert_eq!(broken(exchange(vec![put(), (del, resp(201, None, ""))])), vec![rfc::DELETE_DONE]);
+}
+
 #[test]
 fn a_405_names_the_allowed_methods_and_options_is_optional() {
     let mut bare = resp(405, None, "");

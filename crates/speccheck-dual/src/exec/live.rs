@@ -144,7 +144,12 @@ impl<'a, P: Protocol, S: Solver> Live<'a, P, S> {
         let pending = self.pending();
         if pending > 0 && now.saturating_sub(self.last_progress) > liveness {
             let waited = now.saturating_sub(self.last_progress);
-            return Some(Verdict::Liveness { pending, waited, cause: self.transport.stalled() });
+            // Bytes of a response that never completed, on a connection
+            // still owed one.
+            let partial = (0..self.bufs.len())
+                .find(|&slot| !self.bufs[slot].is_empty() && !self.awaiting[slot].is_empty())
+                .map(|slot| (self.ids[slot], self.bufs[slot].clone()));
+            return Some(Verdict::Liveness { pending, waited, cause: self.transport.stalled(), partial });
         }
         None
     }

@@ -37,6 +37,10 @@ pub enum Verdict {
         waited: Duration,
         /// What the transport knows of the cause.
         cause: Option<String>,
+        /// The start of a response that stopped before its end, when one
+        /// had begun (its connection and bytes): a server that hangs part
+        /// way through an answer, not one that never answered.
+        partial: Option<(Conn, Vec<u8>)>,
     },
     /// The server reset or closed a connection (and the model does not
     /// allow it, or reconnecting failed).
@@ -124,17 +128,26 @@ impl fmt::Display for Verdict {
             Verdict::Malformed { conn, bytes, reason } => {
                 write!(f, "MALFORMED response on connection {conn}: {reason}\n  bytes: {}", show_bytes(bytes))
             }
-            Verdict::Liveness { pending, waited, cause } => {
+            Verdict::Liveness { pending, waited, cause, partial } => {
                 write!(
                     f,
                     "LIVENESS: no response within {} while {pending} request{} pending",
                     speccheck_core::human::duration(*waited),
                     if *pending == 1 { " was" } else { "s were" }
                 )?;
-                match cause {
-                    Some(c) => write!(f, " ({c})"),
-                    None => Ok(()),
+                if let Some(c) = cause {
+                    write!(f, " ({c})")?;
                 }
+                if let Some((conn, bytes)) = partial {
+                    write!(
+                        f,
+                        "\n  a response had begun on connection {conn} and stopped after {} byte{}: {}",
+                        bytes.len(),
+                        if bytes.len() == 1 { "" } else { "s" },
+                        show_bytes(bytes)
+                    )?;
+                }
+                Ok(())
             }
             Verdict::ConnectionLost(e) => write!(f, "CONNECTION LOST: {e}"),
             Verdict::Model(e) => write!(f, "MODEL ERROR: {e}"),
