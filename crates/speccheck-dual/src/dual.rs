@@ -139,8 +139,9 @@ impl Default for Limits {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Invalid {
     /// No behaviour of the model explains the observations: the system
-    /// under test is wrong (or the model is).
-    Rejected(Rejection),
+    /// under test is wrong (or the model is). Boxed: the rejection's
+    /// report is much larger than the other variants.
+    Rejected(Box<Rejection>),
     /// The model itself is broken (nondeterministic, diverging).
     Model(ModelError),
     /// The validator gave up: too many branches alive. Inconclusive.
@@ -225,16 +226,24 @@ pub struct Rejection {
     /// server issues none; a later one that sends it is then "wrong"). The
     /// deviation is that SHOULD's, so the rejection is one of SHOULD level.
     pub after_should: bool,
+    /// For a rejection after a SHOULD: the SHOULDs that ended branches of
+    /// the model earlier in the execution while others went on (the ones
+    /// the MUST-only validator kept): where the server departed from a
+    /// recommendation. Empty when the validator did not see them.
+    pub following: Vec<Broken>,
 }
 
 impl Rejection {
     /// What identifies this failure: the rules it breaks.
     pub fn identity(&self) -> String {
         let rules = rule::identity(&self.broken);
-        if self.after_should {
-            format!("after an earlier response that did not follow a SHOULD: {rules}")
-        } else {
-            rules
+        match (self.after_should, self.following.is_empty()) {
+            (false, _) => rules,
+            (true, true) => format!("after an earlier response that did not follow a SHOULD: {rules}"),
+            (true, false) => format!(
+                "after an earlier response that did not follow a SHOULD ({}): {rules}",
+                rule::identity(&self.following)
+            ),
         }
     }
 
@@ -308,6 +317,9 @@ pub struct Validator<M: Model, S: Solver = Native> {
     enforce: Level,
     /// Rules not enforced whatever their level.
     waived: Vec<rule::Rule>,
+    /// SHOULDs that alone ended branches on responses other branches
+    /// explained (see [`Rejection::following`]), the first few.
+    pruned: Vec<Broken>,
 }
 
 /// Most distinct death reasons kept for a report.
@@ -316,6 +328,9 @@ const MAX_REASONS: usize = 6;
 /// Most distinct broken rules kept for a rejection.
 const MAX_BROKEN: usize = 16;
 
+/// Most SHOULDs kept that ended branches others outlived.
+const MAX_PRUNED: usize = 4;
+
 /// What the branches that died on one observation left behind.
 struct Dead<'a> {
     /// When the validator gives up on this observation.
@@ -323,6 +338,8 @@ struct Dead<'a> {
     reasons: &'a mut Vec<String>,
     /// Each broken rule with the position of its check among the response's.
     broken: &'a mut Vec<(usize, Broken)>,
+    /// The SHOULDs that ended branches every MUST would have kept.
+    should_only: &'a mut Vec<Broken>,
 }
 
 /// The first check a branch (with constraints `store`) could not meet, and
@@ -353,6 +370,7 @@ impl<M: Model, S: Solver> Validator<M, S> {
             failed: None,
             enforce: Level::Must,
             waived: Vec::new(),
+            pruned: Vec::new(),
         })
     }
 
@@ -374,6 +392,13 @@ impl<M: Model, S: Solver> Validator<M, S> {
     /// Whether `rule` is enforced.
     fn enforces(&self, rule: &rule::Rule) -> bool {
         rule.level <= self.enforce && !self.waived.contains(rule)
+    }
+
+    /// The SHOULDs that ended branches on responses other branches
+    /// explained, so far (the first few): what a later rejection that only
+    /// a validator enforcing them makes may follow from.
+    pub fn pruned_by_shoulds(&self) -> &[Broken] {
+        &self.pruned
     }
 
     /// The level of rules enforced.
@@ -463,11 +488,12 @@ impl<M: Model, S: Solver> Validator<M, S> {
         let before = self.branches.len();
         let mut reasons: Vec<String> = Vec::new();
         let mut broken: Vec<(usize, Broken)> = Vec::new();
+        let mut should_only: Vec<Broken> = Vec::new();
         let mut survivors: Vec<Branch<M, S>> = Vec::new();
         let mut seen: HashSet<Branch<M, S>> = HashSet::new();
         let deadline = std::time::Instant::now() + self.limits.time;
         for b in std::mem::take(&mut self.branches) {
-            let mut dead = Dead { reasons: &mut reasons, broken: &mut broken, deadline };
+            let mut dead = Dead { reasons: &mut reasons, broken: &mut broken, should_only: &mut should_only, deadline };
             if let Err(e) = self.explain(b, conn, obs, &mut survivors, &mut seen, &mut dead) {
                 self.failed = Some(e.clone());
                 return Err(e);
@@ -497,15 +523,21 @@ impl<M: Model, S: Solver> Validator<M, S> {
                 broken,
                 all_broken,
                 after_should: false,
+                following: Vec::new(),
             };
+            let rejection = Box::new(rejection);
             let e = if self.stats.abandoned > 0 {
-                let rejection = Box::new(rejection);
                 Invalid::OutOfFuel { fuel: self.limits.fuel, abandoned: self.stats.abandoned, rejection }
             } else {
                 Invalid::Rejected(rejection)
             };
             self.failed = Some(e.clone());
             return Err(e);
+        }
+        for b in should_only {
+            if self.pruned.len() < MAX_PRUNED && !self.pruned.contains(&b) {
+                self.pruned.push(b);
+            }
         }
         self.stats.max_branches = self.stats.max_branches.max(survivors.len());
         self.branches = survivors;
@@ -554,8 +586,19 @@ impl<M: Model, S: Solver> Validator<M, S> {
                         }
                     }
                 } else {
-                    let (depth, rule) = before.map_or((0, rule::Rule::MODEL), |store| broken_rule(store, &checks));
+                    let (depth, rule) =
+                        before.as_ref().map_or((0, rule::Rule::MODEL), |store| broken_rule(store.clone(), &checks));
                     let broke = (depth, Broken { rule, answering: expected.answering() });
+                    // Ended by a SHOULD alone: every MUST of the response holds.
+                    if rule.level == Level::Should
+                        && let Some(mut store) = before
+                        && store.assert(Expr::and(
+                            checks.iter().filter(|c| c.rule.level == Level::Must).map(|c| c.holds.clone()),
+                        ))
+                        && !dead.should_only.contains(&broke.1)
+                    {
+                        dead.should_only.push(broke.1.clone());
+                    }
                     if dead.broken.len() < MAX_BROKEN && !dead.broken.contains(&broke) {
                         dead.broken.push(broke);
                     }

@@ -253,6 +253,46 @@ fn a_delete_of_nothing_should_be_not_found() {
     assert!(strictly(vec![(del(), resp(404, None, ""))]).is_ok());
 }
 
+/// A DELETE and a PUT in flight together, the DELETE answered 204, then a
+/// GET that finds the PUT's content: the server deleted nothing first (204
+/// where 404 is recommended) and then created. A strict validator drops
+/// that order at the 204 (a SHOULD) and remembers why; the GET then breaks
+/// a MUST for it alone, and the rejection after that SHOULD names it.
+#[test]
+fn the_should_that_ended_an_order_of_concurrent_requests_is_remembered() {
+    let strict = || {
+        Validator::<HttpModel, Native>::new(Arc::new(HttpModel), Limits::default())
+            .expect("the model starts")
+            .enforcing(Level::Should)
+    };
+    let mut v = strict();
+    v.observe_send(0, req(Method::Delete, "a", "")).unwrap();
+    v.observe_send(1, req(Method::Put, "a", "x")).unwrap();
+    v.observe_recv(0, &resp(204, None, "")).unwrap();
+    v.observe_recv(1, &resp(201, Some("\"1\""), "")).unwrap();
+    let pruned: Vec<Rule> = v.pruned_by_shoulds().iter().map(|b| b.rule).collect();
+    assert_eq!(pruned, vec![rfc::DELETE_NOT_FOUND]);
+    v.observe_send(0, req(Method::Get, "a", "")).unwrap();
+    let Err(Invalid::Rejected(r)) = v.observe_recv(0, &resp(200, Some("\"1\""), "x")) else {
+        panic!("the strict validator rejects the GET")
+    };
+    assert_eq!(r.level(), Level::Must);
+    let after = speccheck_dual::dual::Rejection { after_should: true, following: v.pruned_by_shoulds().to_vec(), ..*r };
+    let id = after.identity();
+    assert!(
+        id.starts_with("after an earlier response that did not follow a SHOULD (DELETE: RFC 9110 §15.5.5 SHOULD"),
+        "{id}"
+    );
+    // A validator enforcing MUSTs only keeps that order and accepts it all.
+    let mut lax = Validator::<HttpModel, Native>::new(Arc::new(HttpModel), Limits::default()).unwrap();
+    lax.observe_send(0, req(Method::Delete, "a", "")).unwrap();
+    lax.observe_send(1, req(Method::Put, "a", "x")).unwrap();
+    lax.observe_recv(0, &resp(204, None, "")).unwrap();
+    lax.observe_recv(1, &resp(201, Some("\"1\""), "")).unwrap();
+    lax.observe_send(0, req(Method::Get, "a", "")).unwrap();
+    assert!(lax.observe_recv(0, &resp(200, Some("\"1\""), "x")).is_ok());
+}
+
 /// A strict validator that waives a SHOULD (one a failure already
 /// reported breaks, while a search looks for others) goes on past it and
 /// still rejects what breaks a MUST.
@@ -477,7 +517,7 @@ fn a_must_broken_only_under_an_earlier_should_follows_from_that_should() {
     let Err(Invalid::Rejected(plain)) = strictly(trace()) else { panic!("the strict validator rejects it") };
     assert_eq!(plain.broken.iter().map(|b| b.rule).collect::<Vec<_>>(), vec![rfc::ETAG_CURRENT]);
     assert_eq!(plain.level(), Level::Must);
-    let after = speccheck_dual::dual::Rejection { after_should: true, ..plain.clone() };
+    let after = speccheck_dual::dual::Rejection { after_should: true, ..(*plain).clone() };
     assert_eq!(after.level(), Level::Should);
     let id = after.identity();
     assert!(

@@ -293,6 +293,7 @@ impl<'a, P: Protocol, S: Solver> Live<'a, P, S> {
             Err(Invalid::Rejected(mut r)) if r.level() == Level::Must && self.laxer() => {
                 if self.shadow.as_mut().is_some_and(|v| observe(v).is_ok()) {
                     r.after_should = true;
+                    r.following = self.validator.pruned_by_shoulds().to_vec();
                 }
                 Err(Invalid::Rejected(r))
             }
@@ -325,7 +326,10 @@ impl<'a, P: Protocol, S: Solver> Live<'a, P, S> {
                 // an earlier response the stricter one could explain one
                 // way only.
                 r.after_should = r.level() == Level::Must;
-                self.finding = Some(r);
+                if r.after_should {
+                    r.following = self.shadow.as_ref().map(|v| v.pruned_by_shoulds().to_vec()).unwrap_or_default();
+                }
+                self.finding = Some(*r);
                 self.shadow = None;
             }
             // No verdict from the stricter validator: no finding either,

@@ -18,8 +18,9 @@ pub enum Verdict {
         /// The wall-clock budget cut the script short.
         budget_hit: bool,
     },
-    /// A response no behaviour of the model explains.
-    Rejected(Rejection),
+    /// A response no behaviour of the model explains (boxed: the report is
+    /// much larger than the other variants).
+    Rejected(Box<Rejection>),
     /// Bytes that are not a message of the protocol.
     Malformed {
         /// The connection.
@@ -163,7 +164,7 @@ mod tests {
 
     fn rejection(rules: &[Rule], after_should: bool) -> Verdict {
         let broken: Vec<Broken> = rules.iter().map(|&rule| Broken { rule, answering: Some("GET".into()) }).collect();
-        Verdict::Rejected(Rejection {
+        Verdict::Rejected(Box::new(Rejection {
             index: 1,
             conn: 0,
             observed: String::new(),
@@ -172,7 +173,8 @@ mod tests {
             all_broken: broken.clone(),
             broken,
             after_should,
-        })
+            following: Vec::new(),
+        }))
     }
 
     #[test]
