@@ -159,6 +159,15 @@ http_bugs! {
     LastModifiedOnRead => "last-modified-on-read",
 }
 
+impl HttpBug {
+    /// Whether the mutant breaks only a SHOULD of RFC 9110 (an `ETag` per
+    /// response, §8.8.3; 404 for a DELETE of nothing, §15.5.5): a default
+    /// run reports it as a finding, a strict run rejects it.
+    pub fn breaks_only_a_should(self) -> bool {
+        matches!(self, HttpBug::GetNoEtag | HttpBug::DeleteMissing204)
+    }
+}
+
 impl fmt::Display for HttpBug {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
