@@ -24,18 +24,12 @@ fn run(bug: Option<HttpBug>, seed: u64, executions: u32, shrink: bool) -> DualRe
 }
 
 fn run_with(bugs: Vec<HttpBug>, seed: u64, executions: u32, shrink: bool, enforce: Level) -> DualReport {
-    run_distinct(bugs, seed, executions, shrink, enforce, 1)
+    run_on(bugs, seed, executions, shrink, enforce, 1, conns())
 }
 
-fn run_distinct(
-    bugs: Vec<HttpBug>,
-    seed: u64,
-    executions: u32,
-    shrink: bool,
-    enforce: Level,
-    distinct: usize,
-) -> DualReport {
-    run_on(bugs, seed, executions, shrink, enforce, distinct, Settings::default().conns)
+/// The tester's default number of connections.
+fn conns() -> usize {
+    Settings::default().conns
 }
 
 /// A run over `conns` connections (one: the server answers in the order
@@ -157,7 +151,7 @@ fn shrinking_keeps_the_first_failure_on_a_server_with_two_deviations() {
     let bugs = vec![HttpBug::PutSkipsWrite, HttpBug::DeleteMissing204];
     // Searching on after the failure covers enough executions to meet a
     // DELETE of nothing.
-    let r = run_distinct(bugs.clone(), 4, 500, true, Level::Must, 4);
+    let r = run_on(bugs.clone(), 4, 500, true, Level::Must, 4, conns());
     assert!(matches!(r.run.verdict, RunVerdict::Failed(_)), "{r}");
     let (first, last) = identities(&r);
     assert!(kept(r.first_failure.as_ref(), r.final_execution.as_ref()), "{first} / {last}\n{r}");
@@ -167,7 +161,7 @@ fn shrinking_keeps_the_first_failure_on_a_server_with_two_deviations() {
     // goes on for the others (a bug may break several rules), each shrunk
     // on its own and keeping its identity.
     for seed in [1, 2, 3] {
-        let strict = run_distinct(bugs.clone(), seed, 500, true, Level::Should, 8);
+        let strict = run_on(bugs.clone(), seed, 500, true, Level::Should, 8, conns());
         let mut all = vec![(strict.first_failure.as_ref(), strict.final_execution.as_ref())];
         for o in &strict.other_failures {
             all.push((o.first_failure.as_ref(), o.final_execution.as_ref()));

@@ -408,8 +408,9 @@ enum Preconditions {
 }
 
 /// Statuses of a write that failed without effect, permitted while other
-/// requests are in flight (a lock, a conflict, a race the server lost).
-const REFUSED: [u16; 4] = [409, 423, 500, 503];
+/// requests are in flight (a lock, a conflict, a race the server lost and
+/// says so with an error of its choosing: 403 and 500 name no cause).
+const REFUSED: [u16; 5] = [403, 409, 423, 500, 503];
 
 /// Statuses that say a request's preconditions were found false.
 const PRECONDITION_FALSE: [u16; 2] = [304, 412];

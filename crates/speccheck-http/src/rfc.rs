@@ -7,8 +7,8 @@
 //! (200 or 204 for an overwrite; 404 or 410 for a missing resource); where
 //! it only recommends one, the others are allowed at MUST level and the
 //! recommendation is a SHOULD. A write that other requests are in flight
-//! with may fail without effect (409, 423, 500, 503: a lock, a conflict, a
-//! race the server lost; no MUST obliges it to succeed): the model allows
+//! with may fail without effect (403, 409, 423, 500, 503: a lock, a conflict,
+//! a race the server lost; no MUST obliges it to succeed): the model allows
 //! it under the write's own rule.
 
 use speccheck_dual::rule::Rule;
