@@ -586,12 +586,14 @@ impl<M: Model, S: Solver> Validator<M, S> {
                         }
                     }
                 } else {
-                    let (depth, rule) =
-                        before.as_ref().map_or((0, rule::Rule::MODEL), |store| broken_rule(store.clone(), &checks));
+                    // A copy to tell a branch a SHOULD alone ended, made only
+                    // where SHOULDs are enforced (branch deaths are frequent).
+                    let should_store = if self.enforce == Level::Should { before.clone() } else { None };
+                    let (depth, rule) = before.map_or((0, rule::Rule::MODEL), |store| broken_rule(store, &checks));
                     let broke = (depth, Broken { rule, answering: expected.answering() });
                     // Ended by a SHOULD alone: every MUST of the response holds.
                     if rule.level == Level::Should
-                        && let Some(mut store) = before
+                        && let Some(mut store) = should_store
                         && store.assert(Expr::and(
                             checks.iter().filter(|c| c.rule.level == Level::Must).map(|c| c.holds.clone()),
                         ))

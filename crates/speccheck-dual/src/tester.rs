@@ -380,11 +380,12 @@ impl<P: Protocol, S: Solver> Tester<P, S> {
                     report.findings.push(f.clone());
                 }
             }
-            let Some(verdict) = next.failure_verdict().filter(|v| !known.iter().any(|k| v.is_within(k))) else {
+            // No failure, or one already reported: nothing further.
+            if next.failure_verdict().is_none_or(|v| known.iter().any(|k| v.is_within(k))) {
                 break;
-            };
-            known.extend(next.reported().into_iter().filter(|v| *v != verdict));
-            known.push(verdict);
+            }
+            // Its failure and, when it differs, the first one that search saw.
+            known.extend(next.reported());
             report.other_failures.push(OtherFailure {
                 run: next.run,
                 first_failure: next.first_failure,
