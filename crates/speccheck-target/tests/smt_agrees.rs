@@ -229,3 +229,37 @@ fn the_solver_started_at_a_height_makes_exactly_the_inputs_that_tall() {
     check::<List>(3, Some("sorted(x)"), 0..=4);
     check::<Rbt>(3, Some("is_rb(x) && bh_ok(x)"), 0..=4);
 }
+
+/// Integers no spec mentions are not asked of the solver: one model stands
+/// for its shape with every value of them (the sets still agree, above);
+/// an integer a spec reads costs a model per value.
+#[cfg(feature = "z3")]
+#[test]
+fn free_integers_cost_one_model_per_shape() {
+    let m = measures();
+    let count = |ty: speccheck_spec::Ty, spec: Option<&str>, d: u32| {
+        let requires: Vec<_> = spec.map(|s| parse_str(s).unwrap()).into_iter().collect();
+        let mut search =
+            speccheck_target::smt::Search::new(&[("x".into(), ty)], &requires, &m, d, Duration::from_secs(30)).unwrap();
+        let inputs = search.by_ref().inspect(|v| assert!(v.is_ok(), "{v:?}")).count() as u64;
+        assert!(search.is_complete());
+        (inputs, search.models())
+    };
+    // Lists up to length 4 at depth 4, the elements' ranges narrowing
+    // down the list (-3..=3, -2..=2, -1..=1, 0): one model per length.
+    let (inputs, models) = count(List::ty(), None, 4);
+    assert_eq!((inputs, models), (1 + 7 + 7 * 5 + 7 * 5 * 3 + 7 * 5 * 3, 5));
+    // A spec on the length only leaves the elements free as well.
+    let (inputs, models) = count(List::ty(), Some("size(x) >= 2"), 4);
+    assert_eq!((inputs, models), (7 * 5 + 7 * 5 * 3 + 7 * 5 * 3, 3));
+    // The pair's first integer (in -2..=2 one level down) is free, and so
+    // is the key of a node whose children can only be leaves here; the
+    // other keys are read by the ordering refinements.
+    let pair = <(i64, Rbt)>::ty();
+    let (inputs, models) = count(pair, Some("is_rb(x.1) && bh_ok(x.1)"), 3);
+    assert!(inputs % 5 == 0 && models <= inputs / 5 && models > 1, "{inputs} inputs from {models} models");
+    // A spec that reads every element: a model per input.
+    let (inputs, models) = count(<Vec<i64>>::ty(), Some("forall!(i in 0..len(x), x[i] > -100)"), 3);
+    assert_eq!(inputs, models);
+    assert!(inputs > 50);
+}

@@ -7,15 +7,16 @@
 mod sym;
 mod term;
 
+use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
 use speccheck_spec::{Expr, Measures, Ty, Value};
-use z3::ast::Bool;
+use z3::ast::{Bool, Dynamic};
 use z3::{Params, SatResult, Solver};
 
 pub use term::Unsolvable;
 
-use sym::{Builder, Sym, decode};
+use sym::{Builder, Decoding, Shape, Sym, decode, mentioned};
 use term::Translator;
 
 /// Why the SMT search could not go on.
@@ -61,27 +62,88 @@ pub enum SmtError {
 /// inputs up to the depth, so the union is the same set with no duplicate;
 /// each solver holds only what its height needs, so the small inputs are
 /// not paid for with the whole depth's encoding, and they come first.
+///
+/// An integer that no spec or refinement mentions (only its range holds
+/// it) is *free*: the solver is not asked for its values. A model stands
+/// for its shape with every value of its free integers, which the search
+/// then yields itself, and its block leaves them out.
 pub struct Search<'m> {
     params: Vec<(String, Ty)>,
     requires: Vec<Expr>,
     measures: &'m Measures,
     depth: u32,
     height: u32,
-    /// The solver for the current height, its symbolic arguments, and
-    /// whether taller inputs exist.
+    /// The solver for the current height, its symbolic arguments, its free
+    /// integers, and whether taller inputs exist.
     solver: Solver,
     args: Vec<Sym>,
+    free: HashSet<Dynamic>,
     taller: bool,
+    /// The inputs of the last model's shape not yet yielded.
+    pending: Option<Fill>,
     found: u64,
+    models: u64,
     finished: bool,
     query_limit: Duration,
     /// Time spent in the solver.
     pub solving: Duration,
 }
 
-/// One height's solver: its symbolic arguments and whether the height cut
-/// anything off.
-type Height = (Solver, Vec<Sym>, bool);
+/// One height's solver: its symbolic arguments, its free integers and
+/// whether the height cut anything off.
+struct Height {
+    solver: Solver,
+    args: Vec<Sym>,
+    free: HashSet<Dynamic>,
+    taller: bool,
+}
+
+/// Every input of one model's shape: its free integers run through their
+/// ranges (simplest value first) like an odometer.
+struct Fill {
+    shapes: Vec<Shape>,
+    values: Vec<Vec<i128>>,
+    at: Vec<usize>,
+    done: bool,
+}
+
+impl Fill {
+    fn new(shapes: Vec<Shape>, slots: &[(i128, i128)]) -> Fill {
+        let values: Vec<Vec<i128>> = slots.iter().map(|&(lo, hi)| simplest_first(lo, hi)).collect();
+        let done = values.iter().any(Vec::is_empty);
+        Fill { shapes, at: vec![0; values.len()], values, done }
+    }
+}
+
+impl Iterator for Fill {
+    type Item = Vec<Value>;
+
+    fn next(&mut self) -> Option<Vec<Value>> {
+        if self.done {
+            return None;
+        }
+        let ints: Vec<i128> = self.at.iter().zip(&self.values).map(|(&i, vs)| vs[i]).collect();
+        let input = self.shapes.iter().map(|s| s.fill(&ints)).collect();
+        // The next combination: the last integer turns fastest.
+        self.done = true;
+        for k in (0..self.at.len()).rev() {
+            self.at[k] += 1;
+            if self.at[k] < self.values[k].len() {
+                self.done = false;
+                break;
+            }
+            self.at[k] = 0;
+        }
+        Some(input)
+    }
+}
+
+/// The integers of `lo..=hi` by magnitude, the positive first of each.
+fn simplest_first(lo: i128, hi: i128) -> Vec<i128> {
+    let mut out: Vec<i128> = (lo..=hi).collect();
+    out.sort_by_key(|&v| (v.unsigned_abs(), v < 0));
+    out
+}
 
 impl<'m> Search<'m> {
     /// The inputs `params` (name, type) at depth `depth` that satisfy every
@@ -96,7 +158,7 @@ impl<'m> Search<'m> {
         if let Some(why) = params.iter().find_map(|(_, ty)| ty.unbounded()) {
             return Err(SmtError::Unbounded(why));
         }
-        let (solver, args, taller) = encode(params, requires, measures, depth, 0, query_limit)?;
+        let Height { solver, args, free, taller } = encode(params, requires, measures, depth, 0, query_limit)?;
         Ok(Search {
             params: params.to_vec(),
             requires: requires.to_vec(),
@@ -105,8 +167,11 @@ impl<'m> Search<'m> {
             height: 0,
             solver,
             args,
+            free,
             taller,
+            pending: None,
             found: 0,
+            models: 0,
             finished: false,
             query_limit,
             solving: Duration::ZERO,
@@ -117,9 +182,9 @@ impl<'m> Search<'m> {
     /// of the lower heights are never built: no shorter input is made).
     pub fn from_height(mut self, height: u32) -> Result<Self, SmtError> {
         if height > self.height {
-            let (solver, args, taller) =
-                encode(&self.params, &self.requires, self.measures, self.depth, height, self.query_limit)?;
-            (self.height, self.solver, self.args, self.taller) = (height, solver, args, taller);
+            let next = encode(&self.params, &self.requires, self.measures, self.depth, height, self.query_limit)?;
+            self.height = height;
+            self.enter(next);
         }
         Ok(self)
     }
@@ -127,6 +192,12 @@ impl<'m> Search<'m> {
     /// Inputs found so far.
     pub fn found(&self) -> u64 {
         self.found
+    }
+
+    /// Models the solver gave so far: one per input, or fewer when free
+    /// integers let one model stand for many inputs.
+    pub fn models(&self) -> u64 {
+        self.models
     }
 
     /// True once the solver said no input is left (every valid input up to
@@ -165,10 +236,13 @@ impl<'m> Search<'m> {
             return Ok(false);
         }
         self.height += 1;
-        let (solver, args, taller) =
-            encode(&self.params, &self.requires, self.measures, self.depth, self.height, self.query_limit)?;
-        (self.solver, self.args, self.taller) = (solver, args, taller);
+        let next = encode(&self.params, &self.requires, self.measures, self.depth, self.height, self.query_limit)?;
+        self.enter(next);
         Ok(true)
+    }
+
+    fn enter(&mut self, h: Height) {
+        (self.solver, self.args, self.free, self.taller) = (h.solver, h.args, h.free, h.taller);
     }
 }
 
@@ -200,26 +274,32 @@ fn encode(
             None => {
                 // No value of this argument fits this height: no input.
                 solver.assert(Bool::from_bool(false));
-                return Ok((solver, Vec::new(), b.cut));
+                return Ok(Height { solver, args: Vec::new(), free: HashSet::new(), taller: b.cut });
             }
         }
     }
     let mut tr = Translator::new(measures);
-    for c in &b.constraints {
-        solver.assert(c);
-    }
+    let mut formulas = std::mem::take(&mut b.constraints);
     for r in std::mem::take(&mut b.refinements) {
         let f = tr.formula(&r.spec, &r.scope).map_err(SmtError::Unsolvable)?;
-        solver.assert(r.guard.implies(&f));
+        formulas.push(r.guard.implies(&f));
     }
     for r in requires {
-        solver.assert(tr.formula(r, &scope).map_err(SmtError::Unsolvable)?);
+        formulas.push(tr.formula(r, &scope).map_err(SmtError::Unsolvable)?);
     }
     if height > 0 {
         // Exactly this height: the shorter inputs came from earlier solvers.
-        solver.assert(Bool::or(&b.frontier));
+        formulas.push(Bool::or(&b.frontier));
     }
-    Ok((solver, scope.into_iter().map(|(_, s)| s).collect(), b.cut))
+    // Free: held by a range and by nothing else.
+    let free = match (mentioned(&b.ranges), mentioned(&formulas)) {
+        (Some(ranged), Some(used)) => ranged.difference(&used).cloned().collect(),
+        _ => HashSet::new(),
+    };
+    for f in formulas.iter().chain(&b.ranges) {
+        solver.assert(f);
+    }
+    Ok(Height { solver, args: scope.into_iter().map(|(_, s)| s).collect(), free, taller: b.cut })
 }
 
 impl Iterator for Search<'_> {
@@ -229,6 +309,11 @@ impl Iterator for Search<'_> {
         if self.finished {
             return None;
         }
+        if let Some(input) = self.pending.as_mut().and_then(Fill::next) {
+            self.found += 1;
+            return Some(Ok(input));
+        }
+        self.pending = None;
         let mut r = self.check();
         while r == SatResult::Unsat {
             match self.taller() {
@@ -260,13 +345,26 @@ impl Iterator for Search<'_> {
                     self.finished = true;
                     return Some(Err(SmtError::Unknown { depth: self.depth, reason: "no model".into() }));
                 };
+                self.models += 1;
                 let mut relevant = Vec::new();
-                let values: Vec<Value> = self.args.iter().map(|a| decode(a, &model, &mut relevant)).collect();
-                // Refute only what the value was decoded from (§4.5).
+                let mut how = Decoding { free: &self.free, slots: Vec::new() };
+                let shapes: Vec<Shape> = self.args.iter().map(|a| decode(a, &model, &mut relevant, &mut how)).collect();
+                // Refute only what the value was decoded from (§4.5): with
+                // its free integers left out, every input of the shape.
                 let block: Vec<Bool> = relevant.iter().map(|l| l.not()).collect();
                 self.solver.assert(Bool::or(&block));
+                let mut fill = Fill::new(shapes, &how.slots);
+                let Some(input) = fill.next() else {
+                    // A model gives every integer a value in its range.
+                    self.finished = true;
+                    return Some(Err(SmtError::Unknown {
+                        depth: self.depth,
+                        reason: "a free integer's range is empty".into(),
+                    }));
+                };
+                self.pending = Some(fill);
                 self.found += 1;
-                Some(Ok(values))
+                Some(Ok(input))
             }
         }
     }

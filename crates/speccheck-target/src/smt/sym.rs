@@ -2,13 +2,14 @@
 //! (Target's query, §4.2): a choice variable per constructor, fields under
 //! the guard of their constructor, integers bounded by the depth.
 
+use std::collections::HashSet;
 use std::rc::Rc;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use speccheck_spec::{DataDef, DataRef, Ty, Value};
-use z3::Model;
-use z3::ast::{Bool, Int};
+use z3::ast::{Ast, Bool, Dynamic, Int};
+use z3::{AstKind, Model};
 
 use crate::depth::{below, constructors, int_window, reenters};
 
@@ -77,6 +78,9 @@ pub struct Builder {
     height: u32,
     /// Guarded constraints on the values made so far.
     pub constraints: Vec<Bool>,
+    /// The integers' ranges (guarded), apart: an integer no other formula
+    /// mentions is free (see [`mentioned`]).
+    pub ranges: Vec<Bool>,
     /// Field refinements, asserted once the measures are known.
     pub refinements: Vec<Refinement>,
     /// The guards of the nodes at the height limit: the value has exactly
@@ -108,6 +112,7 @@ impl Builder {
             next: 0,
             height,
             constraints: Vec::new(),
+            ranges: Vec::new(),
             refinements: Vec::new(),
             frontier: Vec::new(),
             cut: false,
@@ -122,12 +127,13 @@ impl Builder {
 
     /// Where the constraints, refinements and frontier stand, to drop
     /// what a subtree without values added.
-    fn mark(&self) -> (usize, usize, usize) {
-        (self.constraints.len(), self.refinements.len(), self.frontier.len())
+    fn mark(&self) -> (usize, usize, usize, usize) {
+        (self.constraints.len(), self.ranges.len(), self.refinements.len(), self.frontier.len())
     }
 
-    fn rollback(&mut self, (c, r, f): (usize, usize, usize)) {
+    fn rollback(&mut self, (c, g, r, f): (usize, usize, usize, usize)) {
         self.constraints.truncate(c);
+        self.ranges.truncate(g);
         self.refinements.truncate(r);
         self.frontier.truncate(f);
     }
@@ -141,7 +147,7 @@ impl Builder {
                 let (lo, hi) = int_window(*lo, *hi, d);
                 let x = Int::new_const(self.fresh(name));
                 let range = Bool::and(&[x.ge(Int::from_i128(lo)), x.le(Int::from_i128(hi))]);
-                self.constraints.push(guard.implies(&range));
+                self.ranges.push(guard.implies(&range));
                 Sym::Int(x, lo, hi)
             }
             Ty::Bool => Sym::Bool(Bool::new_const(self.fresh(name))),
@@ -251,19 +257,92 @@ impl Builder {
     }
 }
 
+/// The constants `formulas` mention; `None` when they hold a binder (a
+/// quantifier), whose body this walk does not read: then every integer
+/// counts as mentioned.
+pub fn mentioned(formulas: &[Bool]) -> Option<HashSet<Dynamic>> {
+    let mut seen = HashSet::new();
+    let mut consts = HashSet::new();
+    let mut stack: Vec<Dynamic> = formulas.iter().map(Dynamic::from).collect();
+    while let Some(a) = stack.pop() {
+        if !seen.insert(a.clone()) {
+            continue;
+        }
+        if !matches!(a.kind(), AstKind::App | AstKind::Numeral) {
+            return None;
+        }
+        match a.num_children() {
+            0 => {
+                consts.insert(a);
+            }
+            _ => stack.extend(a.children()),
+        }
+    }
+    Some(consts)
+}
+
+/// A decoded value whose free integers are still open: each stands for
+/// every value of its range (see [`Shape::fill`]).
+#[derive(Clone)]
+pub enum Shape {
+    /// A value with no free integer inside.
+    Known(Value),
+    /// Free integer number `k` of the input.
+    Free(usize),
+    /// A constructor with at least one free integer inside.
+    Data(Arc<DataDef>, usize, Vec<Shape>),
+    /// A sequence with at least one free integer inside.
+    Seq(Vec<Shape>),
+}
+
+impl Shape {
+    /// The value with free integer `k` set to `ints[k]`.
+    pub fn fill(&self, ints: &[i128]) -> Value {
+        match self {
+            Shape::Known(v) => v.clone(),
+            Shape::Free(k) => Value::Int(ints[*k]),
+            Shape::Data(def, ctor, fields) => {
+                Value::Data { def: def.clone(), ctor: *ctor, fields: fields.iter().map(|f| f.fill(ints)).collect() }
+            }
+            Shape::Seq(items) => Value::Seq(items.iter().map(|f| f.fill(ints)).collect()),
+        }
+    }
+
+    fn known(&self) -> Option<&Value> {
+        match self {
+            Shape::Known(v) => Some(v),
+            _ => None,
+        }
+    }
+}
+
+/// How decoding treats integers: those in `free` are left open (their
+/// ranges go to `slots`), the others are read from the model.
+pub struct Decoding<'a> {
+    /// The integers no formula but their range mentions.
+    pub free: &'a HashSet<Dynamic>,
+    /// The ranges of the open integers, in the order of their numbers.
+    pub slots: Vec<(i128, i128)>,
+}
+
 /// Reads the value a model gives `sym`, noting the literals it depended
-/// on (Target's decode-relevant variables, §4.5).
-pub fn decode(sym: &Sym, model: &Model, relevant: &mut Vec<Bool>) -> Value {
+/// on (Target's decode-relevant variables, §4.5); a free integer is left
+/// open and noted nowhere, so the block covers all of its values at once.
+pub fn decode(sym: &Sym, model: &Model, relevant: &mut Vec<Bool>, how: &mut Decoding) -> Shape {
     match sym {
-        Sym::Int(x, lo, _) => {
+        Sym::Int(x, lo, hi) => {
+            if how.free.contains(&Dynamic::from(x)) {
+                how.slots.push((*lo, *hi));
+                return Shape::Free(how.slots.len() - 1);
+            }
             let v = model.eval(x, true).and_then(|v| v.as_i128()).unwrap_or(*lo);
             relevant.push(x.eq(Int::from_i128(v)));
-            Value::Int(v)
+            Shape::Known(Value::Int(v))
         }
         Sym::Bool(b) => {
             let v = model.eval(b, true).and_then(|v| v.as_bool()).unwrap_or(false);
             relevant.push(if v { b.clone() } else { b.not() });
-            Value::Bool(v)
+            Shape::Known(Value::Bool(v))
         }
         Sym::Data(node) => {
             let alt = node
@@ -274,13 +353,24 @@ pub fn decode(sym: &Sym, model: &Model, relevant: &mut Vec<Bool>) -> Value {
             if let Some(s) = &alt.sel {
                 relevant.push(s.clone());
             }
-            let fields = alt.fields.iter().map(|f| decode(f, model, relevant)).collect();
-            Value::Data { def: node.def.clone(), ctor: alt.ctor, fields }
+            let fields: Vec<Shape> = alt.fields.iter().map(|f| decode(f, model, relevant, how)).collect();
+            match fields.iter().map(Shape::known).collect::<Option<Vec<_>>>() {
+                Some(known) => Shape::Known(Value::Data {
+                    def: node.def.clone(),
+                    ctor: alt.ctor,
+                    fields: known.into_iter().cloned().collect(),
+                }),
+                None => Shape::Data(node.def.clone(), alt.ctor, fields),
+            }
         }
         Sym::Seq(seq) => {
             let n = model.eval(&seq.len, true).and_then(|v| v.as_i64()).unwrap_or(0).max(0) as usize;
             relevant.push(seq.len.eq(Int::from_i64(n as i64)));
-            Value::Seq(seq.elems.iter().take(n).map(|e| decode(e, model, relevant)).collect())
+            let items: Vec<Shape> = seq.elems.iter().take(n).map(|e| decode(e, model, relevant, how)).collect();
+            match items.iter().map(Shape::known).collect::<Option<Vec<_>>>() {
+                Some(known) => Shape::Known(Value::Seq(known.into_iter().cloned().collect())),
+                None => Shape::Seq(items),
+            }
         }
     }
 }
