@@ -117,7 +117,10 @@ pub fn predicate(args: TokenStream, item: TokenStream) -> TokenStream {
 /// `time_budget_ms`, `shrink`, `shrink_steps`, `shrink_time_ms`,
 /// `threads`, `explain = "off" | "reduce" | "generalize"`, `exhaustive =
 /// depth` (every input up to the depth instead of random ones),
-/// `config = expr`.
+/// `config = expr`; with the spec language, `strategy = random |
+/// exhaustive | lazy | smt | auto | sample`, `depth = d` and, for the
+/// enumerating strategies, `min_height = h` (only inputs at least `h`
+/// recursive steps tall).
 /// Arguments take `#[from(generator)]` to use a custom generator; an
 /// argument of type `&mut TestCase` receives the test case (to draw more
 /// values as the test goes). Composes with `#[tokio::test]` (and other

@@ -159,6 +159,8 @@ pub fn expand(args: TokenStream, mut item: ItemFn) -> syn::Result<TokenStream> {
     let mut config = Vec::new();
     let mut strategy = None;
     let mut depth = None;
+    let mut min_height = None;
+    let mut min_height_value = None;
     for s in settings {
         let v = &s.value;
         let field = s.name.to_string();
@@ -172,6 +174,11 @@ pub fn expand(args: TokenStream, mut item: ItemFn) -> syn::Result<TokenStream> {
             }
             "depth" => {
                 depth = Some(v.clone());
+                continue;
+            }
+            "min_height" => {
+                min_height = Some(s.name.clone());
+                min_height_value = Some(v.clone());
                 continue;
             }
             "cases" | "max_size" | "size_ramp" | "max_depth" | "shrink_steps" | "threads" | "max_discard_ratio" | "max_enumerated"
@@ -198,11 +205,23 @@ pub fn expand(args: TokenStream, mut item: ItemFn) -> syn::Result<TokenStream> {
                     format!(
                         "unknown property setting `{other}` (expected cases, seed, max_size, max_depth, timeout_ms, \
                          time_budget_ms, shrink, shrink_steps, shrink_time_ms, threads, max_discard_ratio, explain, exhaustive, size_ramp, \
-                         max_enumerated, allow_partial, isolate, phases, strategy, depth or config)"
+                         max_enumerated, allow_partial, isolate, phases, strategy, depth, min_height or config)"
                     ),
                 ));
             }
         });
+    }
+
+    // A lower bound on the inputs' height is the enumerating strategies':
+    // the others draw inputs and would ignore it.
+    if let Some(setting) = &min_height
+        && !matches!(strategy.as_deref(), Some("lazy" | "smt" | "auto"))
+    {
+        return Err(syn::Error::new_spanned(
+            setting,
+            "`min_height` bounds the inputs of an enumerating strategy: add `strategy = lazy`, `smt` or `auto` \
+             (the sampler and random generation grow their inputs with the case size: set `max_size` instead)",
+        ));
     }
 
     let name = item.sig.ident.clone();
@@ -377,9 +396,8 @@ pub fn expand(args: TokenStream, mut item: ItemFn) -> syn::Result<TokenStream> {
         });
         let depth = depth.unwrap_or_else(|| parse_quote!(5));
         let reify = quote!(|__vals: &[#spec::Value]| ::core::option::Option::Some((#(#reifies,)*)));
-        // Without a strategy: random values filtered by the specs, and the
-        // solver's or the enumeration's for the rest if the filter rejects
-        // most of them.
+        // Without a strategy: the sampler's random valid inputs.
+        let from_height = min_height_value.map(|h| quote!(.from_height(#h)));
         let apply = match strategy {
             Some(strategy) => quote! {
                 #target::apply(__p, &__spec, #strategy.parse().expect("checked by #[property]"), #depth, #reify)
@@ -391,7 +409,8 @@ pub fn expand(args: TokenStream, mut item: ItemFn) -> syn::Result<TokenStream> {
                 let __spec = ::std::sync::Arc::new(
                     #target::ArgSpec::new(::std::vec![#(#params),*], &[#(#clauses),*])
                         .unwrap_or_else(|e| ::core::panic!("{e}"))
-                        .with_functions(&[#(#functions),*]),
+                        .with_functions(&[#(#functions),*])
+                        #from_height,
                 );
                 let __admit = __spec.clone();
             },

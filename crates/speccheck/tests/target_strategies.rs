@@ -245,6 +245,21 @@ fn a_height_bound_keeps_only_the_inputs_that_tall_or_says_there_are_none() {
     }
 }
 
+/// The same bound from `#[property]`: every list the body sees is at least
+/// three long (a shorter one fails the assertion).
+#[property(strategy = smt, depth = 4, min_height = 3, cases = 100_000)]
+fn a_property_with_min_height_sees_only_inputs_that_tall(#[refine(ordered(l))] l: List, x: i64) {
+    assert!(size(&l) >= 3, "{l:?} is shorter than 3");
+    assert!(ordered(&insert(l, x)));
+}
+
+/// A bound no input up to the depth meets gives up from `#[property]` too.
+#[property(strategy = lazy, depth = 3, min_height = 4)]
+#[should_panic(expected = "no valid inputs of height at least 4 up to depth 3")]
+fn a_property_whose_min_height_no_input_meets_gives_up(#[refine(ordered(l))] l: List) {
+    let _ = l;
+}
+
 /// Filtered random values, topped up from the solver or the lazy
 /// enumeration when the filter rejects most of them ([`apply_topped_up`]),
 /// or the default (the sampler).
