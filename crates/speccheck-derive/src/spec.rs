@@ -43,8 +43,15 @@ pub fn calls_in_scope(tokens: &proc_macro2::TokenStream) -> proc_macro2::TokenSt
     use proc_macro2::{Delimiter, TokenTree};
     fn walk(ts: proc_macro2::TokenStream, out: &mut Vec<proc_macro2::Ident>) {
         let trees: Vec<TokenTree> = ts.into_iter().collect();
+        // `matches!(x, Ctor(..))` holds patterns, not calls.
+        let in_matches = |i: usize| {
+            i >= 2
+                && matches!(&trees[i - 1], TokenTree::Punct(p) if p.as_char() == '!')
+                && matches!(&trees[i - 2], TokenTree::Ident(m) if m == "matches")
+        };
         for (i, t) in trees.iter().enumerate() {
             match t {
+                TokenTree::Group(_) if in_matches(i) => {}
                 TokenTree::Group(g) => walk(g.stream(), out),
                 TokenTree::Ident(id) => {
                     let called = matches!(trees.get(i + 1), Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Parenthesis);

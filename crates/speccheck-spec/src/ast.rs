@@ -118,7 +118,27 @@ pub enum Expr {
     },
 }
 
+/// The name a constructor test is a call of, before the constructor's:
+/// `matches!(x, Node { .. })` is `Call("matches!Node", [x])` (no measure's
+/// name has a `!`).
+pub const MATCHES: &str = "matches!";
+
 impl Expr {
+    /// True when `e` is a value built by constructor `ctor` (a constructor
+    /// test: what `matches!` and nested patterns in measures read as).
+    pub fn is_ctor(e: Expr, ctor: &str) -> Expr {
+        Expr::Call(format!("{MATCHES}{ctor}"), vec![e])
+    }
+
+    /// The constructor a call tests for and the value it tests, when it is
+    /// a constructor test.
+    pub fn ctor_test<'a>(f: &'a str, args: &'a [Expr]) -> Option<(&'a str, &'a Expr)> {
+        match args {
+            [e] => Some((f.strip_prefix(MATCHES)?, e)),
+            _ => None,
+        }
+    }
+
     /// `a op b`.
     pub fn bin(op: BinOp, a: Expr, b: Expr) -> Expr {
         Expr::Binary(op, Box::new(a), Box::new(b))
@@ -276,6 +296,10 @@ impl fmt::Display for Expr {
             Expr::Unary(UnOp::Neg, e) => write!(f, "-{}", Paren(e)),
             Expr::Binary(op, a, b) => write!(f, "{} {} {}", Paren(a), op.symbol(), Paren(b)),
             Expr::If(c, a, b) => write!(f, "if {c} {{ {a} }} else {{ {b} }}"),
+            Expr::Call(name, args) if Expr::ctor_test(name, args).is_some() => {
+                let (ctor, e) = Expr::ctor_test(name, args).expect("checked by the guard");
+                write!(f, "matches!({e}, {ctor} {{ .. }})")
+            }
             Expr::Call(name, args) => {
                 write!(f, "{name}(")?;
                 for (i, a) in args.iter().enumerate() {

@@ -652,6 +652,14 @@ impl<'m> Env<'m> {
                     self.eval(b)?
                 }
             }
+            Expr::Call(f, args) if Expr::ctor_test(f, args).is_some() => {
+                // Only the constructor is read: the fields may be holes.
+                let (ctor, x) = Expr::ctor_test(f, args).expect("checked by the guard");
+                match known(self.eval(x)?)? {
+                    Value::Data { def, ctor: c, .. } => Value::Bool(def.ctors[c].name == ctor),
+                    other => return Err(ty("a data value", &other, x)),
+                }
+            }
             Expr::Call(f, args) => {
                 let vals = args.iter().map(|a| self.eval(a)).collect::<Result<Vec<_>, _>>()?;
                 self.call(f, vals, e)?
@@ -1111,27 +1119,28 @@ pub fn builtin(f: &str, args: &[Value], at: &Expr) -> Result<Option<Value>, Eval
 /// Whether `f` names a built-in (a `match`, not a scan of [`BUILTINS`]:
 /// every measure call asks).
 pub(crate) fn is_builtin(f: &str) -> bool {
-    matches!(
-        f,
-        "len"
-            | "is_empty"
-            | "empty"
-            | "singleton"
-            | "elems"
-            | "union"
-            | "inter"
-            | "intersection"
-            | "diff"
-            | "difference"
-            | "member"
-            | "contains"
-            | "subset"
-            | "is_subset"
-            | "count"
-            | "abs"
-            | "min"
-            | "max"
-    )
+    f.starts_with(crate::ast::MATCHES)
+        || matches!(
+            f,
+            "len"
+                | "is_empty"
+                | "empty"
+                | "singleton"
+                | "elems"
+                | "union"
+                | "inter"
+                | "intersection"
+                | "diff"
+                | "difference"
+                | "member"
+                | "contains"
+                | "subset"
+                | "is_subset"
+                | "count"
+                | "abs"
+                | "min"
+                | "max"
+        )
 }
 
 /// The names of the built-in functions (for error messages and checks).

@@ -10,9 +10,11 @@
 //! calls to *measures* (`#[measure]` functions, structurally recursive
 //! over data: `len`, `height`, `keys`, with extra arguments allowed),
 //! finite sets (`empty()`, `singleton(x)`, `union`, `inter`, `diff`,
-//! `member`, `subset`), and bounded quantifiers
+//! `member`, `subset`), bounded quantifiers
 //! (`forall!(i in 0..len(xs) - 1, xs[i] <= xs[i + 1])`,
-//! `exists!(k in keys(t), k < 0)`).
+//! `exists!(k in keys(t), k < 0)`), `==` on data and sequences (whole
+//! values), and constructor tests (`matches!(t, Node { left: Leaf, .. })`;
+//! measures' arms may nest patterns too).
 //!
 //! * [`parse`] reads a spec (the macros use it too, so a construct outside
 //!   the language is a compile error at that construct);
@@ -27,6 +29,7 @@ pub mod eval;
 pub mod measure;
 pub mod native;
 pub mod parse;
+pub mod pattern;
 pub mod prelude;
 pub mod refined;
 pub mod residual;

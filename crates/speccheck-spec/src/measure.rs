@@ -217,14 +217,18 @@ impl Measure {
                 if scrutinee != Expr::Var(params[0].clone()) {
                     return Err(at(&m.expr, "a measure matches on its first parameter"));
                 }
-                let mut arms = Vec::new();
-                for arm in &m.arms {
-                    if arm.guard.is_some() {
-                        return Err(at(arm, "match guards are not allowed in measures"));
-                    }
-                    arms.push(Arm { pat: pattern(&arm.pat)?, body: convert(&arm.body)? });
+                if let Some(arm) = m.arms.iter().find(|a| a.guard.is_some()) {
+                    return Err(at(arm, "match guards are not allowed in measures"));
                 }
-                Body::Match(arms)
+                if m.arms.iter().any(|a| nests(&a.pat)) {
+                    Body::Match(flatten(&m.arms, &params[0])?)
+                } else {
+                    let mut arms = Vec::new();
+                    for arm in &m.arms {
+                        arms.push(Arm { pat: pattern(&arm.pat)?, body: convert(&arm.body)? });
+                    }
+                    Body::Match(arms)
+                }
             }
             other => Body::Expr(convert(other)?),
         };
@@ -269,6 +273,136 @@ fn strip_refs(e: &syn::Expr) -> &syn::Expr {
 
 fn at(node: &impl quote::ToTokens, message: &str) -> Located {
     Located::at(node, message)
+}
+
+/// Whether a pattern matches a field against more than a name or `_` (a
+/// constructor, a literal): a nested pattern.
+fn nests(p: &syn::Pat) -> bool {
+    use syn::Pat as P;
+    let flat_field = |f: &syn::Pat| match f {
+        P::Wild(_) | P::Rest(_) => true,
+        P::Ident(id) => id.subpat.is_none() && !crate::pattern::names_ctor(id),
+        P::Reference(r) => {
+            matches!(&*r.pat, P::Ident(id) if id.subpat.is_none() && !crate::pattern::names_ctor(id))
+                || matches!(&*r.pat, P::Wild(_))
+        }
+        _ => false,
+    };
+    match p {
+        P::TupleStruct(ts) => !ts.elems.iter().all(flat_field),
+        P::Struct(s) => !s.fields.iter().all(|f| flat_field(&f.pat)),
+        P::Or(o) => o.cases.iter().any(nests),
+        P::Reference(r) => nests(&r.pat),
+        P::Paren(p) => nests(&p.pat),
+        P::Ident(id) => id.subpat.is_some(),
+        _ => false,
+    }
+}
+
+/// What a top-level alternative of an arm matches: any constructor (`_`, a
+/// name binding the whole value) or one.
+enum Top {
+    Any,
+    Ctor(String),
+}
+
+fn top(p: &syn::Pat) -> Result<Top, Located> {
+    use syn::Pat as P;
+    Ok(match p {
+        P::Wild(_) => Top::Any,
+        P::Ident(id) if !crate::pattern::names_ctor(id) && id.subpat.is_none() => Top::Any,
+        P::Ident(id) if crate::pattern::names_ctor(id) => Top::Ctor(id.ident.to_string()),
+        P::Path(path) => Top::Ctor(crate::pattern::last(&path.path)),
+        P::TupleStruct(ts) => Top::Ctor(crate::pattern::last(&ts.path)),
+        P::Struct(s) => Top::Ctor(crate::pattern::last(&s.path)),
+        P::Reference(r) => top(&r.pat)?,
+        P::Paren(p) => top(&p.pat)?,
+        other => return Err(at(other, "not a constructor pattern")),
+    })
+}
+
+/// Arms with nested patterns as flat ones: one arm per constructor named
+/// at the top (and one for the rest, if an arm takes any), whose body
+/// tries the arms that can match that constructor in order —
+/// `if tests₁ { body₁ } else if tests₂ { body₂ } … else bodyₙ` — where
+/// the tests read the nested parts through field accesses on the measure's
+/// parameter, and each bound name stands for its field path. The last arm
+/// that can match is taken without its tests: rustc checked the `match`
+/// exhaustive, so it matches when none before it did.
+fn flatten(arms: &[syn::Arm], param: &str) -> Result<Vec<Arm>, Located> {
+    // Each arm: its alternatives, each with what it matches at the top and
+    // the tests below the top and the names it binds.
+    let mut read = Vec::new();
+    let mut ctors: Vec<String> = Vec::new();
+    for arm in arms {
+        let cases: Vec<&syn::Pat> = match &arm.pat {
+            syn::Pat::Or(o) => o.cases.iter().collect(),
+            p => vec![p],
+        };
+        let mut alts = Vec::new();
+        for case in cases {
+            let t = top(case)?;
+            let mut m = crate::pattern::matching(case, Expr::Var(param.to_string()))?;
+            if let Top::Ctor(name) = &t {
+                // The constructor test comes first: the flat arm makes it.
+                m.tests.remove(0);
+                if !ctors.contains(name) {
+                    ctors.push(name.clone());
+                }
+            }
+            if !m.binds.is_empty() && matches!(&arm.pat, syn::Pat::Or(_)) {
+                return Err(at(case, "an alternative (`|`) that binds a name is not in the spec language"));
+            }
+            alts.push((t, m));
+        }
+        read.push((alts, convert(&arm.body)?));
+    }
+    // The arm body for a constructor (`None`: any other one).
+    let chain = |ctor: Option<&str>| -> Option<Expr> {
+        let mut tries: Vec<(Expr, Expr)> = Vec::new();
+        for (alts, body) in &read {
+            let fitting: Vec<&crate::pattern::Match> = alts
+                .iter()
+                .filter(|(t, _)| match (t, ctor) {
+                    (Top::Any, _) => true,
+                    (Top::Ctor(c), Some(k)) => c == k,
+                    (Top::Ctor(_), None) => false,
+                })
+                .map(|(_, m)| m)
+                .collect();
+            let Some(first) = fitting.first() else { continue };
+            let test = fitting.iter().map(|m| m.test()).reduce(|a, b| Expr::bin(crate::ast::BinOp::Or, a, b));
+            // All names at once (a bound name may be the parameter's own:
+            // `Cons(h, l)` in a measure of `l`), through placeholders no
+            // spec can write.
+            let hold = |i: usize| Expr::Var(format!("#{i}"));
+            let body = first.binds.iter().enumerate().fold(body.clone(), |b, (i, (name, _))| b.subst(name, &hold(i)));
+            let body = first.binds.iter().enumerate().fold(body, |b, (i, (_, with))| b.subst(&format!("#{i}"), with));
+            let test = test.unwrap_or(Expr::Bool(true));
+            let certain = test == Expr::Bool(true);
+            tries.push((test, body));
+            if certain {
+                break;
+            }
+        }
+        let (_, last) = tries.pop()?;
+        Some(
+            tries
+                .into_iter()
+                .rev()
+                .fold(last, |rest, (test, body)| Expr::If(Box::new(test), Box::new(body), Box::new(rest))),
+        )
+    };
+    let mut out = Vec::new();
+    for c in &ctors {
+        if let Some(body) = chain(Some(c)) {
+            out.push(Arm { pat: Pat::Ctor { name: c.clone(), positional: Vec::new(), named: Vec::new() }, body });
+        }
+    }
+    if let Some(body) = chain(None) {
+        out.push(Arm { pat: Pat::Wild, body });
+    }
+    Ok(out)
 }
 
 fn binder(p: &syn::Pat) -> Result<Option<String>, Located> {

@@ -296,7 +296,8 @@ pub fn convert(e: &syn::Expr) -> Result<Expr, Located> {
             let forall = match name.as_str() {
                 "forall" => true,
                 "exists" => false,
-                _ => return Err(Located::at(e, "the only macros in a spec are `forall!` and `exists!`")),
+                "matches" => return crate::pattern::matches_macro(&m.mac),
+                _ => return Err(Located::at(e, "the only macros in a spec are `forall!`, `exists!` and `matches!`")),
             };
             let q: QuantArgs = m.mac.parse_body().map_err(|err| {
                 Located::at(e, format!("expected `{name}!(x in lo..hi, body)` or `{name}!(x in set, body)` ({err})"))

@@ -120,6 +120,85 @@ fn specs_select_the_same_inputs() {
     agree::<(List, List)>(0..=4, Some("balanced(size(x.0), size(x.1)) && size(x.0) + size(x.1) >= 2"));
 }
 
+/// `==` and `!=` on data values and sequences compare them whole, as the
+/// evaluator does: the same constructor with equal fields, the same length
+/// with equal elements.
+#[test]
+fn equality_of_data_and_sequences() {
+    agree::<(List, List)>(0..=3, Some("x.0 == x.1"));
+    agree::<(List, List)>(0..=3, Some("x.0 != x.1 && size(x.0) == size(x.1)"));
+    agree::<(Vec<i64>, Vec<i64>)>(0..=3, Some("x.0 == x.1 && len(x.0) >= 1"));
+    agree::<(Option<List>, Option<List>)>(0..=3, Some("x.0 == x.1"));
+}
+
+/// A red node with a red child, written with nested patterns, as a
+/// red-black tree's invariant usually is.
+const RED_RED: &str = "fn red_red(t: &Rbt) -> bool { match t { \
+    Rbt::Node { color: Color::R, left: Rbt::Node { color: Color::R, .. }, .. } => true, \
+    Node { color: R, right: box_red @ Node { color: R, .. }, .. } => matches!(box_red, Node { .. }), \
+    Node { left, right, .. } => red_red(left) || red_red(right), \
+    Leaf => false } }";
+
+/// The same, in Rust.
+fn red_red(t: &Rbt) -> bool {
+    let red = |t: &Rbt| matches!(t, Rbt::Node { color: trees::Color::R, .. });
+    match t {
+        Rbt::Node { color: trees::Color::R, left, right, .. } if red(left) || red(right) => true,
+        Rbt::Node { left, right, .. } => red_red(left) || red_red(right),
+        Rbt::Leaf => false,
+    }
+}
+
+/// Nested patterns in a measure's arms (a field matched against a
+/// constructor or a literal, `name @ pattern`) and `matches!` in a spec
+/// mean what they mean in Rust: the evaluator agrees with the Rust
+/// function on every tree, and the solver and the lazy enumeration select
+/// the inputs the evaluator admits.
+#[test]
+fn nested_patterns_and_constructor_tests() {
+    let m = measures().with(RED_RED).unwrap();
+    let trees: Vec<Rbt> = enumerate(&any::<Rbt>(), 3).map(|(_, t)| t).collect();
+    let spec = vec![("red_red(x)".to_string(), parse_str("red_red(x)").unwrap())];
+    let mut reds = 0;
+    for t in &trees {
+        let admitted = speccheck_spec::admits(&[("x", t.reflect())], &spec, &m).unwrap().is_none();
+        assert_eq!(admitted, red_red(t), "{t:?}");
+        reds += usize::from(admitted);
+    }
+    assert!(reds > 10 && reds < trees.len(), "{reds} of {}", trees.len());
+    let with = |d: u32, s: &str| {
+        let requires = vec![parse_str(s).unwrap()];
+        let e = admitted(enumerate(&any::<Rbt>(), d).map(|(_, v)| v.reflect()), Some(s), &m);
+        let lazy = distinct(
+            "lazy",
+            Lazy::new(&[("x".into(), Rbt::ty())], &requires, &m, d).map(|v| v.map_err(|e| e.to_string())),
+        );
+        assert_eq!(lazy, e, "lazy under {s} at depth {d}");
+        #[cfg(feature = "z3")]
+        {
+            let smt = speccheck_target::smt::Search::new(
+                &[("x".into(), Rbt::ty())],
+                &requires,
+                &m,
+                d,
+                Duration::from_secs(30),
+            )
+            .unwrap();
+            assert_eq!(distinct("SMT", smt.map(|v| v.map_err(|e| e.to_string()))), e, "SMT under {s} at depth {d}");
+        }
+        e.len()
+    };
+    for d in 0..=3 {
+        with(d, "!red_red(x)");
+        with(d, "red_red(x) && all_lt(x, 2)");
+    }
+    // `matches!` in a spec: constructors, nested ones, literals, `|`.
+    assert!(with(3, "matches!(x, Rbt::Node { left: Rbt::Node { .. }, key: 0, .. })") > 0);
+    assert!(with(3, "matches!(x, Leaf | Node { color: B, .. })") > 1);
+    agree::<List>(0..=3, Some("matches!(x, List::Cons(_, Cons(..)))"));
+    agree::<List>(0..=3, Some("!matches!(x, Cons(1, _))"));
+}
+
 /// A partial operation (an index out of range, a field of another
 /// constructor, a division by zero) makes the spec false where evaluation
 /// reaches it — not its negation true, not a free value — in the
@@ -262,4 +341,22 @@ fn free_integers_cost_one_model_per_shape() {
     let (inputs, models) = count(<Vec<i64>>::ty(), Some("forall!(i in 0..len(x), x[i] > -100)"), 3);
     assert_eq!(inputs, models);
     assert!(inputs > 50);
+}
+
+/// A measure of several arguments that calls itself on the same ones is
+/// named as not terminating, as one of one argument is (unfoldings are
+/// known by every argument, not the matched node alone).
+#[cfg(feature = "z3")]
+#[test]
+fn a_measure_calling_itself_on_the_same_arguments_is_named() {
+    let m = measures()
+        .with("fn spin_with(l: &List, k: i64) -> bool { match l { Nil => true, Cons(_, _) => spin_with(l, k) } }")
+        .unwrap();
+    let requires = vec![parse_str("spin_with(x, 3)").unwrap()];
+    // Height 0 (the empty list) unfolds no call; height 1 meets the loop.
+    let mut search =
+        speccheck_target::smt::Search::new(&[("x".into(), List::ty())], &requires, &m, 3, Duration::from_secs(30))
+            .unwrap();
+    let err = search.find_map(Result::err).expect("the spec does not terminate");
+    assert!(err.to_string().contains("`spin_with` does not terminate"), "{err}");
 }

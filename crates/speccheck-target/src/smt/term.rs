@@ -15,7 +15,7 @@ use std::rc::Rc;
 use speccheck_spec::measure::Body;
 use speccheck_spec::{BinOp, Domain, Expr, Measures, UnOp};
 use z3::Sort;
-use z3::ast::{Ast, Bool, Int, Set};
+use z3::ast::{Ast, Bool, Dynamic, Int, Set};
 
 use super::sym::{DataSym, SeqSym, Sym};
 
@@ -63,12 +63,42 @@ impl T {
     }
 }
 
-/// Translates specs, memoizing measure unfoldings per node.
+/// One measure call: the measure, the node it matches on, and its other
+/// arguments (terms by identity: z3 shares equal terms).
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct Call {
+    measure: String,
+    node: u32,
+    rest: Vec<Arg>,
+}
+
+/// A measure argument after the first, as a call's identity sees it.
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum Arg {
+    Term(Dynamic),
+    Node(u32),
+}
+
+impl Arg {
+    /// `None` for an argument with no identity here (a sequence, or an
+    /// undefined value): such calls are not memoized.
+    fn of(t: &T) -> Option<Arg> {
+        Some(match t {
+            T::Int(x, _) => Arg::Term(Dynamic::from(x)),
+            T::Bool(b) => Arg::Term(Dynamic::from(b)),
+            T::Set(x) => Arg::Term(Dynamic::from(x)),
+            T::Data(node) => Arg::Node(node.id),
+            T::Seq(_) | T::Undef => return None,
+        })
+    }
+}
+
+/// Translates specs, memoizing measure unfoldings per node and arguments.
 pub struct Translator<'m> {
     measures: &'m Measures,
     /// Each unfolding with the condition under which it is undefined.
-    memo: HashMap<(String, u32), (T, Bool)>,
-    unfolding: Vec<(String, u32)>,
+    memo: HashMap<Call, (T, Bool)>,
+    unfolding: Vec<Call>,
     /// Conditions under which the expression being translated meets a
     /// partial operation (see [`Translator::scoped`]).
     undef: Vec<Bool>,
@@ -289,8 +319,14 @@ impl<'m> Translator<'m> {
                     (T::Bool(x), T::Bool(y)) => x.eq(&y),
                     (T::Set(x), T::Set(y)) => x.eq(&y),
                     (T::Seq(x), T::Set(y)) | (T::Set(y), T::Seq(x)) => elements(&x)?.eq(&y),
+                    (T::Data(x), T::Data(y)) => {
+                        data_eq(&x, &y).ok_or_else(|| unsolvable(e, "equality of unlike values"))?
+                    }
+                    (T::Seq(x), T::Seq(y)) => {
+                        seq_eq(&x, &y).ok_or_else(|| unsolvable(e, "equality of unlike values"))?
+                    }
                     (T::Undef, _) | (_, T::Undef) => Bool::fresh_const("undef"),
-                    _ => return Err(unsolvable(e, "equality of data values or sequences")),
+                    _ => return Err(unsolvable(e, "equality of values of different types")),
                 };
                 return Ok(T::Bool(if op == BinOp::Eq { eq } else { eq.not() }));
             }
@@ -346,6 +382,17 @@ impl<'m> Translator<'m> {
     }
 
     fn call(&mut self, f: &str, args: &[Expr], e: &Expr, s: &mut Scope) -> Result<T, Unsolvable> {
+        if let Some((ctor, x)) = Expr::ctor_test(f, args) {
+            return match self.term(x, s)? {
+                T::Data(node) => {
+                    let chosen: Vec<Bool> =
+                        node.alts.iter().filter(|a| node.def.ctors[a.ctor].name == ctor).map(|a| a.chosen()).collect();
+                    Ok(T::Bool(any(&chosen)))
+                }
+                T::Undef => Ok(T::Undef),
+                _ => Err(unsolvable(e, "a constructor test of something that is not data")),
+            };
+        }
         let int_sort = Sort::int();
         match (f, args) {
             ("len", [x]) => match self.term(x, s)? {
@@ -407,7 +454,7 @@ impl<'m> Translator<'m> {
         // A measure defined by one expression is a macro over its arguments,
         // whatever their types (`weights_ok(size(l), size(r))`).
         if let Body::Expr(body) = &m.body {
-            let key = (f.to_string(), u32::MAX);
+            let key = Call { measure: f.to_string(), node: u32::MAX, rest: Vec::new() };
             if self.unfolding.contains(&key) {
                 return Err(unsolvable(e, format!("measure `{f}` calls itself without matching on data")));
             }
@@ -422,8 +469,11 @@ impl<'m> Translator<'m> {
             T::Undef => return Ok(T::Undef),
             _ => return Err(unsolvable(e, format!("measure `{f}` matches on something that is not data"))),
         };
-        let key = (f.to_string(), node.id);
-        let memoizable = vals.len() == 1;
+        // Memoized on every argument: a call repeated with the same ones
+        // (a measure a refinement and a spec both call) unfolds once.
+        let rest: Option<Vec<Arg>> = vals[1..].iter().map(Arg::of).collect();
+        let memoizable = rest.is_some();
+        let key = Call { measure: f.to_string(), node: node.id, rest: rest.unwrap_or_default() };
         if memoizable && let Some((t, u)) = self.memo.get(&key) {
             self.undef.push(u.clone());
             return Ok(t.clone());
@@ -479,6 +529,45 @@ impl<'m> Translator<'m> {
         }
         Ok(result)
     }
+}
+
+/// Structural equality of two symbolic data values: the same constructor
+/// chosen on both, with equal fields (`None` for values of unlike types).
+fn data_eq(a: &DataSym, b: &DataSym) -> Option<Bool> {
+    if a.def.name != b.def.name {
+        return None;
+    }
+    let mut cases = Vec::new();
+    for x in &a.alts {
+        for y in b.alts.iter().filter(|y| y.ctor == x.ctor) {
+            let mut all = vec![x.chosen(), y.chosen()];
+            for (f, g) in x.fields.iter().zip(&y.fields) {
+                all.push(sym_eq(f, g)?);
+            }
+            cases.push(Bool::and(&all));
+        }
+    }
+    Some(any(&cases))
+}
+
+/// Structural equality of two symbolic sequences: equal lengths and equal
+/// elements below the length.
+fn seq_eq(a: &SeqSym, b: &SeqSym) -> Option<Bool> {
+    let mut all = vec![a.len.eq(&b.len)];
+    for (k, (x, y)) in a.elems.iter().zip(&b.elems).enumerate() {
+        all.push(a.len.gt(Int::from_i64(k as i64)).implies(&sym_eq(x, y)?));
+    }
+    Some(Bool::and(&all))
+}
+
+fn sym_eq(a: &Sym, b: &Sym) -> Option<Bool> {
+    Some(match (a, b) {
+        (Sym::Int(x, ..), Sym::Int(y, ..)) => x.eq(y),
+        (Sym::Bool(x), Sym::Bool(y)) => x.eq(y),
+        (Sym::Data(x), Sym::Data(y)) => data_eq(x, y)?,
+        (Sym::Seq(x), Sym::Seq(y)) => seq_eq(x, y)?,
+        _ => return None,
+    })
 }
 
 /// The constant value of an integer term, if it is one.
