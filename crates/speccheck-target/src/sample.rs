@@ -61,6 +61,10 @@ const EXPLORE_ONE_IN: u32 = 16;
 /// Attempts at one size before the size shrinks by a quarter.
 const ATTEMPTS_PER_SIZE: u32 = 10;
 
+/// Fresh starts of a case whose work ran out at every size, when earlier
+/// cases found inputs (see [`Sampler::sample`]).
+const RETRIES: u32 = 4;
+
 /// A filled hole whose other options are still to try.
 struct Frame {
     args: Vec<Value>,
@@ -171,12 +175,13 @@ impl<'m> Sampler<'m> {
         if self.rng.random_range(0..EXPLORE_ONE_IN) != 0 {
             cap = cap.min(self.record.paying());
         }
-        let start = self.rng.random_range(0..=size.min(cap));
+        let mut start = self.rng.random_range(0..=size.min(cap));
         self.largest_tried = start;
         let mut target = start;
         // Down to 0, then (a spec met only by larger inputs: `len(xs) >= 3`
         // in a case of size 1) up, to a bound.
         let mut up = false;
+        let mut retries = 0;
         loop {
             for _ in 0..ATTEMPTS_PER_SIZE {
                 let found = self.attempt(target)?;
@@ -199,6 +204,19 @@ impl<'m> Sampler<'m> {
                 // (`len(xs) == 3`) meets its size on the way.
                 target = target.saturating_add((target / 4).max(1));
                 if target > UPWARD_LIMIT.max(size) {
+                    // Earlier cases found inputs up to `reached`: a spec
+                    // that few completions meet (an exact count) can miss
+                    // them all once this case's work is spent, a size at a
+                    // time. Again from a size that gave inputs, with a
+                    // fresh allowance, a few times before the run is told
+                    // none exist.
+                    if self.reached > 0 && retries < RETRIES {
+                        retries += 1;
+                        self.work = 0;
+                        (start, up) = (self.rng.random_range(1..=self.reached), false);
+                        target = start;
+                        continue;
+                    }
                     return Ok(None);
                 }
                 self.largest_tried = self.largest_tried.max(target);

@@ -89,3 +89,30 @@ fn strategies_agree_on_the_count() {
     assert!(smt > 10, "{smt}");
     assert_eq!(smt, lazy);
 }
+
+/// A spec that few completions meet (an exact count of red nodes) does not
+/// end a run that has been finding inputs: a case whose work ran out at
+/// every size tries again from a size that gave inputs before (the run
+/// gave up after about a hundred cases).
+#[test]
+fn the_sampler_keeps_going_on_a_spec_few_completions_meet() {
+    const SPEC: &str = "reds(t) == 3 && !matches!(t, Leaf)";
+    for seed in 1..=8 {
+        let spec = speccheck::target::ArgSpec::new(
+            vec![("t".into(), <Tree as speccheck::spec::Targetable>::ty())],
+            &[(SPEC, SPEC)],
+        )
+        .unwrap();
+        let p = speccheck::Property::new(speccheck::gens::arguments((speccheck::any::<Tree>(),))).configure(|c| {
+            c.database = None;
+            c.seed = Some(seed);
+            c.cases = 300;
+        });
+        let reify = |v: &[speccheck::spec::Value]| Some((<Tree as speccheck::spec::Targetable>::reify(v.first()?)?,));
+        let r = speccheck::target::apply_default(p, &spec, 5, reify).run(|(t,): (Tree,)| {
+            assert!(reds_in_rust(&t) == 3, "{t:?}");
+        });
+        assert!(matches!(r.verdict, speccheck::RunVerdict::Passed), "seed {seed}: {}", r.summary());
+        assert_eq!(r.stats.passed, 300, "seed {seed}: {}", r.summary());
+    }
+}
