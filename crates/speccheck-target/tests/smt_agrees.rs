@@ -199,6 +199,52 @@ fn nested_patterns_and_constructor_tests() {
     agree::<List>(0..=3, Some("!matches!(x, Cons(1, _))"));
 }
 
+/// Quantifiers over sets (a measure's set of keys, a sequence's elements,
+/// their intersections and differences) unroll over the set's possible
+/// members; where the body is partial, the evaluator's order (increasing)
+/// decides, as for a sequence.
+#[test]
+fn quantifiers_over_sets() {
+    let keys =
+        "fn keys(l: &List) -> Set<i64> { match l { Nil => empty(), Cons(h, t) => union(singleton(*h), keys(t)) } }";
+    let with_keys = |d: u32, spec: &str| {
+        let m = measures().with(keys).unwrap();
+        let requires = vec![parse_str(spec).unwrap()];
+        let e = admitted(enumerate(&any::<(List, List)>(), d).map(|(_, v)| v.reflect()), Some(spec), &m);
+        let lazy = distinct(
+            "lazy",
+            Lazy::new(&[("x".into(), <(List, List)>::ty())], &requires, &m, d).map(|v| v.map_err(|e| e.to_string())),
+        );
+        assert_eq!(lazy, e, "lazy under {spec} at depth {d}");
+        #[cfg(feature = "z3")]
+        {
+            let smt = speccheck_target::smt::Search::new(
+                &[("x".into(), <(List, List)>::ty())],
+                &requires,
+                &m,
+                d,
+                Duration::from_secs(30),
+            )
+            .unwrap();
+            assert_eq!(distinct("SMT", smt.map(|v| v.map_err(|e| e.to_string()))), e, "SMT under {spec} at depth {d}");
+        }
+        e.len()
+    };
+    for d in 0..=3 {
+        with_keys(d, "forall!(k in keys(x.0), k > 0)");
+        with_keys(d, "exists!(k in union(keys(x.0), keys(x.1)), k == 1) && size(x.1) >= 1");
+        with_keys(
+            d,
+            "forall!(k in diff(keys(x.0), keys(x.1)), k < 0) && forall!(k in inter(keys(x.0), keys(x.1)), k != 0)",
+        );
+    }
+    assert!(with_keys(3, "exists!(k in keys(x.0), exists!(j in keys(x.1), j == k + 1))") > 5);
+    agree::<Vec<i64>>(0..=3, Some("forall!(e in elems(x), e != 0)"));
+    // A partial body: the index is the element, out of range for some.
+    agree::<Vec<i64>>(0..=3, Some("forall!(e in elems(x), x[e] >= 0)"));
+    agree::<Vec<i64>>(0..=3, Some("exists!(e in elems(x), x[e] == 0)"));
+}
+
 /// A partial operation (an index out of range, a field of another
 /// constructor, a division by zero) makes the spec false where evaluation
 /// reaches it — not its negation true, not a free value — in the

@@ -1,6 +1,8 @@
 //! Specs as SMT terms over symbolic values: measures unfold along the
 //! symbolic structure (one `ite` over the constructors a node may take,
-//! shared between uses), bounded quantifiers unroll, sets are z3 arrays.
+//! shared between uses), bounded quantifiers unroll, sets are z3 arrays
+//! that also carry their possible members (so a quantifier over a set
+//! unrolls too), data values and sequences compare field by field.
 //!
 //! A partial operation (a field of another constructor, an index out of
 //! range, a division by zero) is *undefined*: alongside each term the
@@ -41,7 +43,7 @@ pub enum T {
     /// A boolean term.
     Bool(Bool),
     /// A set of integers.
-    Set(Set),
+    Set(SetT),
     /// A symbolic data value.
     Data(Rc<DataSym>),
     /// A symbolic sequence.
@@ -50,6 +52,64 @@ pub enum T {
     /// evaluated (a field no constructor the node may take has): any
     /// value will do, since the spec is false there.
     Undef,
+}
+
+/// A set of integers as z3 sees it, with the integers that may be in it:
+/// every set a spec builds comes from `empty`, `singleton`, `elems`, the
+/// set operations and choices between sets, so its possible members are
+/// known terms, each under the condition that puts it there. A quantifier
+/// over the set unrolls over them (no z3 quantifier).
+#[derive(Clone)]
+pub struct SetT {
+    set: Set,
+    members: Rc<Vec<Member>>,
+}
+
+/// A possible member of a set: when it is in, the integer, its bounds.
+#[derive(Clone)]
+struct Member {
+    when: Bool,
+    x: Int,
+    bounds: Option<(i128, i128)>,
+}
+
+impl SetT {
+    fn empty() -> SetT {
+        SetT { set: Set::empty(&Sort::int()), members: Rc::new(Vec::new()) }
+    }
+
+    fn singleton(x: Int, bounds: Option<(i128, i128)>) -> SetT {
+        SetT {
+            set: Set::empty(&Sort::int()).add(&x),
+            members: Rc::new(vec![Member { when: Bool::from_bool(true), x, bounds }]),
+        }
+    }
+
+    /// The members of `self`, each also under `also` at `x`.
+    fn members_where(&self, also: impl Fn(&Int) -> Bool) -> Vec<Member> {
+        self.members.iter().map(|m| Member { when: Bool::and(&[m.when.clone(), also(&m.x)]), ..m.clone() }).collect()
+    }
+
+    fn union(a: SetT, b: SetT) -> SetT {
+        let members = a.members.iter().chain(b.members.iter()).cloned().collect();
+        SetT { set: Set::set_union(&[a.set, b.set]), members: Rc::new(members) }
+    }
+
+    fn inter(a: SetT, b: SetT) -> SetT {
+        let members = a.members_where(|x| b.set.member(x));
+        SetT { set: Set::intersect(&[a.set, b.set]), members: Rc::new(members) }
+    }
+
+    fn diff(a: SetT, b: SetT) -> SetT {
+        let members = a.members_where(|x| b.set.member(x).not());
+        SetT { set: a.set.difference(&b.set), members: Rc::new(members) }
+    }
+
+    fn ite(c: &Bool, a: SetT, b: SetT) -> SetT {
+        let mut members = a.members_where(|_| c.clone());
+        members.extend(b.members_where(|_| c.not()));
+        SetT { set: c.ite(&a.set, &b.set), members: Rc::new(members) }
+    }
 }
 
 impl T {
@@ -86,7 +146,7 @@ impl Arg {
         Some(match t {
             T::Int(x, _) => Arg::Term(Dynamic::from(x)),
             T::Bool(b) => Arg::Term(Dynamic::from(b)),
-            T::Set(x) => Arg::Term(Dynamic::from(x)),
+            T::Set(x) => Arg::Term(Dynamic::from(&x.set)),
             T::Data(node) => Arg::Node(node.id),
             T::Seq(_) | T::Undef => return None,
         })
@@ -146,11 +206,11 @@ impl<'m> Translator<'m> {
         }
     }
 
-    fn set(&mut self, e: &Expr, s: &mut Scope) -> Result<Set, Unsolvable> {
+    fn set(&mut self, e: &Expr, s: &mut Scope) -> Result<SetT, Unsolvable> {
         match self.term(e, s)? {
             T::Set(x) => Ok(x),
             T::Seq(seq) => Ok(elements(&seq)?),
-            T::Undef => Ok(Set::empty(&Sort::int())),
+            T::Undef => Ok(SetT::empty()),
             _ => Err(unsolvable(e, "expected a set")),
         }
     }
@@ -261,13 +321,9 @@ impl<'m> Translator<'m> {
                     Domain::Elements(c) => {
                         let seq = match self.term(c, s)? {
                             T::Seq(seq) => seq,
+                            T::Set(set) => return self.over_set(*forall, var, &set, body, s),
                             T::Undef => return Ok(T::Undef),
-                            _ => {
-                                return Err(unsolvable(
-                                    e,
-                                    "a quantifier over a set (quantify over a sequence or a range)",
-                                ));
-                            }
+                            _ => return Err(unsolvable(e, "a quantifier over what is neither a sequence nor a set")),
                         };
                         for (k, el) in seq.elems.iter().enumerate() {
                             let inside = seq.len.gt(Int::from_i64(k as i64));
@@ -298,6 +354,39 @@ impl<'m> Translator<'m> {
         })
     }
 
+    /// `forall!(var in set, body)` (or `exists!`): the body on each possible
+    /// member, under the condition that puts it in. The evaluator goes
+    /// through a set's members in increasing order and stops at the first
+    /// that decides; so the quantifier is undefined where some member's
+    /// body is and every smaller member's goes on.
+    fn over_set(&mut self, forall: bool, var: &str, set: &SetT, body: &Expr, s: &mut Scope) -> Result<T, Unsolvable> {
+        let mut parts = Vec::new();
+        for m in set.members.iter() {
+            s.push((var.to_string(), T::Int(m.x.clone(), m.bounds)));
+            let b = self.scoped(|t| t.boolean(body, s));
+            s.pop();
+            let (b, u) = b?;
+            parts.push((m, b, u));
+        }
+        let goes_on = |b: &Bool| if forall { b.clone() } else { b.not() };
+        let mut undefined = Vec::new();
+        for (i, (m, _, u)) in parts.iter().enumerate() {
+            let mut here = vec![m.when.clone(), u.clone()];
+            for (j, (n, b, _)) in parts.iter().enumerate() {
+                if i != j {
+                    here.push(Bool::and(&[n.when.clone(), n.x.lt(&m.x)]).implies(goes_on(b)));
+                }
+            }
+            undefined.push(Bool::and(&here));
+        }
+        self.undef.push(any(&undefined));
+        Ok(T::Bool(if forall {
+            Bool::and(&parts.iter().map(|(m, b, _)| m.when.implies(b)).collect::<Vec<_>>())
+        } else {
+            any(&parts.iter().map(|(m, b, _)| Bool::and(&[m.when.clone(), b.clone()])).collect::<Vec<_>>())
+        }))
+    }
+
     fn binary(&mut self, op: BinOp, a: &Expr, b: &Expr, e: &Expr, s: &mut Scope) -> Result<T, Unsolvable> {
         match op {
             BinOp::And | BinOp::Or | BinOp::Implies => {
@@ -317,8 +406,8 @@ impl<'m> Translator<'m> {
                 let eq = match (self.term(a, s)?, self.term(b, s)?) {
                     (T::Int(x, _), T::Int(y, _)) => x.eq(&y),
                     (T::Bool(x), T::Bool(y)) => x.eq(&y),
-                    (T::Set(x), T::Set(y)) => x.eq(&y),
-                    (T::Seq(x), T::Set(y)) | (T::Set(y), T::Seq(x)) => elements(&x)?.eq(&y),
+                    (T::Set(x), T::Set(y)) => x.set.eq(&y.set),
+                    (T::Seq(x), T::Set(y)) | (T::Set(y), T::Seq(x)) => elements(&x)?.set.eq(&y.set),
                     (T::Data(x), T::Data(y)) => {
                         data_eq(&x, &y).ok_or_else(|| unsolvable(e, "equality of unlike values"))?
                     }
@@ -393,7 +482,6 @@ impl<'m> Translator<'m> {
                 _ => Err(unsolvable(e, "a constructor test of something that is not data")),
             };
         }
-        let int_sort = Sort::int();
         match (f, args) {
             ("len", [x]) => match self.term(x, s)? {
                 T::Seq(seq) => return Ok(T::Int(seq.len.clone(), Some((0, seq.elems.len() as i128)))),
@@ -405,22 +493,22 @@ impl<'m> Translator<'m> {
                 T::Undef => return Ok(T::Undef),
                 _ => {}
             },
-            ("empty", []) => return Ok(T::Set(Set::empty(&int_sort))),
+            ("empty", []) => return Ok(T::Set(SetT::empty())),
             ("singleton", [x]) => {
-                let (x, _) = self.int(x, s)?;
-                return Ok(T::Set(Set::empty(&int_sort).add(&x)));
+                let (x, bounds) = self.int(x, s)?;
+                return Ok(T::Set(SetT::singleton(x, bounds)));
             }
             ("elems", [x]) => return Ok(T::Set(self.set(x, s)?)),
-            ("union", [a, b]) => return Ok(T::Set(Set::set_union(&[self.set(a, s)?, self.set(b, s)?]))),
-            ("inter" | "intersection", [a, b]) => {
-                return Ok(T::Set(Set::intersect(&[self.set(a, s)?, self.set(b, s)?])));
-            }
-            ("diff" | "difference", [a, b]) => return Ok(T::Set(self.set(a, s)?.difference(&self.set(b, s)?))),
+            ("union", [a, b]) => return Ok(T::Set(SetT::union(self.set(a, s)?, self.set(b, s)?))),
+            ("inter" | "intersection", [a, b]) => return Ok(T::Set(SetT::inter(self.set(a, s)?, self.set(b, s)?))),
+            ("diff" | "difference", [a, b]) => return Ok(T::Set(SetT::diff(self.set(a, s)?, self.set(b, s)?))),
             ("member", [x, set]) | ("contains", [set, x]) => {
                 let (x, _) = self.int(x, s)?;
-                return Ok(T::Bool(self.set(set, s)?.member(&x)));
+                return Ok(T::Bool(self.set(set, s)?.set.member(&x)));
             }
-            ("subset" | "is_subset", [a, b]) => return Ok(T::Bool(self.set(a, s)?.set_subset(&self.set(b, s)?))),
+            ("subset" | "is_subset", [a, b]) => {
+                return Ok(T::Bool(self.set(a, s)?.set.set_subset(&self.set(b, s)?.set)));
+            }
             ("abs", [x]) => {
                 let (x, b) = self.int(x, s)?;
                 let bounds = b.map(|(lo, hi)| (0.max(lo).max(-hi), lo.abs().max(hi.abs())));
@@ -576,15 +664,18 @@ fn constant(x: &Int) -> Option<i128> {
 }
 
 /// The set of a sequence's elements.
-fn elements(seq: &SeqSym) -> Result<Set, Unsolvable> {
+fn elements(seq: &SeqSym) -> Result<SetT, Unsolvable> {
     let mut set = Set::empty(&Sort::int());
+    let mut members = Vec::new();
     for (k, el) in seq.elems.iter().enumerate() {
-        let Sym::Int(x, ..) = el else {
+        let Sym::Int(x, lo, hi) = el else {
             return Err(Unsolvable { construct: "elems(..)".into(), why: "a set of non-integers".into() });
         };
-        set = seq.len.gt(Int::from_i64(k as i64)).ite(&set.add(x), &set);
+        let inside = seq.len.gt(Int::from_i64(k as i64));
+        set = inside.ite(&set.add(x), &set);
+        members.push(Member { when: inside, x: x.clone(), bounds: Some((*lo, *hi)) });
     }
-    Ok(set)
+    Ok(SetT { set, members: Rc::new(members) })
 }
 
 /// The disjunction of `conditions` (false when there is none).
@@ -608,7 +699,7 @@ fn ite(e: &Expr, c: &Bool, a: T, b: T) -> Result<T, Unsolvable> {
             T::Int(c.ite(&x, &y), bounds)
         }
         (T::Bool(x), T::Bool(y)) => T::Bool(c.ite(&x, &y)),
-        (T::Set(x), T::Set(y)) => T::Set(c.ite(&x, &y)),
+        (T::Set(x), T::Set(y)) => T::Set(SetT::ite(c, x, y)),
         _ => return Err(unsolvable(e, "a choice between data values")),
     })
 }
