@@ -59,35 +59,48 @@ fn measures() -> Measures {
 /// The SMT inputs for one argument of type `T` at depth `d` under `spec`,
 /// checked to be distinct.
 #[cfg(feature = "z3")]
-fn smt<T: Targetable>(d: u32, spec: Option<&str>) -> BTreeSet<Value> {
+fn smt<T: Targetable>(d: u32, spec: Option<&str>, m: &Measures) -> BTreeSet<Value> {
     let requires: Vec<_> = spec.map(|s| parse_str(s).unwrap()).into_iter().collect();
-    let measures = measures();
     let search =
-        speccheck_target::smt::Search::new(&[("x".into(), T::ty())], &requires, &measures, d, Duration::from_secs(30))
-            .unwrap();
+        speccheck_target::smt::Search::new(&[("x".into(), T::ty())], &requires, m, d, Duration::from_secs(30)).unwrap();
     distinct("SMT", search.map(|v| v.map_err(|e| e.to_string())))
 }
 
 /// The lazy strategy's inputs, checked to be distinct.
-fn lazy<T: Targetable>(d: u32, spec: Option<&str>) -> BTreeSet<Value> {
+fn lazy<T: Targetable>(d: u32, spec: Option<&str>, m: &Measures) -> BTreeSet<Value> {
     let requires: Vec<_> = spec.map(|s| parse_str(s).unwrap()).into_iter().collect();
-    let m = measures();
-    distinct("lazy", Lazy::new(&[("x".into(), T::ty())], &requires, &m, d).map(|v| v.map_err(|e| e.to_string())))
+    distinct("lazy", Lazy::new(&[("x".into(), T::ty())], &requires, m, d).map(|v| v.map_err(|e| e.to_string())))
 }
 
 /// The core's enumeration of `T` at depth `d`, filtered by `spec`.
-fn enumerated<T: Targetable + Arbitrary + std::fmt::Debug>(d: u32, spec: Option<&str>) -> BTreeSet<Value> {
-    admitted(enumerate(&any::<T>(), d).map(|(_, v)| v.reflect()), spec, &measures())
+fn enumerated<T: Targetable + Arbitrary + std::fmt::Debug>(
+    d: u32,
+    spec: Option<&str>,
+    m: &Measures,
+) -> BTreeSet<Value> {
+    admitted(enumerate(&any::<T>(), d).map(|(_, v)| v.reflect()), spec, m)
 }
 
 fn agree<T: Targetable + Arbitrary + std::fmt::Debug>(depths: std::ops::RangeInclusive<u32>, spec: Option<&str>) {
+    agree_with::<T>(&measures(), depths, spec);
+}
+
+/// [`agree`] with the measures `m`; the number of inputs at the last depth.
+fn agree_with<T: Targetable + Arbitrary + std::fmt::Debug>(
+    m: &Measures,
+    depths: std::ops::RangeInclusive<u32>,
+    spec: Option<&str>,
+) -> usize {
+    let mut count = 0;
     for d in depths {
-        let e = enumerated::<T>(d, spec);
+        let e = enumerated::<T>(d, spec, m);
         assert!(d == 0 || spec.is_some() || e.len() > 1, "a trivial comparison at depth {d}");
         #[cfg(feature = "z3")]
-        assert_eq!(smt::<T>(d, spec), e, "SMT: {} at depth {d} under {spec:?}", std::any::type_name::<T>());
-        assert_eq!(lazy::<T>(d, spec), e, "lazy: {} at depth {d} under {spec:?}", std::any::type_name::<T>());
+        assert_eq!(smt::<T>(d, spec, m), e, "SMT: {} at depth {d} under {spec:?}", std::any::type_name::<T>());
+        assert_eq!(lazy::<T>(d, spec, m), e, "lazy: {} at depth {d} under {spec:?}", std::any::type_name::<T>());
+        count = e.len();
     }
+    count
 }
 
 #[test]
@@ -166,35 +179,11 @@ fn nested_patterns_and_constructor_tests() {
         reds += usize::from(admitted);
     }
     assert!(reds > 10 && reds < trees.len(), "{reds} of {}", trees.len());
-    let with = |d: u32, s: &str| {
-        let requires = vec![parse_str(s).unwrap()];
-        let e = admitted(enumerate(&any::<Rbt>(), d).map(|(_, v)| v.reflect()), Some(s), &m);
-        let lazy = distinct(
-            "lazy",
-            Lazy::new(&[("x".into(), Rbt::ty())], &requires, &m, d).map(|v| v.map_err(|e| e.to_string())),
-        );
-        assert_eq!(lazy, e, "lazy under {s} at depth {d}");
-        #[cfg(feature = "z3")]
-        {
-            let smt = speccheck_target::smt::Search::new(
-                &[("x".into(), Rbt::ty())],
-                &requires,
-                &m,
-                d,
-                Duration::from_secs(30),
-            )
-            .unwrap();
-            assert_eq!(distinct("SMT", smt.map(|v| v.map_err(|e| e.to_string()))), e, "SMT under {s} at depth {d}");
-        }
-        e.len()
-    };
-    for d in 0..=3 {
-        with(d, "!red_red(x)");
-        with(d, "red_red(x) && all_lt(x, 2)");
-    }
+    agree_with::<Rbt>(&m, 0..=3, Some("!red_red(x)"));
+    agree_with::<Rbt>(&m, 0..=3, Some("red_red(x) && all_lt(x, 2)"));
     // `matches!` in a spec: constructors, nested ones, literals, `|`.
-    assert!(with(3, "matches!(x, Rbt::Node { left: Rbt::Node { .. }, key: 0, .. })") > 0);
-    assert!(with(3, "matches!(x, Leaf | Node { color: B, .. })") > 1);
+    assert!(agree_with::<Rbt>(&m, 3..=3, Some("matches!(x, Rbt::Node { left: Rbt::Node { .. }, key: 0, .. })")) > 0);
+    assert!(agree_with::<Rbt>(&m, 3..=3, Some("matches!(x, Leaf | Node { color: B, .. })")) > 1);
     agree::<List>(0..=3, Some("matches!(x, List::Cons(_, Cons(..)))"));
     agree::<List>(0..=3, Some("!matches!(x, Cons(1, _))"));
 }
@@ -207,38 +196,15 @@ fn nested_patterns_and_constructor_tests() {
 fn quantifiers_over_sets() {
     let keys =
         "fn keys(l: &List) -> Set<i64> { match l { Nil => empty(), Cons(h, t) => union(singleton(*h), keys(t)) } }";
-    let with_keys = |d: u32, spec: &str| {
-        let m = measures().with(keys).unwrap();
-        let requires = vec![parse_str(spec).unwrap()];
-        let e = admitted(enumerate(&any::<(List, List)>(), d).map(|(_, v)| v.reflect()), Some(spec), &m);
-        let lazy = distinct(
-            "lazy",
-            Lazy::new(&[("x".into(), <(List, List)>::ty())], &requires, &m, d).map(|v| v.map_err(|e| e.to_string())),
-        );
-        assert_eq!(lazy, e, "lazy under {spec} at depth {d}");
-        #[cfg(feature = "z3")]
-        {
-            let smt = speccheck_target::smt::Search::new(
-                &[("x".into(), <(List, List)>::ty())],
-                &requires,
-                &m,
-                d,
-                Duration::from_secs(30),
-            )
-            .unwrap();
-            assert_eq!(distinct("SMT", smt.map(|v| v.map_err(|e| e.to_string()))), e, "SMT under {spec} at depth {d}");
-        }
-        e.len()
-    };
-    for d in 0..=3 {
-        with_keys(d, "forall!(k in keys(x.0), k > 0)");
-        with_keys(d, "exists!(k in union(keys(x.0), keys(x.1)), k == 1) && size(x.1) >= 1");
-        with_keys(
-            d,
-            "forall!(k in diff(keys(x.0), keys(x.1)), k < 0) && forall!(k in inter(keys(x.0), keys(x.1)), k != 0)",
-        );
-    }
-    assert!(with_keys(3, "exists!(k in keys(x.0), exists!(j in keys(x.1), j == k + 1))") > 5);
+    let m = measures().with(keys).unwrap();
+    let with_keys = |depths, spec| agree_with::<(List, List)>(&m, depths, Some(spec));
+    with_keys(0..=3, "forall!(k in keys(x.0), k > 0)");
+    with_keys(0..=3, "exists!(k in union(keys(x.0), keys(x.1)), k == 1) && size(x.1) >= 1");
+    with_keys(
+        0..=3,
+        "forall!(k in diff(keys(x.0), keys(x.1)), k < 0) && forall!(k in inter(keys(x.0), keys(x.1)), k != 0)",
+    );
+    assert!(with_keys(3..=3, "exists!(k in keys(x.0), exists!(j in keys(x.1), j == k + 1))") > 5);
     agree::<Vec<i64>>(0..=3, Some("forall!(e in elems(x), e != 0)"));
     // A partial body: the index is the element, out of range for some.
     agree::<Vec<i64>>(0..=3, Some("forall!(e in elems(x), x[e] >= 0)"));
@@ -287,8 +253,8 @@ fn the_lazy_strategy_skips_refuted_subtrees() {
 #[test]
 fn an_unsatisfiable_spec_has_no_inputs() {
     #[cfg(feature = "z3")]
-    assert!(smt::<List>(4, Some("size(x) > 4")).is_empty());
-    assert!(lazy::<List>(4, Some("size(x) > 4")).is_empty());
+    assert!(smt::<List>(4, Some("size(x) > 4"), &measures()).is_empty());
+    assert!(lazy::<List>(4, Some("size(x) > 4"), &measures()).is_empty());
 }
 
 /// Searches run one after another on a thread (each depth, each height)
@@ -335,7 +301,7 @@ fn the_solver_started_at_a_height_makes_exactly_the_inputs_that_tall() {
     fn check<T: Targetable>(d: u32, spec: Option<&str>, heights: std::ops::RangeInclusive<u32>) {
         let requires: Vec<_> = spec.map(|s| parse_str(s).unwrap()).into_iter().collect();
         let m = measures();
-        let all = lazy::<T>(d, spec);
+        let all = lazy::<T>(d, spec, &m);
         for h in heights {
             let search =
                 speccheck_target::smt::Search::new(&[("x".into(), T::ty())], &requires, &m, d, Duration::from_secs(30))

@@ -64,22 +64,35 @@ fn the_sampler_reads_nested_patterns(#[refine(reds(t) >= 1 && !matches!(t, Leaf)
     assert!(reds_in_rust(&t) >= 1 && t != Tree::Leaf, "{t:?}");
 }
 
+/// A run of `body` on the trees `spec` admits, by `strategy` (`None`: the
+/// default) at depth `depth`, from `seed`, for `cases` cases.
+fn run_on_trees(
+    spec: &str,
+    strategy: Option<&str>,
+    (depth, seed, cases): (u32, u64, u32),
+    body: fn(Tree),
+) -> speccheck::RunReport {
+    use speccheck::spec::{Targetable as _, Value};
+    let spec = speccheck::target::ArgSpec::new(vec![("t".into(), Tree::ty())], &[(spec, spec)]).unwrap();
+    let p = speccheck::Property::new(speccheck::gens::arguments((speccheck::any::<Tree>(),))).configure(|c| {
+        c.database = None;
+        c.seed = Some(seed);
+        c.cases = cases;
+    });
+    let reify = |v: &[Value]| Some((Tree::reify(v.first()?)?,));
+    let p = match strategy {
+        Some(s) => speccheck::target::apply(p, &spec, s.parse().unwrap(), depth, reify),
+        None => speccheck::target::apply_default(p, &spec, depth, reify),
+    };
+    p.run(move |(t,): (Tree,)| body(t))
+}
+
 /// The solver and the enumeration agree on how many trees there are.
 #[test]
 fn strategies_agree_on_the_count() {
     const SPEC: &str = "reds(t) >= 2 && matches!(t, Node { color: B, .. })";
-    let count = |strategy: &str| {
-        let spec = speccheck::target::ArgSpec::new(
-            vec![("t".into(), <Tree as speccheck::spec::Targetable>::ty())],
-            &[(SPEC, SPEC)],
-        )
-        .unwrap();
-        let p = speccheck::Property::new(speccheck::gens::arguments((speccheck::any::<Tree>(),))).configure(|c| {
-            c.database = None;
-            c.cases = u32::MAX;
-        });
-        let reify = |v: &[speccheck::spec::Value]| Some((<Tree as speccheck::spec::Targetable>::reify(v.first()?)?,));
-        let r = speccheck::target::apply(p, &spec, strategy.parse().unwrap(), 2, reify).run(|(t,): (Tree,)| {
+    let count = |strategy| {
+        let r = run_on_trees(SPEC, Some(strategy), (2, 1, u32::MAX), |t| {
             assert!(reds_in_rust(&t) >= 2 && black_root(&t));
         });
         assert!(matches!(r.verdict, speccheck::RunVerdict::Passed), "{}", r.summary());
@@ -96,20 +109,8 @@ fn strategies_agree_on_the_count() {
 /// gave up after about a hundred cases).
 #[test]
 fn the_sampler_keeps_going_on_a_spec_few_completions_meet() {
-    const SPEC: &str = "reds(t) == 3 && !matches!(t, Leaf)";
     for seed in 1..=8 {
-        let spec = speccheck::target::ArgSpec::new(
-            vec![("t".into(), <Tree as speccheck::spec::Targetable>::ty())],
-            &[(SPEC, SPEC)],
-        )
-        .unwrap();
-        let p = speccheck::Property::new(speccheck::gens::arguments((speccheck::any::<Tree>(),))).configure(|c| {
-            c.database = None;
-            c.seed = Some(seed);
-            c.cases = 300;
-        });
-        let reify = |v: &[speccheck::spec::Value]| Some((<Tree as speccheck::spec::Targetable>::reify(v.first()?)?,));
-        let r = speccheck::target::apply_default(p, &spec, 5, reify).run(|(t,): (Tree,)| {
+        let r = run_on_trees("reds(t) == 3 && !matches!(t, Leaf)", None, (5, seed, 300), |t| {
             assert!(reds_in_rust(&t) == 3, "{t:?}");
         });
         assert!(matches!(r.verdict, speccheck::RunVerdict::Passed), "seed {seed}: {}", r.summary());
