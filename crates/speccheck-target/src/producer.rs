@@ -174,8 +174,7 @@ impl<I: Iterator<Item = Result<Vec<Value>, crate::lazy::LazyError>>> LazyInputs 
 /// The solver's search over `spec` at `depth`, from its lowest height.
 #[cfg(feature = "z3")]
 fn smt_start(spec: &ArgSpec, depth: u32) -> Result<crate::smt::Search<'static>, crate::smt::SmtError> {
-    crate::smt::Search::new(&spec.params, &spec.exprs(), spec.measures, depth, QUERY_LIMIT)?
-        .from_height(spec.min_height)
+    crate::smt::Search::at_least(&spec.params, &spec.exprs(), spec.measures, depth, spec.min_height, QUERY_LIMIT)
 }
 
 fn lazy_stopped(e: crate::lazy::LazyError) -> Msg {

@@ -303,11 +303,15 @@ fn the_solver_started_at_a_height_makes_exactly_the_inputs_that_tall() {
         let m = measures();
         let all = lazy::<T>(d, spec, &m);
         for h in heights {
-            let search =
-                speccheck_target::smt::Search::new(&[("x".into(), T::ty())], &requires, &m, d, Duration::from_secs(30))
-                    .unwrap()
-                    .from_height(h)
-                    .unwrap();
+            let search = speccheck_target::smt::Search::at_least(
+                &[("x".into(), T::ty())],
+                &requires,
+                &m,
+                d,
+                h,
+                Duration::from_secs(30),
+            )
+            .unwrap();
             let tall = distinct("SMT from a height", search.map(|v| v.map_err(|e| e.to_string())));
             let expected: BTreeSet<Value> = all
                 .iter()

@@ -155,16 +155,30 @@ impl<'m> Search<'m> {
         depth: u32,
         query_limit: Duration,
     ) -> Result<Search<'m>, SmtError> {
+        Search::at_least(params, requires, measures, depth, 0, query_limit)
+    }
+
+    /// [`Search::new`], making only the inputs at least `height` recursive
+    /// steps tall: the first solver built is that height's (no shorter
+    /// input is asked for).
+    pub fn at_least(
+        params: &[(String, Ty)],
+        requires: &[Expr],
+        measures: &'m Measures,
+        depth: u32,
+        height: u32,
+        query_limit: Duration,
+    ) -> Result<Search<'m>, SmtError> {
         if let Some(why) = params.iter().find_map(|(_, ty)| ty.unbounded()) {
             return Err(SmtError::Unbounded(why));
         }
-        let Height { solver, args, free, taller } = encode(params, requires, measures, depth, 0, query_limit)?;
+        let Height { solver, args, free, taller } = encode(params, requires, measures, depth, height, query_limit)?;
         Ok(Search {
             params: params.to_vec(),
             requires: requires.to_vec(),
             measures,
             depth,
-            height: 0,
+            height,
             solver,
             args,
             free,
@@ -176,17 +190,6 @@ impl<'m> Search<'m> {
             query_limit,
             solving: Duration::ZERO,
         })
-    }
-
-    /// Only the inputs at least `height` recursive steps tall (the solvers
-    /// of the lower heights are never built: no shorter input is made).
-    pub fn from_height(mut self, height: u32) -> Result<Self, SmtError> {
-        if height > self.height {
-            let next = encode(&self.params, &self.requires, self.measures, self.depth, height, self.query_limit)?;
-            self.height = height;
-            self.enter(next);
-        }
-        Ok(self)
     }
 
     /// Inputs found so far.
