@@ -206,6 +206,19 @@ impl ArgSpec {
             Ok(Some(v)) => speccheck_core::reject(format!("the spec {v} is false")),
             Err(e) => panic!("the spec could not be evaluated on this input: {e}"),
         }
+        // The height bound is part of what a valid input is: an input from
+        // elsewhere (a failure saved before the bound was set) shorter than
+        // it is not one.
+        if self.min_height > 0 {
+            let types: Vec<Ty> = self.params.iter().map(|(_, ty)| ty.clone()).collect();
+            let height = crate::depth::input_height(args, &types);
+            if height < self.min_height {
+                speccheck_core::reject(format!(
+                    "the input is {height} recursive steps tall, below the lower bound {}",
+                    self.min_height
+                ));
+            }
+        }
     }
 
     pub(crate) fn exprs(&self) -> Vec<Expr> {

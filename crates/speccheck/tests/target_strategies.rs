@@ -245,6 +245,37 @@ fn a_height_bound_keeps_only_the_inputs_that_tall_or_says_there_are_none() {
     }
 }
 
+/// A failure saved before the bound was set (a short list) is not an input
+/// under it: the replay discards it, as it discards an input a refinement
+/// rejects, instead of failing the property on it.
+#[test]
+fn a_failure_saved_before_a_height_bound_is_not_an_input_under_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |height: u32| {
+        let spec =
+            ArgSpec::new(vec![("l".into(), List::ty()), ("x".into(), i64::ty())], &[("ordered(l)", "ordered(l)")])
+                .unwrap()
+                .from_height(height);
+        let admit = spec.clone();
+        let db = dir.path().to_path_buf();
+        let p = Property::new(gens::arguments((any::<List>(), any::<i64>()))).configure(move |c| {
+            c.name = "lists at least three long".into();
+            c.database = Some(db.clone());
+            c.database_writes = true;
+            c.cases = 1000;
+        });
+        apply(p, &spec, Strategy::Lazy, 4, reify).run(move |(l, x): (List, i64)| {
+            admit.admit(&[l.reflect(), x.reflect()]);
+            assert!(size(&l) >= 3, "{l:?} is shorter than 3");
+        })
+    };
+    let before = run(0);
+    assert!(matches!(before.verdict, RunVerdict::Failed { .. }), "{}", before.summary());
+    let after = run(3);
+    assert!(matches!(after.verdict, RunVerdict::Passed), "{}", after.summary());
+    assert!(after.to_string().contains("a saved failure of `lists at least three long` no longer fits"), "{after}");
+}
+
 /// The same bound from `#[property]`: every list the body sees is at least
 /// three long (a shorter one fails the assertion).
 #[property(strategy = smt, depth = 4, min_height = 3, cases = 100_000)]
