@@ -1,8 +1,9 @@
 //! The SMT strategy (Target §4): query — every input up to a depth as
-//! symbolic values constrained by the spec; decode — a model into values;
-//! refute — block the model on its decode-relevant literals only, so the
-//! next model is a new input; until unsat (every valid input was found) or
-//! a budget.
+//! symbolic values constrained by the spec; decode — a model into values
+//! (with every value of the integers no spec mentions); refute — block the
+//! model on its decode-relevant literals only, so the next model is a new
+//! input; until unsat (confirmed by a fresh solver: every valid input was
+//! found) or a budget.
 
 mod sym;
 mod term;
