@@ -69,6 +69,10 @@ struct Args {
     /// Only the bugs whose name contains one of these (comma-separated).
     #[arg(long)]
     bugs: Option<String>,
+    /// The enumerating strategies (lazy, smt, auto) make only inputs at
+    /// least this tall (`min_height`, as a user sets it).
+    #[arg(long)]
+    min_height: Option<u32>,
     /// Output file.
     #[arg(long, default_value = "bench/results/target-size.md")]
     out: String,
@@ -185,6 +189,7 @@ struct Subject<T: 'static> {
 fn spec<T: Targetable>(names: (&str, &str), requires: &[(&str, &str)]) -> ArgSpec {
     ArgSpec::new(vec![(names.0.to_string(), i64::ty()), (names.1.to_string(), T::ty())], requires)
         .expect("the bench's specs parse")
+        .from_height(MIN_HEIGHT.get().copied().flatten().unwrap_or(0))
 }
 
 fn config(col: Col, seed: u64, budget: Duration, shrink: bool) -> Config {
@@ -358,6 +363,7 @@ type RunBug = Box<dyn Fn(Col, u64, Duration, bool) -> (Found, Option<usize>)>;
 
 /// `--depth`, when given.
 static DEPTH_OVERRIDE: std::sync::OnceLock<Option<u32>> = std::sync::OnceLock::new();
+static MIN_HEIGHT: std::sync::OnceLock<Option<u32>> = std::sync::OnceLock::new();
 
 /// A bug, type-erased: runs one (strategy, seed).
 struct Bug {
@@ -543,6 +549,7 @@ fn at_least(by_size: &BTreeMap<usize, u64>, k: usize) -> u64 {
 fn main() {
     let args = Args::parse();
     DEPTH_OVERRIDE.set(args.depth).expect("set once");
+    MIN_HEIGHT.set(args.min_height).expect("set once");
     // The runs' failures are the point: keep the output to the progress lines.
     std::panic::set_hook(Box::new(|_| {}));
     let cols: Vec<Col> = COLS.into_iter().filter(|c| picks(&args.strategies, c.name())).collect();
@@ -562,6 +569,9 @@ fn command(args: &Args) -> String {
     );
     if let Some(d) = args.depth {
         c.push_str(&format!(" --depth {d}"));
+    }
+    if let Some(h) = args.min_height {
+        c.push_str(&format!(" --min-height {h}"));
     }
     for (flag, v) in [("--parts", &args.parts), ("--strategies", &args.strategies), ("--bugs", &args.bugs)] {
         if let Some(v) = v {
