@@ -279,15 +279,6 @@ fn at(node: &impl quote::ToTokens, message: &str) -> Located {
 /// constructor, a literal): a nested pattern.
 fn nests(p: &syn::Pat) -> bool {
     use syn::Pat as P;
-    let flat_field = |f: &syn::Pat| match f {
-        P::Wild(_) | P::Rest(_) => true,
-        P::Ident(id) => id.subpat.is_none() && !crate::pattern::names_ctor(id),
-        P::Reference(r) => {
-            matches!(&*r.pat, P::Ident(id) if id.subpat.is_none() && !crate::pattern::names_ctor(id))
-                || matches!(&*r.pat, P::Wild(_))
-        }
-        _ => false,
-    };
     match p {
         P::TupleStruct(ts) => !ts.elems.iter().all(flat_field),
         P::Struct(s) => !s.fields.iter().all(|f| flat_field(&f.pat)),
@@ -295,6 +286,18 @@ fn nests(p: &syn::Pat) -> bool {
         P::Reference(r) => nests(&r.pat),
         P::Paren(p) => nests(&p.pat),
         P::Ident(id) => id.subpat.is_some(),
+        _ => false,
+    }
+}
+
+/// Whether a field's pattern only binds or ignores it (`x`, `_`, `..`,
+/// `&x`).
+fn flat_field(f: &syn::Pat) -> bool {
+    use syn::Pat as P;
+    match f {
+        P::Wild(_) | P::Rest(_) => true,
+        P::Ident(id) => id.subpat.is_none() && !crate::pattern::names_ctor(id),
+        P::Reference(r) => flat_field(&r.pat),
         _ => false,
     }
 }
@@ -415,7 +418,7 @@ fn binder(p: &syn::Pat) -> Result<Option<String>, Located> {
 }
 
 fn pattern(p: &syn::Pat) -> Result<Pat, Located> {
-    let last = |path: &syn::Path| path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();
+    use crate::pattern::last;
     Ok(match p {
         syn::Pat::Wild(_) => Pat::Wild,
         syn::Pat::Ident(id) if id.subpat.is_none() && id.ident.to_string().starts_with(char::is_lowercase) => Pat::Wild,
