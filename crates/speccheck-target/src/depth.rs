@@ -69,26 +69,66 @@ pub fn constructors(def: &DataDef, path: &[DataRef], d: u32, flat: bool) -> (Vec
 /// recursive steps ([`reenters`]) on a way down from an argument to a data
 /// value, element `k` of a sequence sitting `k + 1` steps below it.
 pub fn input_height(args: &[Value], types: &[Ty]) -> u32 {
-    args.iter().zip(types).map(|(v, ty)| height(v, ty, &mut Vec::new())).max().unwrap_or(0)
+    args.iter().zip(types).map(|(v, ty)| height(v, ty, &mut Vec::new(), &|_| 0)).max().unwrap_or(0)
 }
 
-fn height(v: &Value, ty: &Ty, path: &mut Vec<DataRef>) -> u32 {
+/// The greatest height a completion of the partial input `args` can have:
+/// its height with each hole counted as the most `reach(hole)` says the
+/// hole's value can add ([`reach`] of the hole's type and depth).
+pub(crate) fn partial_height(args: &[Value], types: &[Ty], reach: &dyn Fn(u32) -> u32) -> u32 {
+    args.iter().zip(types).map(|(v, ty)| height(v, ty, &mut Vec::new(), reach)).max().unwrap_or(0)
+}
+
+fn height(v: &Value, ty: &Ty, path: &mut Vec<DataRef>, hole: &dyn Fn(u32) -> u32) -> u32 {
     match (v, ty) {
+        (Value::Hole(id), _) => hole(*id),
         (Value::Data { ctor, fields, .. }, Ty::Data(r)) => {
             path.push(r.clone());
             let def = r.get();
             let h = fields
                 .iter()
                 .zip(&def.ctors[*ctor].fields)
-                .map(|(f, fd)| u32::from(reenters(&fd.ty, path)) + height(f, &fd.ty, path))
+                .map(|(f, fd)| u32::from(reenters(&fd.ty, path)) + height(f, &fd.ty, path, hole))
                 .max()
                 .unwrap_or(0);
             path.pop();
             h
         }
         (Value::Seq(xs), Ty::Seq(elem)) => {
-            xs.iter().enumerate().map(|(k, x)| k as u32 + 1 + height(x, elem, path)).max().unwrap_or(0)
+            xs.iter().enumerate().map(|(k, x)| k as u32 + 1 + height(x, elem, path, hole)).max().unwrap_or(0)
         }
         _ => 0,
+    }
+}
+
+/// At most how much height a value of `ty` at depth `d` adds below where
+/// it sits: a data field may be a recursive step (one each), a sequence
+/// at depth `d` has at most `d` elements, and nothing at depth 0 steps
+/// back into a type above it (see the module docs). An upper bound, so
+/// that a partial input it rules out has no completion tall enough;
+/// `memo` keeps what was worked out for data types, by depth (each call
+/// goes one depth down, so none waits on itself).
+pub(crate) fn reach(ty: &Ty, d: u32, memo: &mut std::collections::HashMap<(DataRef, u32), u32>) -> u32 {
+    if d == 0 {
+        return 0;
+    }
+    match ty {
+        Ty::Int { .. } | Ty::Bool | Ty::Set(_) => 0,
+        Ty::Seq(elem) => d + reach(elem, d - 1, memo),
+        Ty::Data(r) => {
+            if let Some(&h) = memo.get(&(r.clone(), d)) {
+                return h;
+            }
+            let def = r.get();
+            let h = def
+                .ctors
+                .iter()
+                .flat_map(|c| &c.fields)
+                .map(|f| u32::from(matches!(f.ty, Ty::Data(_))) + reach(&f.ty, d - 1, memo))
+                .max()
+                .unwrap_or(0);
+            memo.insert((r.clone(), d), h);
+            h
+        }
     }
 }

@@ -11,11 +11,15 @@
 //! "Depth" means what it means for the core's enumeration and the SMT
 //! strategy ([`crate::depth`]), so the three yield the same inputs.
 
+use std::collections::HashMap;
 use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
 
 use speccheck_spec::{DataRef, EvalError, Expr, Hint, Measures, Ty, Value};
 
-use crate::depth::{below, constructors, int_window};
+use crate::depth::{below, constructors, int_window, partial_height, reach};
 use crate::incremental::Pending;
 use crate::judge::{Decision, Judge, Open, Partial, fill_args, has_refinements, locate};
 
@@ -39,6 +43,11 @@ pub enum LazyError {
     /// speccheck, reported instead of an input that may be wrong.
     #[error("the sampler and the evaluator disagree (a bug in speccheck: please report it): {0}")]
     Disagreement(String),
+    /// The time set by [`Lazy::pause_at`] came, or the flag of
+    /// [`Lazy::stop_when`] was set, before the next input: nothing is lost,
+    /// and the next call goes on from where the enumeration was.
+    #[error("interrupted before the next input")]
+    Interrupted,
 }
 
 /// The fills on the way to a partial input, the last first.
@@ -64,6 +73,17 @@ pub struct Lazy<'m> {
     failed: bool,
     /// A type no depth bounds, reported as the first item.
     unbounded: Option<String>,
+    /// Only inputs at least this tall ([`crate::depth::input_height`]).
+    min_height: u32,
+    types: Vec<Ty>,
+    /// What [`reach`] worked out.
+    reach: HashMap<(DataRef, u32), u32>,
+    /// Set when nobody wants the inputs any more.
+    stop: Option<Arc<AtomicBool>>,
+    /// When to pause (see [`LazyError::Interrupted`]).
+    pause: Option<Instant>,
+    /// Partial inputs taken since the enumeration began or went on.
+    ticks: u32,
     /// Inputs produced.
     pub found: u64,
     /// Partial inputs refuted (each stands for every input completing it).
@@ -97,6 +117,12 @@ impl<'m> Lazy<'m> {
             next_hole: n,
             failed: false,
             unbounded: params.iter().find_map(|(_, ty)| ty.unbounded()),
+            min_height: 0,
+            types: params.iter().map(|(_, ty)| ty.clone()).collect(),
+            reach: HashMap::new(),
+            stop: None,
+            pause: None,
+            ticks: 0,
             found: 0,
             pruned: 0,
             evaluated: 0,
@@ -115,6 +141,48 @@ impl<'m> Lazy<'m> {
     pub fn limit(mut self, evaluations: u64) -> Self {
         self.limit = Some(evaluations);
         self
+    }
+
+    /// Only the inputs at least `height` tall (as the solver's heights
+    /// count, [`crate::depth::input_height`]). A partial input none of
+    /// whose completions within the depth can be that tall is dropped
+    /// whole, as a refuted one is.
+    pub fn at_least(mut self, height: u32) -> Self {
+        self.min_height = height;
+        self
+    }
+
+    /// Stops with [`LazyError::Interrupted`] soon after `flag` is set (the
+    /// run the inputs were for is over).
+    pub fn stop_when(mut self, flag: Arc<AtomicBool>) -> Self {
+        self.stop = Some(flag);
+        self
+    }
+
+    /// Pauses with [`LazyError::Interrupted`] soon after `when` (a trial's
+    /// end), or never; the enumeration goes on at the next call.
+    pub fn pause_at(&mut self, when: Option<Instant>) {
+        self.pause = when;
+    }
+
+    /// Whether `p` has no completion tall enough.
+    fn too_short(&mut self, p: &Partial) -> bool {
+        if self.min_height == 0 {
+            return false;
+        }
+        let memo = &mut self.reach;
+        let holes: HashMap<u32, u32> = p.open.iter().map(|o| (o.id, reach(&o.ty, o.bound, memo))).collect();
+        partial_height(&p.args, &self.types, &|id| holes.get(&id).copied().unwrap_or(0)) < self.min_height
+    }
+
+    /// Whether to stop before the next partial input (checked every few
+    /// of them: a clock read costs more than judging a small one; never
+    /// at the first, so that each call gets somewhere).
+    fn interrupted(&mut self) -> bool {
+        self.ticks = self.ticks.wrapping_add(1);
+        self.ticks.is_multiple_of(64)
+            && (self.stop.as_ref().is_some_and(|f| f.load(Ordering::Relaxed))
+                || self.pause.is_some_and(|t| Instant::now() >= t))
     }
 
     /// True once every input was produced.
@@ -207,6 +275,10 @@ impl<'m> Lazy<'m> {
 
     fn step(&mut self) -> Result<Option<Vec<Value>>, LazyError> {
         while let Some((p, chain)) = self.stack.pop() {
+            if self.too_short(&p) {
+                self.pruned += 1;
+                continue;
+            }
             if p.decided {
                 match p.open.first() {
                     None => return Ok(Some(p.args)),
@@ -220,6 +292,11 @@ impl<'m> Lazy<'m> {
             if self.limit.is_some_and(|l| self.evaluated >= l) {
                 self.stack.push((p, chain));
                 return Err(LazyError::Budget(self.evaluated));
+            }
+            if self.interrupted() {
+                self.ticks = 0;
+                self.stack.push((p, chain));
+                return Err(LazyError::Interrupted);
             }
             self.evaluated += 1;
             // Judged by what the last fill changed (see `crate::incremental`).
@@ -270,6 +347,8 @@ impl Iterator for Lazy<'_> {
                 Some(Ok(v))
             }
             Ok(None) => None,
+            // Nothing lost: the next call goes on.
+            Err(LazyError::Interrupted) => Some(Err(LazyError::Interrupted)),
             Err(e) => {
                 self.failed = true;
                 self.stack.clear();

@@ -3,12 +3,14 @@
 //! solver's handles stay on it; `auto`'s trial of the two ways runs there;
 //! the inputs go to the run in batches.
 
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::SyncSender;
 use std::time::{Duration, Instant};
 
-use speccheck_spec::{Ty, Value};
+use speccheck_spec::Value;
 
-use crate::lazy::Lazy;
+use crate::lazy::{Lazy, LazyError};
 #[cfg(feature = "z3")]
 use crate::strategy::QUERY_LIMIT;
 use crate::strategy::{AUTO_TRIAL, ArgSpec, Strategy};
@@ -29,12 +31,11 @@ pub(crate) enum Msg {
 }
 
 /// Makes the inputs `strategy` gives `spec` at `depth`, sending them on
-/// `tx` until they end or the run stops listening.
-pub(crate) fn produce(spec: &ArgSpec, strategy: Strategy, depth: u32, tx: &SyncSender<Msg>) {
-    let types: Vec<Ty> = spec.params.iter().map(|(_, ty)| ty.clone()).collect();
-    let min = spec.min_height;
-    let mut lazy = Lazy::new(&spec.params, &spec.exprs(), spec.measures, depth)
-        .filter(move |v| min == 0 || v.as_ref().map_or(true, |v| crate::depth::input_height(v, &types) >= min));
+/// `tx` until they end or the run stops listening (a failed send, or
+/// `stop` set: the lazy enumeration may go a long way between inputs).
+pub(crate) fn produce(spec: &ArgSpec, strategy: Strategy, depth: u32, tx: &SyncSender<Msg>, stop: Arc<AtomicBool>) {
+    let mut lazy =
+        Lazy::new(&spec.params, &spec.exprs(), spec.measures, depth).at_least(spec.min_height).stop_when(stop);
     let mut made = Trial::default();
     if strategy == Strategy::Auto && cfg!(feature = "z3") {
         match auto(spec, depth, &mut lazy, tx) {
@@ -68,14 +69,20 @@ struct Trial {
 }
 
 impl Trial {
-    /// Inputs from `it` for [`AUTO_TRIAL`] at most.
+    /// Inputs from `it` for [`AUTO_TRIAL`] at most (an error `paused`
+    /// says is the end of the time, not of `it`).
     #[cfg_attr(not(feature = "z3"), allow(dead_code))]
-    fn of<E>(it: &mut impl Iterator<Item = Result<Vec<Value>, E>>, stopped: fn(E) -> Msg) -> Trial {
+    fn of<E>(
+        it: &mut impl Iterator<Item = Result<Vec<Value>, E>>,
+        stopped: fn(E) -> Msg,
+        paused: fn(&E) -> bool,
+    ) -> Trial {
         let start = Instant::now();
         let mut t = Trial::default();
         while start.elapsed() < AUTO_TRIAL {
             match it.next() {
                 Some(Ok(v)) => t.inputs.push(v),
+                Some(Err(e)) if paused(&e) => break,
                 Some(Err(e)) => {
                     t.end = Some(stopped(e));
                     break;
@@ -167,17 +174,13 @@ fn stream<E>(
     end(batch, Msg::Complete);
 }
 
-/// The lazy enumeration's inputs (filtered by height).
-trait LazyInputs: Iterator<Item = Result<Vec<Value>, crate::lazy::LazyError>> {}
-impl<I: Iterator<Item = Result<Vec<Value>, crate::lazy::LazyError>>> LazyInputs for I {}
-
 /// The solver's search over `spec` at `depth`, from its lowest height.
 #[cfg(feature = "z3")]
 fn smt_start(spec: &ArgSpec, depth: u32) -> Result<crate::smt::Search<'static>, crate::smt::SmtError> {
     crate::smt::Search::at_least(&spec.params, &spec.exprs(), spec.measures, depth, spec.min_height, QUERY_LIMIT)
 }
 
-fn lazy_stopped(e: crate::lazy::LazyError) -> Msg {
+fn lazy_stopped(e: LazyError) -> Msg {
     Msg::Error(format!("the lazy strategy stopped: {e}"))
 }
 
@@ -193,10 +196,13 @@ fn smt_stopped(e: crate::smt::SmtError) -> Msg {
 /// solver; the faster goes on. `None` when the solver did (its inputs are
 /// sent); else the lazy enumeration's trial, to go on from.
 #[cfg(feature = "z3")]
-fn auto(spec: &ArgSpec, depth: u32, lazy: &mut impl LazyInputs, tx: &SyncSender<Msg>) -> Option<Trial> {
+fn auto(spec: &ArgSpec, depth: u32, lazy: &mut Lazy, tx: &SyncSender<Msg>) -> Option<Trial> {
     use crate::smt::SmtError;
     let by_lazy = |why: String| Msg::By(format!("the lazy enumeration ({why})"));
-    let lazy_made = Trial::of(lazy, lazy_stopped);
+    // One input may be far off (a height bound): the trial ends on time.
+    lazy.pause_at(Some(Instant::now() + AUTO_TRIAL));
+    let lazy_made = Trial::of(lazy, lazy_stopped, |e| matches!(e, LazyError::Interrupted));
+    lazy.pause_at(None);
     if matches!(lazy_made.end, Some(Msg::Complete)) && lazy_made.inputs.is_empty() {
         // Nothing valid at this depth: no trial can beat that.
         let _ = tx.send(by_lazy("it found no valid input within the bounds".into()));
@@ -213,7 +219,7 @@ fn auto(spec: &ArgSpec, depth: u32, lazy: &mut impl LazyInputs, tx: &SyncSender<
             return Some(lazy_made);
         }
     };
-    let smt_made = Trial::of(&mut search, smt_stopped);
+    let smt_made = Trial::of(&mut search, smt_stopped, |_| false);
     let why = format!(
         "auto's trial at depth {depth}: the lazy enumeration made {}, the SMT solver {}",
         lazy_made.said(),
@@ -241,7 +247,7 @@ fn auto(spec: &ArgSpec, depth: u32, lazy: &mut impl LazyInputs, tx: &SyncSender<
 }
 
 #[cfg(not(feature = "z3"))]
-fn auto(_: &ArgSpec, _: u32, _: &mut impl LazyInputs, _: &SyncSender<Msg>) -> Option<Trial> {
+fn auto(_: &ArgSpec, _: u32, _: &mut Lazy, _: &SyncSender<Msg>) -> Option<Trial> {
     Some(Trial::default())
 }
 

@@ -8,7 +8,9 @@
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
-use std::sync::mpsc::{Receiver, sync_channel};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
 use std::time::Duration;
 
 use speccheck_core::{InputSource, Property, SourceStep};
@@ -337,6 +339,9 @@ where
 /// property's input type.
 pub struct SpecInputs<T> {
     rx: Receiver<Msg>,
+    /// Set when the run is over, so that the producer stops at once, not
+    /// at its next input (which may be far off).
+    stop: Arc<AtomicBool>,
     /// Every input is re-checked against it before it is used.
     spec: ArgSpec,
     reify: fn(&[Value]) -> Option<T>,
@@ -369,6 +374,8 @@ impl<T> SpecInputs<T> {
     pub fn start(spec: &ArgSpec, strategy: Strategy, depth: u32, reify: fn(&[Value]) -> Option<T>) -> Self {
         let (tx, rx) = sync_channel(1);
         let spec2 = spec.clone();
+        let stop = Arc::new(AtomicBool::new(false));
+        let stop2 = stop.clone();
         let by = match strategy {
             Strategy::Smt => "the SMT solver (z3)".to_string(),
             Strategy::Auto if cfg!(feature = "z3") => {
@@ -378,12 +385,13 @@ impl<T> SpecInputs<T> {
         };
         let spawned = std::thread::Builder::new()
             .name("speccheck-inputs".into())
-            .spawn(move || producer::produce(&spec2, strategy, depth, &tx));
+            .spawn(move || producer::produce(&spec2, strategy, depth, &tx, stop2));
         if let Err(e) = spawned {
             let (tx, rx2) = sync_channel(1);
             let _ = tx.send(Msg::Error(format!("could not start the input thread: {e}")));
             return SpecInputs {
                 rx: rx2,
+                stop,
                 spec: spec.clone(),
                 reify,
                 what: String::new(),
@@ -397,6 +405,7 @@ impl<T> SpecInputs<T> {
         }
         SpecInputs {
             rx,
+            stop,
             spec: spec.clone(),
             reify,
             what: match spec.min_height {
@@ -423,8 +432,12 @@ impl<T: Send> InputSource<T> for SpecInputs<T> {
             if let Some(v) = self.batch.next() {
                 return hand_out(&self.spec, &self.by, self.reify, &mut self.sizes, &self.memo, v);
             }
-            let Ok(msg) = self.rx.recv() else {
-                return SourceStep::Error(format!("{} stopped without a word (its thread panicked)", self.by));
+            let msg = match self.rx.recv_timeout(WAIT) {
+                Ok(msg) => msg,
+                Err(RecvTimeoutError::Timeout) => return SourceStep::Waiting,
+                Err(RecvTimeoutError::Disconnected) => {
+                    return SourceStep::Error(format!("{} stopped without a word (its thread panicked)", self.by));
+                }
             };
             return match msg {
                 Msg::Inputs(vs) => {
@@ -454,6 +467,16 @@ impl<T: Send> InputSource<T> for SpecInputs<T> {
         sizes_note(&self.sizes, "the smallest valid inputs, not a random sample")
     }
 }
+
+impl<T> Drop for SpecInputs<T> {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+}
+
+/// How long [`SpecInputs`] waits for the producer before it lets the run
+/// check its budget ([`SourceStep::Waiting`]).
+const WAIT: Duration = Duration::from_millis(20);
 
 /// An input a strategy built, re-checked by the evaluator ([`ArgSpec::recheck`])
 /// and rebuilt into the property's type, its size counted.

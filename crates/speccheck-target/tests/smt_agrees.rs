@@ -250,6 +250,63 @@ fn the_lazy_strategy_skips_refuted_subtrees() {
     assert!(lazy.evaluated < all / 4, "found {found}, evaluated {} partial inputs, of {all}", lazy.evaluated);
 }
 
+/// A height bound in the enumeration itself ([`Lazy::at_least`]) yields
+/// exactly the inputs the height function keeps, and skips partial inputs
+/// that cannot grow that tall (sequences of data check the bound's
+/// arithmetic: an element sits below its predecessors).
+#[test]
+fn the_lazy_enumeration_from_a_height_makes_exactly_the_inputs_that_tall() {
+    fn check<T: Targetable>(d: u32, spec: Option<&str>, heights: std::ops::RangeInclusive<u32>) {
+        let requires: Vec<_> = spec.map(|s| parse_str(s).unwrap()).into_iter().collect();
+        let m = measures();
+        let params = [("x".to_string(), T::ty())];
+        let all = lazy::<T>(d, spec, &m);
+        for h in heights {
+            let mut bounded = Lazy::new(&params, &requires, &m, d).at_least(h);
+            let tall = distinct("lazy from a height", bounded.by_ref().map(|v| v.map_err(|e| e.to_string())));
+            let expected: BTreeSet<Value> = all
+                .iter()
+                .filter(|v| speccheck_target::depth::input_height(std::slice::from_ref(*v), &[T::ty()]) >= h)
+                .cloned()
+                .collect();
+            assert_eq!(tall, expected, "{} from height {h}", std::any::type_name::<T>());
+            assert!(h == 0 || bounded.pruned > 0, "height {h}: nothing skipped");
+        }
+    }
+    check::<List>(4, Some("sorted(x)"), 0..=5);
+    check::<Rbt>(4, Some("is_rb(x) && bh_ok(x)"), 0..=5);
+    check::<Vec<Sorted>>(3, None, 0..=6);
+    check::<Vec<Vec<bool>>>(3, None, 0..=6);
+}
+
+/// An enumeration paused ([`Lazy::pause_at`]) goes on where it was: the
+/// same inputs in the same order as one never paused; one told to stop
+/// ([`Lazy::stop_when`]) says so within its first few partial inputs.
+#[test]
+fn an_interrupted_enumeration_loses_nothing() {
+    let m = measures();
+    let params = [("x".to_string(), Rbt::ty())];
+    let requires = [parse_str("is_rb(x) && bh_ok(x)").unwrap()];
+    let whole: Vec<_> = Lazy::new(&params, &requires, &m, 4).map(Result::unwrap).collect();
+    let mut paused = Lazy::new(&params, &requires, &m, 4);
+    let (mut got, mut pauses) = (Vec::new(), 0);
+    loop {
+        paused.pause_at(Some(std::time::Instant::now()));
+        match paused.next() {
+            Some(Ok(v)) => got.push(v),
+            Some(Err(speccheck_target::lazy::LazyError::Interrupted)) => pauses += 1,
+            Some(Err(e)) => panic!("{e}"),
+            None => break,
+        }
+    }
+    assert!(pauses > 0 && paused.is_complete(), "{pauses} pauses");
+    assert_eq!(got, whole);
+    let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let mut stopped = Lazy::new(&params, &requires, &m, 4).stop_when(flag);
+    let before = stopped.by_ref().take_while(Result::is_ok).count();
+    assert!(before < whole.len(), "{before} inputs of {} before it stopped", whole.len());
+}
+
 #[test]
 fn an_unsatisfiable_spec_has_no_inputs() {
     #[cfg(feature = "z3")]

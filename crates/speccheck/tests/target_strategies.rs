@@ -387,3 +387,25 @@ fn a_vacuous_filter_gives_up_after_the_fallback_finds_nothing() {
 fn a_refined_property_without_a_strategy_reaches_rare_values(#[refine(size(l) == 3 && ordered(l))] l: List) {
     assert!(size(&l) == 3 && ordered(&l));
 }
+
+/// A strategy that goes a long way between inputs does not hold the run
+/// past its time budget: the lazy enumeration of a spec it cannot refute
+/// early (only whole lists have a size, and none up to depth 12 is longer
+/// than 12) makes no input for hours, and the run ends when the budget
+/// does, incomplete, having tested nothing.
+#[test]
+fn a_strategy_slow_to_its_next_input_ends_with_the_time_budget() {
+    let spec = ArgSpec::new(
+        vec![("l".into(), List::ty()), ("x".into(), i64::ty())],
+        &[("ordered(l) && size(l) > 12", "ordered(l) && size(l) > 12")],
+    )
+    .unwrap();
+    let p = Property::new(gens::arguments((any::<List>(), any::<i64>()))).configure(|c| {
+        c.name = "nothing for hours".into();
+        c.database = None;
+        c.time_budget = Some(std::time::Duration::from_millis(300));
+    });
+    let r = apply(p, &spec, Strategy::Lazy, 12, reify).run(|_: (List, i64)| -> bool { panic!("no input is valid") });
+    let RunVerdict::Incomplete { reason } = &r.verdict else { panic!("{}", r.summary()) };
+    assert!(reason.contains("stopped after 0 inputs because the time budget of 300.0 ms ran out"), "{reason}");
+}

@@ -274,11 +274,18 @@ fn run_depth(b: &Bench, s: Strat, d: u32, want: u64, limit: Duration) -> Outcome
         }
         Strat::Auto => {
             let mut source = SpecInputs::start(&b.spec, Strategy::Auto, d, |v: &[Value]| Some(v.to_vec()));
-            let inputs = std::iter::from_fn(|| match source.next_input() {
-                SourceStep::Input(v) => Some(Ok(v)),
-                SourceStep::Complete { .. } => None,
-                SourceStep::Stopped { .. } => Some(Err(None)),
-                SourceStep::Error(e) => Some(Err(Some(e))),
+            let inputs = std::iter::from_fn(|| {
+                loop {
+                    return match source.next_input() {
+                        SourceStep::Input(v) => Some(Ok(v)),
+                        SourceStep::Complete { .. } => None,
+                        SourceStep::Stopped { .. } => Some(Err(None)),
+                        SourceStep::Error(e) => Some(Err(Some(e))),
+                        // The budget holds while the source works.
+                        SourceStep::Waiting if start.elapsed() > limit => Some(Err(None)),
+                        SourceStep::Waiting => continue,
+                    };
+                }
             });
             let o = match consume(inputs, &mut check, start, limit) {
                 Ok(o) => o,

@@ -32,6 +32,11 @@ pub enum SourceStep<T> {
     /// The source cannot work at all (a missing solver, a spec it cannot
     /// read): the run is an error.
     Error(String),
+    /// No input yet (a source working on another thread): the run checks
+    /// its time budget and whether it was abandoned, and asks again. A
+    /// source that may take long between inputs says this every few
+    /// milliseconds instead of blocking, so that the run ends on time.
+    Waiting,
 }
 
 /// A producer of inputs for a property (see the module docs).
@@ -110,6 +115,7 @@ where
             SourceStep::Complete { what, depth } => SourceStep::Complete { what, depth },
             SourceStep::Stopped { reason } => SourceStep::Stopped { reason },
             SourceStep::Error(e) => SourceStep::Error(e),
+            SourceStep::Waiting => SourceStep::Waiting,
         }
     }
 

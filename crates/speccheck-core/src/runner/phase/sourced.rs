@@ -128,6 +128,8 @@ impl Engine {
                     return ending.stopped(stats, notes, why, source);
                 }
                 SourceStep::Error(e) => return Searched::over(RunVerdict::Error(e)),
+                // Back round the loop, past the budget and abandonment checks.
+                SourceStep::Waiting => {}
             }
         }
     }
