@@ -175,6 +175,9 @@ pub struct Env<'m> {
     pub(crate) resolved: u32,
     /// Scopes of finished measure calls, emptied, for the next calls.
     pub(crate) spare_scopes: Vec<Vec<(Name, Value)>>,
+    /// Argument lists of finished calls, emptied, for the next calls (a
+    /// measure walking a structure makes a call per node).
+    pub(crate) spare_args: Vec<Vec<Value>>,
 }
 
 /// Measure results remembered across evaluations, keyed by the identity of
@@ -388,7 +391,25 @@ impl<'m> Env<'m> {
             fills: None,
             resolved: 0,
             spare_scopes: Vec::new(),
+            spare_args: Vec::new(),
         }
+    }
+
+    /// Keeps an argument list's storage for a later call.
+    fn recycle(&mut self, mut args: Vec<Value>) {
+        args.clear();
+        if self.spare_args.len() < 64 {
+            self.spare_args.push(args);
+        }
+    }
+
+    /// Unbinds every name and forgets what the last evaluation said of
+    /// holes, keeping the storage (one scope for many evaluations).
+    pub(crate) fn empty_scope(&mut self) {
+        self.vars.clear();
+        self.hints.clear();
+        self.skipped = None;
+        self.resolved = 0;
     }
 
     /// An empty scope calling `measures`, whose results on data are looked
@@ -661,7 +682,11 @@ impl<'m> Env<'m> {
                 }
             }
             Expr::Call(f, args) => {
-                let vals = args.iter().map(|a| self.eval(a)).collect::<Result<Vec<_>, _>>()?;
+                let mut vals = self.spare_args.pop().unwrap_or_default();
+                for a in args {
+                    let v = self.eval(a)?;
+                    vals.push(v);
+                }
                 self.call(f, vals, e)?
             }
             Expr::Quant { forall, var, domain, body } => {
@@ -813,7 +838,8 @@ impl<'m> Env<'m> {
         // The measure, looked up once (a built-in's name is not, unless its
         // arguments fit no built-in).
         let builtin_name = is_builtin(f);
-        let found = (!builtin_name).then(|| self.measures.get(f));
+        let measures = self.measures;
+        let found = (!builtin_name).then(|| measures.find(f));
         // A built-in or a Rust predicate reads whole values.
         let args = if self.fills.is_some() && (builtin_name || matches!(found, Some(None))) {
             args.into_iter().map(|a| self.resolve_deep(a)).collect()
@@ -821,18 +847,19 @@ impl<'m> Env<'m> {
             args
         };
         if let Some(v) = builtin(f, &args, at)? {
+            self.recycle(args);
             return Ok(v);
         }
-        let measure = match found.unwrap_or_else(|| self.measures.get(f)) {
+        let measure = match found.unwrap_or_else(|| measures.find(f)) {
             Some(Ok(m)) => m,
-            Some(Err(e)) => return Err(EvalError::BadMeasure(f.to_string(), e)),
+            Some(Err(e)) => return Err(EvalError::BadMeasure(f.to_string(), e.clone())),
             None => return native(f, &args, at),
         };
         if args.len() != measure.params.len() {
             return Err(EvalError::Arity(f.to_string(), measure.params.len(), args.len()));
         }
         // A measure is known by its address while the call lasts.
-        let id = Arc::as_ptr(&measure) as usize;
+        let id = Arc::as_ptr(measure) as usize;
         let (key, args) = match self.memo {
             Some(memo) => match MemoKey::new(id, args) {
                 Ok(key) => {
@@ -849,7 +876,8 @@ impl<'m> Env<'m> {
             },
             None => (None, Some(args)),
         };
-        let args: &[Value] = match (&key, &args) {
+        let args_kept = args;
+        let args: &[Value] = match (&key, &args_kept) {
             (Some(k), _) => &k.args,
             (None, Some(a)) => a,
             (None, None) => unreachable!("the arguments are in the key or kept"),
@@ -864,8 +892,11 @@ impl<'m> Env<'m> {
         let outer_skipped = self.skipped.take();
         let outer_resolved = std::mem::replace(&mut self.resolved, 0);
         self.active.push((id, Self::loop_check_args(self.active.len(), args)));
-        let r = self.apply(f, &measure, args, at);
+        let r = self.apply(f, measure, args, at);
         self.active.pop();
+        if let Some(args) = args_kept {
+            self.recycle(args);
+        }
         let mut scope = std::mem::replace(&mut self.vars, outer_vars);
         scope.clear();
         self.spare_scopes.push(scope);

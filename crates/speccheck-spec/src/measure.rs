@@ -492,10 +492,16 @@ impl Measures {
     /// The measure called `name`: `None` when there is none; an error
     /// when its source did not parse.
     pub fn get(&self, name: &str) -> Option<Result<Arc<Measure>, ParseError>> {
-        self.by_name.get(name).cloned().or_else(|| {
+        self.find(name).cloned()
+    }
+
+    /// [`Measures::get`] without a copy (the evaluator looks a measure up
+    /// at every call).
+    pub(crate) fn find(&self, name: &str) -> Option<&Result<Arc<Measure>, ParseError>> {
+        self.by_name.get(name).or_else(|| {
             // Programmatic tables also see the registered measures.
             let g = Measures::global();
-            if std::ptr::eq(self, g) { None } else { g.by_name.get(name).cloned() }
+            if std::ptr::eq(self, g) { None } else { g.by_name.get(name) }
         })
     }
 }

@@ -76,12 +76,12 @@ pub fn field_binding(name: &str) -> String {
 
 fn first_violation<'v>(
     mut xs: impl Iterator<Item = &'v Value>,
-    measures: &Measures,
+    env: &mut Env<'_>,
     memo: Option<&RefCell<Memo>>,
 ) -> Result<Option<Violation>, EvalError> {
     xs.try_fold(None, |found, x| match found {
         Some(bad) => Ok(Some(bad)),
-        None => violation_in(x, measures, memo),
+        None => violation_in(x, env, memo),
     })
 }
 
@@ -108,7 +108,7 @@ impl std::fmt::Display for Violation {
 /// it satisfies all of them. Each refinement sees the fields up to the
 /// refined one, as the SMT encoding does.
 pub fn violation(v: &Value, measures: &Measures) -> Result<Option<Violation>, EvalError> {
-    violation_in(v, measures, None)
+    violation_in(v, &mut Env::new(measures), None)
 }
 
 /// [`violation`], remembering in `memo` which data held no violation:
@@ -117,30 +117,37 @@ pub fn violation(v: &Value, measures: &Measures) -> Result<Option<Violation>, Ev
 /// remembered here: most of a re-check's calls are on parts no other
 /// input shares (a list's every suffix), and keeping them costs more than
 /// they save.
-fn violation_in(v: &Value, measures: &Measures, memo: Option<&RefCell<Memo>>) -> Result<Option<Violation>, EvalError> {
+///
+/// One scope, `env`, serves the whole walk (emptied at each constructor):
+/// a scope per constructor cost an allocation for each, refined or not,
+/// and each measure call under it another.
+fn violation_in(v: &Value, env: &mut Env<'_>, memo: Option<&RefCell<Memo>>) -> Result<Option<Violation>, EvalError> {
     match v {
         Value::Int(_) | Value::Bool(_) => Ok(None),
         Value::Hole(h) => Err(EvalError::Hole(*h)),
-        Value::Seq(xs) => first_violation(xs.iter(), measures, memo),
-        Value::Set(xs) => first_violation(xs.iter(), measures, memo),
+        Value::Seq(xs) => first_violation(xs.iter(), env, memo),
+        Value::Set(xs) => first_violation(xs.iter(), env, memo),
         Value::Data { def, ctor, fields } => {
             if memo.is_some_and(|m| m.borrow().verified(fields)) {
                 return Ok(None);
             }
             for f in fields.iter() {
-                if let Some(bad) = violation_in(f, measures, memo)? {
+                if let Some(bad) = violation_in(f, env, memo)? {
                     return Ok(Some(bad));
                 }
             }
             let c = &def.ctors[*ctor];
-            let mut env = Env::new(measures);
-            for (i, (fd, fv)) in c.fields.iter().zip(fields.iter()).enumerate() {
-                env.bind(field_binding(&fd.name), fv.clone());
-                if let Some(r) = &fd.refine
-                    && let Some(bad) = refinement_holds(&mut env, r, || field_place(def, *ctor, i))?
-                {
-                    return Ok(Some(bad));
+            if c.fields.iter().any(|fd| fd.refine.is_some()) {
+                env.empty_scope();
+                for (i, (fd, fv)) in c.fields.iter().zip(fields.iter()).enumerate() {
+                    env.bind(field_binding(&fd.name), fv.clone());
+                    if let Some(r) = &fd.refine
+                        && let Some(bad) = refinement_holds(env, r, || field_place(def, *ctor, i))?
+                    {
+                        return Ok(Some(bad));
+                    }
                 }
+                env.empty_scope();
             }
             if let Some(m) = memo {
                 m.borrow_mut().set_verified(fields);
@@ -179,13 +186,14 @@ fn admits_in(
     measures: &Measures,
     memo: Option<&RefCell<Memo>>,
 ) -> Result<Option<Violation>, EvalError> {
+    let mut env = Env::new(measures);
     for (name, v) in args {
-        if let Some(mut bad) = violation_in(v, measures, memo)? {
+        if let Some(mut bad) = violation_in(v, &mut env, memo)? {
             bad.at = format!("{} inside argument `{name}`", bad.at);
             return Ok(Some(bad));
         }
     }
-    let mut env = Env::new(measures);
+    env.empty_scope();
     for (name, v) in args {
         env.bind(name.to_string(), v.clone());
     }
