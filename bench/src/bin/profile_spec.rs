@@ -4,7 +4,11 @@
 //! postcondition do. Prints the mean time per evaluation. For `perf
 //! record` and for timing one build against another with `farm-bench`.
 //!
-//! `cargo run --release -p speccheck-bench --bin profile_spec -- [stackset|rbt|map|list] [rounds]`
+//! With `recheck`, the inputs are checked as the runner re-checks a
+//! strategy's inputs instead (in the enumeration's order, remembering the
+//! parts that held).
+//!
+//! `cargo run --release -p speccheck-bench --bin profile_spec -- [stackset|rbt|map|list] [rounds] [recheck]`
 
 #[path = "target/subjects.rs"]
 #[allow(dead_code)] // the functions under test are not run here
@@ -25,6 +29,7 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let which = args.next().unwrap_or_else(|| "stackset".into());
     let rounds: u32 = args.next().and_then(|s| s.parse().ok()).unwrap_or(20);
+    let recheck = args.next().is_some_and(|a| a == "recheck");
     let (spec, depth) = match which.as_str() {
         "stackset" => (ArgSpec::new(vec![arg::<StackSet>("s")], &[]).unwrap(), 5),
         "rbt" => (
@@ -41,8 +46,13 @@ fn main() {
         Lazy::new(&spec.params, &requires, spec.measures, depth).map(|v| v.expect("the enumeration")).collect();
     let start = Instant::now();
     for _ in 0..rounds {
+        let memo = std::cell::RefCell::default();
         for v in &inputs {
-            assert!(matches!(spec.violation(v), Ok(None)), "a valid input the spec rejects");
+            if recheck {
+                assert!(spec.recheck_remembering("lazy", v.clone(), &memo).is_ok(), "a valid input the spec rejects");
+            } else {
+                assert!(matches!(spec.violation(v), Ok(None)), "a valid input the spec rejects");
+            }
         }
     }
     let n = inputs.len() as f64 * f64::from(rounds);
