@@ -335,7 +335,7 @@ impl PartialEq for MemoKey {
                 (Value::Int(x), Value::Int(y)) => x == y,
                 (Value::Bool(x), Value::Bool(y)) => x == y,
                 (Value::Data { def: d, ctor: c, fields: f }, Value::Data { def: e, ctor: k, fields: g }) => {
-                    c == k && Arc::ptr_eq(f, g) && Arc::ptr_eq(d, e)
+                    c == k && Arc::ptr_eq(f, g) && std::ptr::eq(*d, *e)
                 }
                 _ => false,
             })
@@ -476,7 +476,7 @@ impl<'m> Env<'m> {
                     }
                 }
                 let (new, complete) = self.replaced_all(fields);
-                let out = new.map(|fields| Value::Data { def: def.clone(), ctor: *ctor, fields: fields.into() });
+                let out = new.map(|fields| Value::Data { def, ctor: *ctor, fields: fields.into() });
                 if let Some(memo) = self.memo {
                     let mut memo = memo.borrow_mut();
                     if memo.complete.len() + memo.refilled.len() >= MEMO_LIMIT {

@@ -140,12 +140,12 @@ type FieldIndices = (usize, usize, Box<[Option<usize>]>);
 impl ArmNames {
     /// The index of each named field in constructor `ctor` of `def`
     /// (`None` for a name it does not have).
-    pub(crate) fn field_indices(&self, def: &Arc<DataDef>, ctor: usize) -> std::borrow::Cow<'_, [Option<usize>]> {
+    pub(crate) fn field_indices(&self, def: &DataDef, ctor: usize) -> std::borrow::Cow<'_, [Option<usize>]> {
         let find = || -> Box<[Option<usize>]> {
             let c = &def.ctors[ctor];
             self.named.iter().map(|(field, _)| c.fields.iter().position(|f| &f.name == field)).collect()
         };
-        let id = Arc::as_ptr(def) as usize;
+        let id = std::ptr::from_ref(def) as usize;
         let (d, k, at) = self.first_indices.get_or_init(|| (id, ctor, find()));
         if (*d, *k) == (id, ctor) { std::borrow::Cow::Borrowed(at) } else { std::borrow::Cow::Owned(find().into()) }
     }

@@ -62,7 +62,7 @@ pub fn field_holds<T: Targetable>(ctor: usize, field: usize, fields: &[Value]) -
     for (fd, v) in c.fields.iter().zip(fields) {
         env.bind(field_binding(&fd.name), v.clone());
     }
-    match refinement_holds(&mut env, spec, || field_place(&def, ctor, field)) {
+    match refinement_holds(&mut env, spec, || field_place(def, ctor, field)) {
         Ok(v) => v.is_none(),
         Err(e) => panic!("{e}"),
     }
@@ -230,7 +230,7 @@ pub fn check_scopes(ty: &Ty) -> Result<(), String> {
                         {
                             return Err(format!(
                                 "the refinement `{r}` of {} names `{v}`, which is not this field or a field before it",
-                                field_place(&def, c, i)
+                                field_place(def, c, i)
                             ));
                         }
                         walk(&f.ty, seen)?;

@@ -5,7 +5,7 @@
 use std::any::TypeId;
 use std::collections::HashMap;
 use std::fmt;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Mutex, OnceLock};
 
 use crate::ast::Expr;
 
@@ -50,7 +50,7 @@ impl Ty {
     pub fn unbounded(&self) -> Option<String> {
         let mut types: Vec<DataRef> = Vec::new();
         collect_data(self, &mut types);
-        let defs: Vec<Arc<DataDef>> = types.iter().map(DataRef::get).collect();
+        let defs: Vec<&DataDef> = types.iter().map(DataRef::get).collect();
         // The least fixed point: a type is finite once one of its
         // constructors has only fields of finite types.
         let mut finite = vec![false; types.len()];
@@ -115,16 +115,32 @@ impl DataRef {
         DataRef { id: TypeId::of::<T>(), name, def }
     }
 
-    /// The definition (built once per type).
-    pub fn get(&self) -> Arc<DataDef> {
-        static DEFS: OnceLock<Mutex<HashMap<TypeId, Arc<DataDef>>>> = OnceLock::new();
-        let defs = DEFS.get_or_init(Default::default);
-        if let Some(d) = defs.lock().unwrap_or_else(|e| e.into_inner()).get(&self.id) {
-            return d.clone();
+    /// The definition, built once per type and kept for the life of the
+    /// process: values hold it by reference, so copying a value copies no
+    /// count shared by every value of its type (two threads cloning values
+    /// of one type would otherwise take turns at that count's cache line).
+    pub fn get(&self) -> &'static DataDef {
+        thread_local! {
+            // Most lookups: no lock (a program has a few dozen types).
+            static SEEN: std::cell::RefCell<Vec<(TypeId, &'static DataDef)>> =
+                const { std::cell::RefCell::new(Vec::new()) };
         }
-        // Built outside the lock: a definition may resolve other types.
-        let d = Arc::new((self.def)());
-        defs.lock().unwrap_or_else(|e| e.into_inner()).entry(self.id).or_insert(d).clone()
+        if let Some(d) = SEEN.with(|s| s.borrow().iter().find(|(id, _)| *id == self.id).map(|(_, d)| *d)) {
+            return d;
+        }
+        static DEFS: OnceLock<Mutex<HashMap<TypeId, &'static DataDef>>> = OnceLock::new();
+        let defs = DEFS.get_or_init(Default::default);
+        let found = defs.lock().unwrap_or_else(|e| e.into_inner()).get(&self.id).copied();
+        let d = match found {
+            Some(d) => d,
+            None => {
+                // Built outside the lock: a definition may resolve other types.
+                let d: &'static DataDef = Box::leak(Box::new((self.def)()));
+                *defs.lock().unwrap_or_else(|e| e.into_inner()).entry(self.id).or_insert(d)
+            }
+        };
+        SEEN.with(|s| s.borrow_mut().push((self.id, d)));
+        d
     }
 }
 

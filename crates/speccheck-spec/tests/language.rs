@@ -28,8 +28,8 @@ fn list_ty() -> Ty {
 fn list(xs: &[i128]) -> Value {
     let Ty::Data(d) = list_ty() else { unreachable!() };
     let def = d.get();
-    xs.iter().rev().fold(Value::Data { def: def.clone(), ctor: 0, fields: vec![].into() }, |tail, x| Value::Data {
-        def: def.clone(),
+    xs.iter().rev().fold(Value::Data { def, ctor: 0, fields: vec![].into() }, |tail, x| Value::Data {
+        def,
         ctor: 1,
         fields: vec![Value::Int(*x), tail].into(),
     })
@@ -142,7 +142,7 @@ fn rust_values_reflect_and_reify() {
 /// `Cons(head, tail)`, sharing `tail`.
 fn cons(head: Value, tail: &Value) -> Value {
     let Value::Data { def, .. } = tail else { panic!("a list") };
-    Value::Data { def: def.clone(), ctor: 1, fields: vec![head, tail.clone()].into() }
+    Value::Data { def, ctor: 1, fields: vec![head, tail.clone()].into() }
 }
 
 #[test]

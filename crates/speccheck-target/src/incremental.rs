@@ -25,7 +25,7 @@ pub(crate) struct Pending {
 /// The spec a residual comes from, to name it in an error.
 #[derive(Clone)]
 enum Origin {
-    Field(Arc<DataDef>, usize, usize),
+    Field(&'static DataDef, usize, usize),
     Arguments(Arc<Expr>),
 }
 
@@ -153,7 +153,7 @@ impl Judge<'_> {
                     for (fd, fv) in c.fields.iter().zip(fields.iter()).take(i + 1) {
                         env.bind(field_binding(&fd.name), fv.clone());
                     }
-                    let origin = Origin::Field(def.clone(), *ctor, i);
+                    let origin = Origin::Field(def, *ctor, i);
                     let mut new = Vec::new();
                     if !env.residuals(&spec, &mut new).map_err(|e| origin.error(e))? {
                         return Ok(false);
@@ -171,8 +171,8 @@ impl Judge<'_> {
     }
 
     /// The refinement of field `field` of constructor `ctor`, shared.
-    fn field_spec(&self, def: &Arc<DataDef>, ctor: usize, field: usize) -> Option<Arc<Expr>> {
-        let key = (Arc::as_ptr(def) as usize, ctor, field);
+    fn field_spec(&self, def: &DataDef, ctor: usize, field: usize) -> Option<Arc<Expr>> {
+        let key = (std::ptr::from_ref(def) as usize, ctor, field);
         self.field_specs
             .borrow_mut()
             .entry(key)

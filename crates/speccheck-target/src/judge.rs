@@ -260,7 +260,7 @@ fn fill_along(v: &Value, way: &[usize], by: &Value) -> Value {
         Value::Data { def, ctor, fields } => {
             let mut copy = fields.to_vec();
             copy[i] = fill_along(&fields[i], rest, by);
-            Value::Data { def: def.clone(), ctor: *ctor, fields: copy.into() }
+            Value::Data { def, ctor: *ctor, fields: copy.into() }
         }
         Value::Seq(xs) => {
             let mut copy = xs.clone();
@@ -283,7 +283,7 @@ fn filled(v: &Value, hole: u32, by: &Value) -> Option<Value> {
     match v {
         Value::Hole(h) if *h == hole => Some(by.clone()),
         Value::Data { def, ctor, fields } => {
-            within(fields).map(|fields| Value::Data { def: def.clone(), ctor: *ctor, fields: fields.into() })
+            within(fields).map(|fields| Value::Data { def, ctor: *ctor, fields: fields.into() })
         }
         Value::Seq(xs) => within(xs).map(Value::Seq),
         _ => None,

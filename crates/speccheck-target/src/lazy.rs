@@ -216,13 +216,13 @@ impl<'m> Lazy<'m> {
                 let path = hole.path_into(r);
                 // None at all: no completion of this partial input fits the
                 // depth, and it is dropped.
-                let (ctors, _) = constructors(&def, &path, d, false);
+                let (ctors, _) = constructors(def, &path, d, false);
                 ctors
                     .into_iter()
                     .map(|c| {
                         let (fields, open): (Vec<Value>, Vec<Open>) =
                             def.ctors[c].fields.iter().map(|f| fresh(&f.ty, below(d), &path)).unzip();
-                        (Value::Data { def: def.clone(), ctor: c, fields: fields.into() }, open)
+                        (Value::Data { def, ctor: c, fields: fields.into() }, open)
                     })
                     .collect()
             }

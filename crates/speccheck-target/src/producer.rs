@@ -3,6 +3,7 @@
 //! solver's handles stay on it; `auto`'s trial of the two ways runs there;
 //! the inputs go to the run in batches.
 
+use std::cell::RefCell;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::SyncSender;
@@ -56,7 +57,7 @@ pub(crate) fn produce(spec: &ArgSpec, strategy: Strategy, depth: u32, tx: &SyncS
             }
         }
     }
-    stream(made, lazy, lazy_stopped, tx);
+    stream(spec, LAZY, made, lazy, lazy_stopped, tx);
 }
 
 /// What one way made in `auto`'s trial: its inputs, how it ended if it
@@ -129,49 +130,63 @@ const BATCH: usize = 256;
 /// the solver's, go out about as they come).
 const BATCH_WAIT: Duration = Duration::from_millis(2);
 
-/// The inputs made in a trial, then the rest from `it`, in batches.
+/// The way named in a re-check's error, for the lazy enumeration's inputs.
+const LAZY: &str = "the lazy enumeration";
+/// The same, for the solver's.
+#[cfg_attr(not(feature = "z3"), allow(dead_code))]
+const SOLVER: &str = "the SMT solver (z3)";
+
+/// The inputs made in a trial, then the rest from `it`, in batches; each
+/// re-checked by the evaluator first ([`ArgSpec::recheck_remembering`],
+/// `by` the way that made it). The re-check runs here, beside the run
+/// rather than in it: it costs about what the property's own run of a
+/// small input does, and the machine has a core for each.
 fn stream<E>(
+    spec: &ArgSpec,
+    by: &str,
     made: Trial,
     it: impl Iterator<Item = Result<Vec<Value>, E>>,
     stopped: fn(E) -> Msg,
     tx: &SyncSender<Msg>,
 ) {
+    let memo = RefCell::default();
     let mut batch = Vec::with_capacity(BATCH);
     let mut since = Instant::now();
-    // False when the run is over (a send failed).
-    let mut send = |v: Vec<Value>, batch: &mut Vec<Vec<Value>>| -> bool {
-        batch.push(v);
+    // An error ends the stream: with the last word to say (an input failed
+    // its re-check), or none (the run stopped listening).
+    let mut send = |v: Vec<Value>, batch: &mut Vec<Vec<Value>>| -> Result<(), Option<Msg>> {
+        batch.push(spec.recheck_remembering(by, v, &memo).map_err(|e| Some(Msg::Error(e)))?);
         if batch.len() < BATCH && since.elapsed() < BATCH_WAIT {
-            return true;
+            return Ok(());
         }
         since = Instant::now();
-        tx.send(Msg::Inputs(std::mem::take(batch))).is_ok()
+        tx.send(Msg::Inputs(std::mem::take(batch))).map_err(|_| None)
     };
-    let end = |batch: Vec<Vec<Value>>, last: Msg| {
+    let end = |batch: Vec<Vec<Value>>, last: Option<Msg>| {
+        let Some(last) = last else { return };
         if !batch.is_empty() && tx.send(Msg::Inputs(batch)).is_err() {
             return;
         }
         let _ = tx.send(last);
     };
     for v in made.inputs {
-        if !send(v, &mut batch) {
-            return;
+        if let Err(last) = send(v, &mut batch) {
+            return end(batch, last);
         }
     }
     if let Some(last) = made.end {
-        return end(batch, last);
+        return end(batch, Some(last));
     }
     for v in it {
-        match v {
-            Ok(v) => {
-                if !send(v, &mut batch) {
-                    return;
-                }
-            }
-            Err(e) => return end(batch, stopped(e)),
+        let sent = match v {
+            Ok(v) => send(v, &mut batch),
+            Err(e) => Err(Some(stopped(e))),
+        };
+        if let Err(last) = sent {
+            return end(batch, last);
         }
     }
-    end(batch, Msg::Complete);
+    end(batch, Some(Msg::Complete));
 }
 
 /// The solver's search over `spec` at `depth`, from its lowest height.
@@ -239,7 +254,7 @@ fn auto(spec: &ArgSpec, depth: u32, lazy: &mut Lazy, tx: &SyncSender<Msg>) -> Op
     let solver = !done(&lazy_made) && (done(&smt_made) || smt_made.rate() > SOLVER_MARGIN * lazy_made.rate());
     if solver {
         let _ = tx.send(Msg::By(format!("the SMT solver (z3) ({why})")));
-        stream(smt_made, search, smt_stopped, tx);
+        stream(spec, SOLVER, smt_made, search, smt_stopped, tx);
         return None;
     }
     let _ = tx.send(by_lazy(why));
@@ -264,7 +279,7 @@ fn smt_search(spec: &ArgSpec, depth: u32, tx: &SyncSender<Msg>) -> Result<(), St
             return Ok(());
         }
     };
-    stream(Trial::default(), search, smt_stopped, tx);
+    stream(spec, SOLVER, Trial::default(), search, smt_stopped, tx);
     Ok(())
 }
 

@@ -464,7 +464,7 @@ impl<'m> Sampler<'m> {
             Ty::Data(r) => {
                 let def = r.get();
                 let path = hole.path_into(r);
-                let (mut allowed, _) = constructors(&def, &path, b, false);
+                let (mut allowed, _) = constructors(def, &path, b, false);
                 allowed.shuffle(&mut self.rng);
                 let (steps, rest): (Vec<usize>, Vec<usize>) =
                     allowed.into_iter().partition(|&c| def.ctors[c].recursive || recursive_step(&def.ctors[c], &path));
@@ -493,7 +493,7 @@ impl<'m> Sampler<'m> {
                                 self.fresh(&f.ty, share, &path)
                             })
                             .unzip();
-                        (Value::Data { def: def.clone(), ctor: c, fields: values.into() }, open)
+                        (Value::Data { def, ctor: c, fields: values.into() }, open)
                     })
                     .collect()
             }

@@ -334,16 +334,14 @@ where
 }
 
 /// The inputs of the lazy or SMT strategy (or the faster, for `auto`),
-/// produced on a thread of their own (the solver's handles stay there) a batch ahead
-/// of the run, each re-checked by the evaluator and rebuilt into the
-/// property's input type.
+/// produced on a thread of their own (the solver's handles stay there) a
+/// batch ahead of the run, each re-checked by the evaluator there, and
+/// rebuilt into the property's input type here.
 pub struct SpecInputs<T> {
     rx: Receiver<Msg>,
     /// Set when the run is over, so that the producer stops at once, not
     /// at its next input (which may be far off).
     stop: Arc<AtomicBool>,
-    /// Every input is re-checked against it before it is used.
-    spec: ArgSpec,
     reify: fn(&[Value]) -> Option<T>,
     what: String,
     depth: u32,
@@ -351,9 +349,8 @@ pub struct SpecInputs<T> {
     warnings: Vec<String>,
     /// How many inputs of each size (in constructors) were handed out.
     sizes: BTreeMap<usize, u64>,
-    /// What the re-checks found of the parts the inputs share.
-    memo: RefCell<Memo>,
-    /// The inputs received and not handed out yet.
+    /// The inputs received (re-checked by the producer) and not handed out
+    /// yet.
     batch: std::vec::IntoIter<Vec<Value>>,
 }
 
@@ -392,21 +389,18 @@ impl<T> SpecInputs<T> {
             return SpecInputs {
                 rx: rx2,
                 stop,
-                spec: spec.clone(),
                 reify,
                 what: String::new(),
                 depth,
                 by,
                 warnings: Vec::new(),
                 sizes: BTreeMap::new(),
-                memo: RefCell::default(),
                 batch: Vec::new().into_iter(),
             };
         }
         SpecInputs {
             rx,
             stop,
-            spec: spec.clone(),
             reify,
             what: match spec.min_height {
                 0 => format!("valid inputs up to depth {depth} (satisfying {})", spec.written()),
@@ -416,7 +410,6 @@ impl<T> SpecInputs<T> {
             by,
             warnings: Vec::new(),
             sizes: BTreeMap::new(),
-            memo: RefCell::default(),
             batch: Vec::new().into_iter(),
         }
     }
@@ -430,7 +423,7 @@ impl<T: Send> InputSource<T> for SpecInputs<T> {
     fn next_input(&mut self) -> SourceStep<T> {
         loop {
             if let Some(v) = self.batch.next() {
-                return hand_out(&self.spec, &self.by, self.reify, &mut self.sizes, &self.memo, v);
+                return rebuilt(&self.by, self.reify, &mut self.sizes, v);
             }
             let msg = match self.rx.recv_timeout(WAIT) {
                 Ok(msg) => msg,
@@ -490,16 +483,26 @@ fn hand_out<T>(
 ) -> SourceStep<T> {
     match spec.recheck_remembering(by, v, memo) {
         Err(e) => SourceStep::Error(e),
-        Ok(v) => match reify(&v) {
-            Some(t) => {
-                *sizes.entry(v.iter().map(constructors).sum()).or_default() += 1;
-                SourceStep::Input(t)
-            }
-            None => SourceStep::Error(format!(
-                "{by} produced an input that does not fit the arguments' Rust types: ({})",
-                v.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
-            )),
-        },
+        Ok(v) => rebuilt(by, reify, sizes, v),
+    }
+}
+
+/// A re-checked input rebuilt into the property's type, its size counted.
+fn rebuilt<T>(
+    by: &str,
+    reify: fn(&[Value]) -> Option<T>,
+    sizes: &mut BTreeMap<usize, u64>,
+    v: Vec<Value>,
+) -> SourceStep<T> {
+    match reify(&v) {
+        Some(t) => {
+            *sizes.entry(v.iter().map(constructors).sum()).or_default() += 1;
+            SourceStep::Input(t)
+        }
+        None => SourceStep::Error(format!(
+            "{by} produced an input that does not fit the arguments' Rust types: ({})",
+            v.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
+        )),
     }
 }
 

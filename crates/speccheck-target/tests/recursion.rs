@@ -111,11 +111,7 @@ fn brute(ty: &Ty, d: u32, path: &[DataRef]) -> Vec<Value> {
                         .flat_map(|row| values.iter().map(move |v| [row.clone(), vec![v.clone()]].concat()))
                         .collect();
                 }
-                out.extend(rows.into_iter().map(|fields| Value::Data {
-                    def: def.clone(),
-                    ctor: c,
-                    fields: fields.into(),
-                }));
+                out.extend(rows.into_iter().map(|fields| Value::Data { def, ctor: c, fields: fields.into() }));
             }
             out
         }

@@ -139,7 +139,7 @@ fn a_recheck_that_remembers_agrees_with_one_that_does_not() {
         let node = def.ctors.iter().position(|c| c.recursive).expect("a node constructor");
         // Red over two copies of `t`: the same keys on both sides.
         let over = |l: &Value, r: &Value| Value::Data {
-            def: def.clone(),
+            def,
             ctor: node,
             fields: vec![Color::R.reflect(), Value::Int(0), l.clone(), r.clone()].into(),
         };

@@ -4,7 +4,6 @@
 
 use std::collections::HashSet;
 use std::rc::Rc;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use speccheck_spec::{DataDef, DataRef, Ty, Value};
@@ -31,7 +30,7 @@ pub struct DataSym {
     /// Unique per node (memoizes measure unfoldings).
     pub id: u32,
     /// The type.
-    pub def: Arc<DataDef>,
+    pub def: &'static DataDef,
     /// The constructors it may take.
     pub alts: Vec<Alt>,
 }
@@ -201,7 +200,7 @@ impl Builder {
     /// A data value of `def` (the last type on the path).
     fn make_data(
         &mut self,
-        def: Arc<DataDef>,
+        def: &'static DataDef,
         d: u32,
         level: u32,
         guard: &Bool,
@@ -211,7 +210,7 @@ impl Builder {
         if at_limit && level > 0 {
             self.frontier.push(guard.clone());
         }
-        let (ctors, cut) = constructors(&def, &self.path, d, at_limit);
+        let (ctors, cut) = constructors(def, &self.path, d, at_limit);
         self.cut |= cut;
         let single = ctors.len() == 1;
         let mut alts = Vec::new();
@@ -290,7 +289,7 @@ pub enum Shape {
     /// Free integer number `k` of the input.
     Free(usize),
     /// A constructor with at least one free integer inside.
-    Data(Arc<DataDef>, usize, Vec<Shape>),
+    Data(&'static DataDef, usize, Vec<Shape>),
     /// A sequence with at least one free integer inside.
     Seq(Vec<Shape>),
 }
@@ -302,7 +301,7 @@ impl Shape {
             Shape::Known(v) => v.clone(),
             Shape::Free(k) => Value::Int(ints[*k]),
             Shape::Data(def, ctor, fields) => {
-                Value::Data { def: def.clone(), ctor: *ctor, fields: fields.iter().map(|f| f.fill(ints)).collect() }
+                Value::Data { def, ctor: *ctor, fields: fields.iter().map(|f| f.fill(ints)).collect() }
             }
             Shape::Seq(items) => Value::Seq(items.iter().map(|f| f.fill(ints)).collect()),
         }
@@ -356,11 +355,11 @@ pub fn decode(sym: &Sym, model: &Model, relevant: &mut Vec<Bool>, how: &mut Deco
             let fields: Vec<Shape> = alt.fields.iter().map(|f| decode(f, model, relevant, how)).collect();
             match fields.iter().map(Shape::known).collect::<Option<Vec<_>>>() {
                 Some(known) => Shape::Known(Value::Data {
-                    def: node.def.clone(),
+                    def: node.def,
                     ctor: alt.ctor,
                     fields: known.into_iter().cloned().collect(),
                 }),
-                None => Shape::Data(node.def.clone(), alt.ctor, fields),
+                None => Shape::Data(node.def, alt.ctor, fields),
             }
         }
         Sym::Seq(seq) => {

@@ -580,7 +580,7 @@ impl<'m> Translator<'m> {
                 let mut cases = Vec::new();
                 let mut failed = None;
                 for alt in &node.alts {
-                    let Some((body, binds)) = m.arm(&node.def, alt.ctor) else {
+                    let Some((body, binds)) = m.arm(node.def, alt.ctor) else {
                         failed = Some(unsolvable(
                             e,
                             format!("measure `{f}` has no arm for `{}`", node.def.ctors[alt.ctor].name),
