@@ -275,6 +275,13 @@ impl<'m> Lazy<'m> {
 
     fn step(&mut self) -> Result<Option<Vec<Value>>, LazyError> {
         while let Some((p, chain)) = self.stack.pop() {
+            // Checked before any work on `p`, judged or not: a long run of
+            // decided or too short partial inputs is interruptible too.
+            if self.interrupted() {
+                self.ticks = 0;
+                self.stack.push((p, chain));
+                return Err(LazyError::Interrupted);
+            }
             if self.too_short(&p) {
                 self.pruned += 1;
                 continue;
@@ -292,11 +299,6 @@ impl<'m> Lazy<'m> {
             if self.limit.is_some_and(|l| self.evaluated >= l) {
                 self.stack.push((p, chain));
                 return Err(LazyError::Budget(self.evaluated));
-            }
-            if self.interrupted() {
-                self.ticks = 0;
-                self.stack.push((p, chain));
-                return Err(LazyError::Interrupted);
             }
             self.evaluated += 1;
             // Judged by what the last fill changed (see `crate::incremental`).
