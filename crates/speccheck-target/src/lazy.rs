@@ -78,6 +78,8 @@ pub struct Lazy<'m> {
     types: Vec<Ty>,
     /// What [`reach`] worked out.
     reach: HashMap<(DataRef, u32), u32>,
+    /// The open holes' reach, for the partial input looked at.
+    hole_reach: Vec<(u32, u32)>,
     /// Set when nobody wants the inputs any more.
     stop: Option<Arc<AtomicBool>>,
     /// When to pause (see [`LazyError::Interrupted`]).
@@ -120,6 +122,7 @@ impl<'m> Lazy<'m> {
             min_height: 0,
             types: params.iter().map(|(_, ty)| ty.clone()).collect(),
             reach: HashMap::new(),
+            hole_reach: Vec::new(),
             stop: None,
             pause: None,
             ticks: 0,
@@ -170,9 +173,15 @@ impl<'m> Lazy<'m> {
         if self.min_height == 0 {
             return false;
         }
-        let memo = &mut self.reach;
-        let holes: HashMap<u32, u32> = p.open.iter().map(|o| (o.id, reach(&o.ty, o.bound, memo))).collect();
-        partial_height(&p.args, &self.types, &|id| holes.get(&id).copied().unwrap_or(0)) < self.min_height
+        // Each partial input is looked at once: the holes' reach goes in a
+        // buffer kept from one to the next (a map per input showed).
+        let mut holes = std::mem::take(&mut self.hole_reach);
+        holes.clear();
+        holes.extend(p.open.iter().map(|o| (o.id, reach(&o.ty, o.bound, &mut self.reach))));
+        let reach_of = |id: u32| holes.iter().find(|(h, _)| *h == id).map_or(0, |(_, r)| *r);
+        let short = partial_height(&p.args, &self.types, &reach_of) < self.min_height;
+        self.hole_reach = holes;
+        short
     }
 
     /// Whether to stop before the next partial input (checked every few

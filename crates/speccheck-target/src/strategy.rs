@@ -383,21 +383,15 @@ impl<T> SpecInputs<T> {
         let spawned = std::thread::Builder::new()
             .name("speccheck-inputs".into())
             .spawn(move || producer::produce(&spec2, strategy, depth, &tx, stop2));
-        if let Err(e) = spawned {
-            let (tx, rx2) = sync_channel(1);
-            let _ = tx.send(Msg::Error(format!("could not start the input thread: {e}")));
-            return SpecInputs {
-                rx: rx2,
-                stop,
-                reify,
-                what: String::new(),
-                depth,
-                by,
-                warnings: Vec::new(),
-                sizes: BTreeMap::new(),
-                batch: Vec::new().into_iter(),
-            };
-        }
+        // A thread that could not start is the source's first (and last) word.
+        let rx = match spawned {
+            Ok(_) => rx,
+            Err(e) => {
+                let (tx, rx) = sync_channel(1);
+                let _ = tx.send(Msg::Error(format!("could not start the input thread: {e}")));
+                rx
+            }
+        };
         SpecInputs {
             rx,
             stop,
