@@ -26,6 +26,17 @@
 //! ([`Hint`]) say it must be: `h >= 3` from a sorted list's refinement,
 //! `key < 7` from a search tree's; uniform draws would almost never fit
 //! the narrowing intervals of a large ordered structure.
+//!
+//! Splicing: building node by node costs hundreds of judgements per large
+//! input, most of them on fills that are undone. Past the first hundred
+//! inputs (a default run's, each built afresh and so independent of the
+//! others), three cases in four first try an input whose arguments are
+//! recursive steps over *parts* of earlier inputs ([`Parts`]): a red-black
+//! tree over two subtrees of trees found before, its colour and key then
+//! drawn as any hole's. The judgement decides each such proposal as any
+//! fill, so a part that does not fit (another black height, keys on the
+//! wrong side) is refuted at once; one that fits makes a large input in a
+//! few judgements. Hypothesis splices parts of earlier inputs the same way.
 
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -33,7 +44,7 @@ use std::rc::Rc;
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
-use speccheck_spec::{BinOp, DataRef, Expr, Hint, Measures, Side, Ty, Value};
+use speccheck_spec::{BinOp, DataDef, DataRef, Expr, Hint, Measures, Side, Ty, Value};
 
 use crate::depth::{constructors, recursive_step};
 use crate::incremental::Pending;
@@ -64,6 +75,13 @@ const ATTEMPTS_PER_SIZE: u32 = 10;
 /// Fresh starts of a case whose work ran out at every size, when earlier
 /// cases found inputs (see [`Sampler::sample`]).
 const RETRIES: u32 = 4;
+
+/// Parts of earlier inputs kept per data type (see [`Parts`]).
+const PARTS_KEPT: usize = 256;
+/// Splicing attempts per case, when a case splices.
+const SPLICE_ATTEMPTS: usize = 4;
+/// Inputs built afresh before any is spliced from parts of earlier ones.
+const SPLICE_AFTER: u64 = 100;
 
 /// A filled hole whose other options are still to try.
 struct Frame {
@@ -111,6 +129,12 @@ pub struct Sampler<'m> {
     record: SizeRecord,
     /// See [`Sampler::verify_every_step`].
     verify_steps: bool,
+    /// Parts of the inputs found so far, to build later ones from.
+    parts: Parts,
+    /// The current attempt builds its arguments from parts.
+    splicing: bool,
+    /// Inputs found so far.
+    found: u64,
 }
 
 impl<'m> Sampler<'m> {
@@ -140,6 +164,9 @@ impl<'m> Sampler<'m> {
             reached: 0,
             record: SizeRecord::default(),
             verify_steps: false,
+            parts: Parts::default(),
+            splicing: false,
+            found: 0,
         })
     }
 
@@ -175,6 +202,25 @@ impl<'m> Sampler<'m> {
         if self.rng.random_range(0..EXPLORE_ONE_IN) != 0 {
             cap = cap.min(self.record.paying());
         }
+        // Past the first inputs, most cases first try a few attempts that
+        // build the arguments from parts of earlier inputs (see [`Parts`]),
+        // up to the case's whole size: they cost a few judgements each, so
+        // the sizes where building node by node stops paying do not bound
+        // them, and they are kept out of that record. One case in four
+        // still builds afresh, so that the parts keep renewing. The first
+        // inputs (a default run's) are all built afresh: each is then
+        // independent of the others, which a run of few cases needs more
+        // than it needs speed.
+        if self.found >= SPLICE_AFTER && self.rng.random_ratio(3, 4) {
+            self.splicing = true;
+            let found = (0..SPLICE_ATTEMPTS).find_map(|_| self.attempt(size).transpose());
+            self.splicing = false;
+            if let Some(found) = found.transpose()? {
+                self.parts.keep(&found, &mut self.rng);
+                self.found += 1;
+                return Ok(Some(found));
+            }
+        }
         let mut start = self.rng.random_range(0..=size.min(cap));
         self.largest_tried = start;
         let mut target = start;
@@ -188,6 +234,8 @@ impl<'m> Sampler<'m> {
                 self.record.note(target, found.is_some());
                 if let Some(found) = found {
                     self.reached = self.reached.max(target);
+                    self.parts.keep(&found, &mut self.rng);
+                    self.found += 1;
                     return Ok(Some(found));
                 }
                 self.restarts += 1;
@@ -478,26 +526,53 @@ impl<'m> Sampler<'m> {
                     }
                 }
                 plan.extend(rest.into_iter().map(|c| (c, b, false)));
-                plan.into_iter()
-                    .map(|(c, left, even)| {
-                        let fields = &def.ctors[c].fields;
-                        let grows: Vec<bool> = fields.iter().map(|f| self.can_grow(&f.ty)).collect();
-                        let parts = grows.iter().filter(|g| **g).count();
-                        let mut shares =
-                            if even { self.split_even(left, parts) } else { self.split(left, parts) }.into_iter();
-                        let (values, open): (Vec<Value>, Vec<Open>) = fields
-                            .iter()
-                            .zip(grows)
-                            .map(|(f, g)| {
-                                let share = if g { shares.next().unwrap_or(0) } else { 0 };
-                                self.fresh(&f.ty, share, &path)
-                            })
-                            .unzip();
-                        (Value::Data { def, ctor: c, fields: values.into() }, open)
-                    })
-                    .collect()
+                // In a splicing attempt, an argument takes only steps whose
+                // growing fields are parts of earlier inputs.
+                let splice = self.splicing && hole.path.is_empty();
+                plan.into_iter().filter_map(|(c, left, even)| self.step(def, c, left, even, &path, splice)).collect()
             }
         })
+    }
+
+    /// Constructor `c` of `def`, its fields holes, `left` steps shared
+    /// among those that grow (near evenly when `even`). With `splice`,
+    /// each growing field of a data type takes instead a part of an
+    /// earlier input within its share, if one is kept, and `None` when no
+    /// field took one.
+    fn step(
+        &mut self,
+        def: &'static DataDef,
+        c: usize,
+        left: u32,
+        even: bool,
+        path: &Rc<Vec<DataRef>>,
+        splice: bool,
+    ) -> Option<(Value, Vec<Open>)> {
+        let fields = &def.ctors[c].fields;
+        let grows: Vec<bool> = fields.iter().map(|f| self.can_grow(&f.ty)).collect();
+        let n = grows.iter().filter(|g| **g).count();
+        let mut shares = if even { self.split_even(left, n) } else { self.split(left, n) }.into_iter();
+        let mut open = Vec::new();
+        let mut spliced = false;
+        let values: Vec<Value> = fields
+            .iter()
+            .zip(grows)
+            .map(|(f, g)| {
+                let share = if g { shares.next().unwrap_or(0) } else { 0 };
+                let part = match &f.ty {
+                    Ty::Data(r) if splice && g => self.parts.one(r, share, &mut self.rng),
+                    _ => None,
+                };
+                if let Some((_, part)) = part {
+                    spliced = true;
+                    return part;
+                }
+                let (v, o) = self.fresh(&f.ty, share, path);
+                open.push(o);
+                v
+            })
+            .collect();
+        (spliced || !splice).then(|| (Value::Data { def, ctor: c, fields: values.into() }, open))
     }
 
     fn fresh(&mut self, ty: &Ty, budget: u32, path: &Rc<Vec<DataRef>>) -> (Value, Open) {
@@ -586,6 +661,73 @@ impl<'m> Sampler<'m> {
             }
         }
     }
+}
+
+/// Parts of the inputs found so far: every value of a data type that
+/// grows, inside each input (the input itself included), by type, with
+/// its size; at most [`PARTS_KEPT`] per type, and once full each new part
+/// replaces one at random (so the kept parts lean to recent inputs). In a
+/// splicing attempt an argument is a recursive step whose growing fields
+/// are parts: the judgement decides it as any other fill (the refinements
+/// inside, and how the parts fit together and with the spec), so a part
+/// is only a proposal. Where refinements compose (a search tree's subtree
+/// is one), a large valid input is then a few choices of parts that fit,
+/// where building it node by node takes a judgement per node and
+/// backtracks on each violation.
+#[derive(Default)]
+struct Parts {
+    /// By the address of the type's definition (one per type for the
+    /// process's life).
+    by_type: HashMap<usize, Vec<(u32, Value)>>,
+}
+
+impl Parts {
+    /// Keeps the parts of `input`.
+    fn keep(&mut self, input: &[Value], rng: &mut SmallRng) {
+        for v in input {
+            self.walk(v, rng);
+        }
+    }
+
+    /// Keeps the parts of `v`; returns its size (recursive steps and
+    /// sequence elements, as the sampler's budget counts them).
+    fn walk(&mut self, v: &Value, rng: &mut SmallRng) -> u32 {
+        match v {
+            Value::Data { def, ctor, fields } => {
+                let inside: u32 = fields.iter().map(|f| self.walk(f, rng)).sum();
+                let size = inside + u32::from(def.ctors[*ctor].recursive);
+                if size > 0 {
+                    let kept = self.by_type.entry(address(def)).or_default();
+                    if kept.len() < PARTS_KEPT {
+                        kept.push((size, v.clone()));
+                    } else {
+                        kept[rng.random_range(0..PARTS_KEPT)] = (size, v.clone());
+                    }
+                }
+                size
+            }
+            Value::Seq(xs) => xs.iter().map(|x| self.walk(x, rng)).sum::<u32>() + xs.len() as u32,
+            _ => 0,
+        }
+    }
+
+    /// A kept part of type `r` no larger than `bound`, at random, with its
+    /// size (a few draws, then none).
+    fn one(&self, r: &DataRef, bound: u32, rng: &mut SmallRng) -> Option<(u32, Value)> {
+        let kept = self.by_type.get(&address(r.get()))?;
+        // The largest of a few drawn: most parts of a tree are small
+        // subtrees near its leaves, and spliced inputs should grow.
+        (0..4)
+            .map(|_| &kept[rng.random_range(0..kept.len())])
+            .filter(|(size, _)| *size <= bound)
+            .max_by_key(|(size, _)| *size)
+            .cloned()
+    }
+}
+
+/// The key of a type's definition.
+fn address(def: &'static DataDef) -> usize {
+    std::ptr::from_ref(def) as usize
 }
 
 /// Attempts and the inputs they found, by size class (0, 1, 2–3, 4–7, …),

@@ -171,6 +171,47 @@ fn samples_reach_large_valid_inputs() {
     assert!(large >= 10, "only {large} of 40 trees asked at size up to 16 had 8 nodes or more");
 }
 
+/// The field lists of the values inside `v` below its root (shared, not
+/// copied, when `v` took a part of an earlier input whole).
+fn parts_inside(v: &Value, root: bool, out: &mut Vec<usize>) {
+    if let Value::Data { fields, .. } = v {
+        if !root {
+            out.push(std::sync::Arc::as_ptr(fields).cast::<Value>() as usize);
+        }
+        for f in fields.iter() {
+            parts_inside(f, false, out);
+        }
+    }
+}
+
+#[test]
+fn past_the_first_inputs_most_are_spliced_from_parts_of_earlier_ones() {
+    let mut s = sampler::<Rbt>(Some(RB));
+    // Kept alive, so that no part's memory is reused by a later input.
+    let mut inputs: Vec<Value> = Vec::new();
+    let mut earlier = std::collections::HashSet::new();
+    let (mut spliced_first, mut spliced_later) = (0, 0);
+    for seed in 0..400u64 {
+        let size = 4 + (seed % 28) as u32;
+        let t = s.sample(seed, size).unwrap().expect("a tree").remove(0);
+        assert!(admitted(&t, Some(RB)), "the sampler yielded {t}, which the spec rejects");
+        assert!(steps(&t) <= size, "asked for size {size}, got {t} ({} steps)", steps(&t));
+        let mut inside = Vec::new();
+        parts_inside(&t, true, &mut inside);
+        let spliced = inside.iter().any(|p| earlier.contains(p));
+        if seed < 100 {
+            spliced_first += usize::from(spliced);
+        } else {
+            spliced_later += usize::from(spliced);
+        }
+        earlier.extend(inside);
+        inputs.push(t);
+    }
+    // The first hundred (a default run's) are each built afresh.
+    assert_eq!(spliced_first, 0, "inputs among the first hundred took parts of earlier ones");
+    assert!(spliced_later >= 100, "only {spliced_later} of the 300 later inputs took parts of earlier ones");
+}
+
 #[test]
 fn a_spec_nothing_meets_is_none_found_and_the_run_gives_up() {
     let mut s = sampler::<Sorted>(Some("length(x) < 0"));
