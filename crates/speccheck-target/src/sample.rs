@@ -30,10 +30,10 @@
 //! Splicing: building node by node costs hundreds of judgements per large
 //! input, most of them on fills that are undone. Past the first hundred
 //! inputs (a default run's, each built afresh and so independent of the
-//! others), three cases in four first try an input whose arguments are
-//! recursive steps over *parts* of earlier inputs ([`Parts`]): a red-black
-//! tree over two subtrees of trees found before, its colour and key then
-//! drawn as any hole's. The judgement decides each such proposal as any
+//! others), seven cases in eight first try an input whose arguments are
+//! recursive steps over *parts* of earlier inputs (up to 256 kept per
+//! type): a red-black tree over two subtrees of trees found before, its
+//! colour and key then drawn as any hole's. The judgement decides each such proposal as any
 //! fill, so a part that does not fit (another black height, keys on the
 //! wrong side) is refuted at once; one that fits makes a large input in a
 //! few judgements. Hypothesis splices parts of earlier inputs the same way.
@@ -79,7 +79,7 @@ const RETRIES: u32 = 4;
 /// Parts of earlier inputs kept per data type (see [`Parts`]).
 const PARTS_KEPT: usize = 256;
 /// Splicing attempts per case, when a case splices.
-const SPLICE_ATTEMPTS: usize = 4;
+const SPLICE_ATTEMPTS: usize = 8;
 /// Inputs built afresh before any is spliced from parts of earlier ones.
 const SPLICE_AFTER: u64 = 100;
 
@@ -206,12 +206,12 @@ impl<'m> Sampler<'m> {
         // build the arguments from parts of earlier inputs (see [`Parts`]),
         // up to the case's whole size: they cost a few judgements each, so
         // the sizes where building node by node stops paying do not bound
-        // them, and they are kept out of that record. One case in four
+        // them, and they are kept out of that record. One case in eight
         // still builds afresh, so that the parts keep renewing. The first
         // inputs (a default run's) are all built afresh: each is then
         // independent of the others, which a run of few cases needs more
         // than it needs speed.
-        if self.found >= SPLICE_AFTER && self.rng.random_ratio(3, 4) {
+        if self.found >= SPLICE_AFTER && self.rng.random_ratio(7, 8) {
             self.splicing = true;
             let found = (0..SPLICE_ATTEMPTS).find_map(|_| self.attempt(size).transpose());
             self.splicing = false;
@@ -689,6 +689,16 @@ impl Parts {
         }
     }
 
+    /// Keeps `v`, a part of type `def` of `size` steps.
+    fn add(&mut self, def: &'static DataDef, size: u32, v: &Value, rng: &mut SmallRng) {
+        let kept = self.by_type.entry(address(def)).or_default();
+        if kept.len() < PARTS_KEPT {
+            kept.push((size, v.clone()));
+        } else {
+            kept[rng.random_range(0..PARTS_KEPT)] = (size, v.clone());
+        }
+    }
+
     /// Keeps the parts of `v`; returns its size (recursive steps and
     /// sequence elements, as the sampler's budget counts them).
     fn walk(&mut self, v: &Value, rng: &mut SmallRng) -> u32 {
@@ -697,12 +707,7 @@ impl Parts {
                 let inside: u32 = fields.iter().map(|f| self.walk(f, rng)).sum();
                 let size = inside + u32::from(def.ctors[*ctor].recursive);
                 if size > 0 {
-                    let kept = self.by_type.entry(address(def)).or_default();
-                    if kept.len() < PARTS_KEPT {
-                        kept.push((size, v.clone()));
-                    } else {
-                        kept[rng.random_range(0..PARTS_KEPT)] = (size, v.clone());
-                    }
+                    self.add(def, size, v, rng);
                 }
                 size
             }
