@@ -30,13 +30,14 @@
 //! Splicing: building node by node costs hundreds of judgements per large
 //! input, most of them on fills that are undone. Past the first hundred
 //! inputs (a default run's, each built afresh and so independent of the
-//! others), seven cases in eight first try an input whose arguments are
-//! recursive steps over *parts* of earlier inputs (up to 256 kept per
-//! type): a red-black tree over two subtrees of trees found before, its
-//! colour and key then drawn as any hole's. The judgement decides each such proposal as any
-//! fill, so a part that does not fit (another black height, keys on the
-//! wrong side) is refuted at once; one that fits makes a large input in a
-//! few judgements. Hypothesis splices parts of earlier inputs the same way.
+//! others), seven cases in eight first try an input each of whose growing
+//! arguments is a constructor over *parts* of earlier inputs (up to 256
+//! kept per type) in its growing fields: a red-black tree over two
+//! subtrees of trees found before, its colour and key then drawn as any
+//! hole's. The judgement decides each such proposal as any fill, so a
+//! part that does not fit (another black height, keys on the wrong side)
+//! is refuted at once; one that fits makes a large input in a few
+//! judgements. Hypothesis splices parts of earlier inputs the same way.
 
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -211,15 +212,24 @@ impl<'m> Sampler<'m> {
         // inputs (a default run's) are all built afresh: each is then
         // independent of the others, which a run of few cases needs more
         // than it needs speed.
-        if self.found >= SPLICE_AFTER && self.rng.random_ratio(7, 8) {
+        if self.found >= SPLICE_AFTER && self.has_parts_to_splice() && self.rng.random_ratio(7, 8) {
             self.splicing = true;
-            let found = (0..SPLICE_ATTEMPTS).find_map(|_| self.attempt(size).transpose());
+            let mut found = None;
+            for _ in 0..SPLICE_ATTEMPTS {
+                found = self.attempt(size).transpose();
+                if found.is_some() {
+                    break;
+                }
+                self.restarts += 1;
+            }
             self.splicing = false;
             if let Some(found) = found.transpose()? {
                 self.parts.keep(&found, &mut self.rng);
                 self.found += 1;
                 return Ok(Some(found));
             }
+            // The work spent splicing counts toward this input's
+            // allowance: the limit bounds what one input costs.
         }
         let mut start = self.rng.random_range(0..=size.min(cap));
         self.largest_tried = start;
@@ -278,7 +288,9 @@ impl<'m> Sampler<'m> {
     /// One try at an input of size `target`.
     fn attempt(&mut self, target: u32) -> Result<Option<Vec<Value>>, LazyError> {
         self.draw_magnitude(target);
-        // A new attempt shares no part with the last one.
+        // What the last attempt's judgements remembered is not kept (a
+        // splicing attempt shares parts with earlier inputs, but only
+        // whole values, which are judged again).
         self.judge.memo.borrow_mut().clear();
         self.fills.clear();
         let params = self.judge.params.clone();
@@ -526,12 +538,18 @@ impl<'m> Sampler<'m> {
                     }
                 }
                 plan.extend(rest.into_iter().map(|c| (c, b, false)));
-                // In a splicing attempt, an argument takes only steps whose
-                // growing fields are parts of earlier inputs.
-                let splice = self.splicing && hole.path.is_empty();
+                // In a splicing attempt, an argument that grows takes only
+                // steps whose growing fields are parts of earlier inputs.
+                let argument = (hole.id as usize) < self.judge.params.len();
+                let splice = self.splicing && argument && self.can_grow(&hole.ty);
                 plan.into_iter().filter_map(|(c, left, even)| self.step(def, c, left, even, &path, splice)).collect()
             }
         })
+    }
+
+    /// Whether an argument is of a data type with parts kept to splice.
+    fn has_parts_to_splice(&self) -> bool {
+        self.judge.params.iter().any(|(_, ty)| matches!(ty, Ty::Data(r) if self.parts.holds(r)))
     }
 
     /// Constructor `c` of `def`, its fields holes, `left` steps shared
@@ -663,17 +681,19 @@ impl<'m> Sampler<'m> {
     }
 }
 
-/// Parts of the inputs found so far: every value of a data type that
-/// grows, inside each input (the input itself included), by type, with
-/// its size; at most [`PARTS_KEPT`] per type, and once full each new part
-/// replaces one at random (so the kept parts lean to recent inputs). In a
-/// splicing attempt an argument is a recursive step whose growing fields
-/// are parts: the judgement decides it as any other fill (the refinements
-/// inside, and how the parts fit together and with the spec), so a part
-/// is only a proposal. Where refinements compose (a search tree's subtree
-/// is one), a large valid input is then a few choices of parts that fit,
-/// where building it node by node takes a judgement per node and
-/// backtracks on each violation.
+/// Parts of the inputs found so far: every value of a data type with at
+/// least one recursive step, inside each input (the input itself
+/// included), by type, with its size; at most [`PARTS_KEPT`] per type,
+/// and once full each new part replaces one at random (so the kept parts
+/// lean to recent inputs). In a splicing attempt a growing argument is a
+/// constructor whose growing fields of a data type are parts (a field
+/// with no part small enough is built as in any attempt): the judgement
+/// decides it as any other fill (the refinements inside, and how the
+/// parts fit together and with the spec), so a part is only a proposal.
+/// Where refinements compose (a search tree's subtree is one), a large
+/// valid input is then a few choices of parts that fit, where building it
+/// node by node takes a judgement per node and backtracks on each
+/// violation.
 #[derive(Default)]
 struct Parts {
     /// By the address of the type's definition (one per type for the
@@ -699,8 +719,10 @@ impl Parts {
         }
     }
 
-    /// Keeps the parts of `v`; returns its size (recursive steps and
-    /// sequence elements, as the sampler's budget counts them).
+    /// Keeps the parts of `v`; returns its size: constructors declared
+    /// recursive, and sequence elements. (The budget also counts a step
+    /// that re-enters a type through another, `Option<Box<Self>>`'s
+    /// `Some`; a part of such a type may take up to about twice its share.)
     fn walk(&mut self, v: &Value, rng: &mut SmallRng) -> u32 {
         match v {
             Value::Data { def, ctor, fields } => {
@@ -714,6 +736,11 @@ impl Parts {
             Value::Seq(xs) => xs.iter().map(|x| self.walk(x, rng)).sum::<u32>() + xs.len() as u32,
             _ => 0,
         }
+    }
+
+    /// Whether parts of type `r` are kept.
+    fn holds(&self, r: &DataRef) -> bool {
+        self.by_type.contains_key(&address(r.get()))
     }
 
     /// A kept part of type `r` no larger than `bound`, at random, with its

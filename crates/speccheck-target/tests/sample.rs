@@ -171,45 +171,96 @@ fn samples_reach_large_valid_inputs() {
     assert!(large >= 10, "only {large} of 40 trees asked at size up to 16 had 8 nodes or more");
 }
 
-/// The field lists of the values inside `v` below its root (shared, not
-/// copied, when `v` took a part of an earlier input whole).
-fn parts_inside(v: &Value, root: bool, out: &mut Vec<usize>) {
+/// The field lists of the data values in `v` (shared, not copied, when
+/// `v` took a part of an earlier input whole); the root's own with `root`.
+fn field_lists(v: &Value, root: bool, out: &mut Vec<usize>) {
     if let Value::Data { fields, .. } = v {
-        if !root {
+        if root {
             out.push(std::sync::Arc::as_ptr(fields).cast::<Value>() as usize);
         }
         for f in fields.iter() {
-            parts_inside(f, false, out);
+            field_lists(f, true, out);
         }
     }
 }
 
-#[test]
-fn past_the_first_inputs_most_are_spliced_from_parts_of_earlier_ones() {
-    let mut s = sampler::<Rbt>(Some(RB));
+/// Samples 400 inputs of `params` under `spec` (sizes cycling through
+/// 4..=31), checking each with `valid`; returns how many of the first
+/// hundred and of the next three hundred hold a part of an earlier input
+/// in their argument `at`.
+fn spliced_counts(
+    params: Vec<(String, speccheck_spec::Ty)>,
+    spec: &str,
+    at: usize,
+    valid: impl Fn(&[Value]) -> bool,
+) -> (usize, usize) {
+    let mut s = Sampler::new(&params, &[parse_str(spec).unwrap()], Measures::global()).unwrap();
     // Kept alive, so that no part's memory is reused by a later input.
-    let mut inputs: Vec<Value> = Vec::new();
+    let mut inputs: Vec<Vec<Value>> = Vec::new();
     let mut earlier = std::collections::HashSet::new();
-    let (mut spliced_first, mut spliced_later) = (0, 0);
+    let (mut first, mut later) = (0, 0);
     for seed in 0..400u64 {
         let size = 4 + (seed % 28) as u32;
-        let t = s.sample(seed, size).unwrap().expect("a tree").remove(0);
-        assert!(admitted(&t, Some(RB)), "the sampler yielded {t}, which the spec rejects");
-        assert!(steps(&t) <= size, "asked for size {size}, got {t} ({} steps)", steps(&t));
+        let v = s.sample(seed, size).unwrap().expect("an input");
+        assert!(valid(&v), "the sampler yielded {v:?}, which the spec rejects");
+        assert!(v.iter().map(steps).sum::<u32>() <= size, "asked for size {size}, got {v:?}");
         let mut inside = Vec::new();
-        parts_inside(&t, true, &mut inside);
+        field_lists(&v[at], false, &mut inside);
         let spliced = inside.iter().any(|p| earlier.contains(p));
         if seed < 100 {
-            spliced_first += usize::from(spliced);
+            first += usize::from(spliced)
         } else {
-            spliced_later += usize::from(spliced);
+            later += usize::from(spliced)
         }
-        earlier.extend(inside);
-        inputs.push(t);
+        for a in &v {
+            let mut all = Vec::new();
+            field_lists(a, true, &mut all);
+            earlier.extend(all);
+        }
+        inputs.push(v);
     }
+    (first, later)
+}
+
+#[test]
+fn past_the_first_inputs_most_are_spliced_from_parts_of_earlier_ones() {
+    let params = vec![("x".to_string(), Rbt::ty())];
+    let (first, later) = spliced_counts(params, RB, 0, |v| admitted(&v[0], Some(RB)));
     // The first hundred (a default run's) are each built afresh.
-    assert_eq!(spliced_first, 0, "inputs among the first hundred took parts of earlier ones");
-    assert!(spliced_later >= 100, "only {spliced_later} of the 300 later inputs took parts of earlier ones");
+    assert_eq!(first, 0, "inputs among the first hundred took parts of earlier ones");
+    assert!(later >= 200, "only {later} of the 300 later inputs took parts of earlier ones");
+
+    // Beside an argument that cannot take parts (a colour), the tree
+    // still does.
+    let params = vec![("x".to_string(), Rbt::ty()), ("c".to_string(), Color::ty())];
+    let spec = "is_rb(x) && bh_ok(x) && (black(c) || !red(x))";
+    let requires = vec![(spec.to_string(), parse_str(spec).unwrap())];
+    let valid = |v: &[Value]| {
+        speccheck_spec::admits(&[("x", v[0].clone()), ("c", v[1].clone())], &requires, Measures::global())
+            .unwrap()
+            .is_none()
+    };
+    let (first, later) = spliced_counts(params, spec, 0, valid);
+    assert_eq!(first, 0);
+    assert!(later >= 200, "only {later} of the 300 later inputs took parts of earlier ones, beside a colour");
+}
+
+#[test]
+fn arguments_with_nothing_to_splice_keep_their_sizes_spread() {
+    // A sequence of integers holds no parts: every case builds as before,
+    // its length up to the size at random, past the first hundred too.
+    let params = vec![("xs".to_string(), speccheck_spec::Ty::Seq(Box::new(i64::ty())))];
+    let spec = "len(xs) >= 0";
+    let mut s = Sampler::new(&params, &[parse_str(spec).unwrap()], Measures::global()).unwrap();
+    let lengths: Vec<usize> = (0..400u64)
+        .map(|seed| match &s.sample(seed, 30).unwrap().expect("a sequence")[0] {
+            Value::Seq(xs) => xs.len(),
+            other => panic!("not a sequence: {other}"),
+        })
+        .collect();
+    let later: std::collections::BTreeSet<usize> = lengths[100..].iter().copied().collect();
+    let at_size = lengths[100..].iter().filter(|&&n| n == 30).count();
+    assert!(later.len() >= 15 && at_size < 100, "lengths past the first hundred: {later:?}, {at_size} at the size");
 }
 
 #[test]

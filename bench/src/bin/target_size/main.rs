@@ -281,7 +281,7 @@ where
         RunVerdict::Failed(_) | RunVerdict::Flaky(_) => "failed".to_string(),
         RunVerdict::Passed if report.stats.time_budget_hit => "budget ran out".to_string(),
         RunVerdict::Passed => format!("passed ({} cases)", report.stats.passed),
-        RunVerdict::GaveUp { .. } => "gave up (rejects)".to_string(),
+        RunVerdict::GaveUp { reason } => format!("gave up: {}", first_sentence(reason)),
         RunVerdict::Incomplete { reason } => format!("incomplete: {}", first_sentence(reason)),
         RunVerdict::Error(e) => format!("error: {}", first_sentence(e)),
     };
