@@ -224,9 +224,7 @@ impl<'m> Sampler<'m> {
             }
             self.splicing = false;
             if let Some(found) = found.transpose()? {
-                self.parts.keep(&found, &mut self.rng);
-                self.found += 1;
-                return Ok(Some(found));
+                return Ok(Some(self.found_one(found)));
             }
             // The work spent splicing counts toward this input's
             // allowance: the limit bounds what one input costs.
@@ -244,9 +242,7 @@ impl<'m> Sampler<'m> {
                 self.record.note(target, found.is_some());
                 if let Some(found) = found {
                     self.reached = self.reached.max(target);
-                    self.parts.keep(&found, &mut self.rng);
-                    self.found += 1;
-                    return Ok(Some(found));
+                    return Ok(Some(self.found_one(found)));
                 }
                 self.restarts += 1;
                 if self.work > self.work_limit {
@@ -283,6 +279,13 @@ impl<'m> Sampler<'m> {
             // Past the work limit, one attempt per size.
             target = target * 3 / 4;
         }
+    }
+
+    /// `input`, counted, and its parts kept.
+    fn found_one(&mut self, input: Vec<Value>) -> Vec<Value> {
+        self.parts.keep(&input, &mut self.rng);
+        self.found += 1;
+        input
     }
 
     /// One try at an input of size `target`.
@@ -581,7 +584,7 @@ impl<'m> Sampler<'m> {
                     Ty::Data(r) if splice && g => self.parts.one(r, share, &mut self.rng),
                     _ => None,
                 };
-                if let Some((_, part)) = part {
+                if let Some(part) = part {
                     spliced = true;
                     return part;
                 }
@@ -743,9 +746,9 @@ impl Parts {
         self.by_type.contains_key(&address(r.get()))
     }
 
-    /// A kept part of type `r` no larger than `bound`, at random, with its
-    /// size (a few draws, then none).
-    fn one(&self, r: &DataRef, bound: u32, rng: &mut SmallRng) -> Option<(u32, Value)> {
+    /// A kept part of type `r` no larger than `bound`, at random (a few
+    /// draws, then none).
+    fn one(&self, r: &DataRef, bound: u32, rng: &mut SmallRng) -> Option<Value> {
         let kept = self.by_type.get(&address(r.get()))?;
         // The largest of a few drawn: most parts of a tree are small
         // subtrees near its leaves, and spliced inputs should grow.
@@ -753,7 +756,7 @@ impl Parts {
             .map(|_| &kept[rng.random_range(0..kept.len())])
             .filter(|(size, _)| *size <= bound)
             .max_by_key(|(size, _)| *size)
-            .cloned()
+            .map(|(_, v)| v.clone())
     }
 }
 
