@@ -118,6 +118,9 @@ pub struct Sampler<'m> {
     pub evaluated: u64,
     /// Attempts abandoned (their steps spent, or every option refuted).
     pub restarts: u64,
+    /// Inputs spliced from parts of earlier ones (see the module
+    /// documentation), over every sample.
+    pub spliced: u64,
     /// After this long on one input, smaller sizes are tried faster.
     work_limit: u64,
     /// Work spent on the current input (see [`WORK_LIMIT`]).
@@ -159,6 +162,7 @@ impl<'m> Sampler<'m> {
             growable: HashMap::new(),
             evaluated: 0,
             restarts: 0,
+            spliced: 0,
             work_limit: WORK_LIMIT,
             work: 0,
             largest_tried: 0,
@@ -224,6 +228,7 @@ impl<'m> Sampler<'m> {
             }
             self.splicing = false;
             if let Some(found) = found.transpose()? {
+                self.spliced += 1;
                 return Ok(Some(self.found_one(found)));
             }
             // The work spent splicing counts toward this input's

@@ -579,6 +579,16 @@ impl<T: Send> InputSource<T> for SampleInputs<T> {
     }
 
     fn sizes(&self) -> Option<String> {
-        sizes_note(&self.sizes, "random valid inputs, sized by the run's size ramp")
+        let spliced = self.sampler.as_ref().map_or(0, |s| s.spliced);
+        if spliced == 0 {
+            return sizes_note(&self.sizes, "random valid inputs, sized by the run's size ramp");
+        }
+        // Said, so that a long run's inputs are not taken for independent
+        // draws: most past the first hundred share parts with earlier ones.
+        let what = format!(
+            "random valid inputs, sized by the run's size ramp; {spliced} of them, after the first 100, spliced from \
+             parts of earlier ones"
+        );
+        sizes_note(&self.sizes, &what)
     }
 }

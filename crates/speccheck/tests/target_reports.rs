@@ -126,4 +126,32 @@ fn the_default_samples_valid_inputs_of_many_sizes_and_says_so() {
     let distinct = sizes.split(" (mean").next().unwrap().split(", ").count();
     assert!(distinct >= 10, "{note}");
     assert!(note.contains("random valid inputs, sized by the run's size ramp"), "{note}");
+    // The first hundred are built afresh, and the note says nothing more.
+    assert!(!note.contains("spliced"), "{note}");
+}
+
+/// Past the first hundred inputs most are spliced from parts of earlier
+/// ones; the report says how many, so that they are not taken for
+/// independent draws.
+#[test]
+fn a_long_sampled_run_says_how_many_inputs_were_spliced() {
+    let rare = "ordered(l) && size(l) >= 3";
+    let spec = ArgSpec::new(vec![("l".into(), List::ty())], &[(rare, rare)]).unwrap();
+    let p = Property::new(gens::arguments((any::<List>(),))).configure(|c| {
+        c.name = "spliced sizes".into();
+        c.database = None;
+        c.cases = 400;
+    });
+    let r = apply_default(p, &spec, 5, |v| Some((List::reify(v.first()?)?,))).run(move |(l,): (List,)| {
+        assert!(ordered(&l) && size(&l) >= 3);
+    });
+    assert!(matches!(r.verdict, RunVerdict::Passed) && r.stats.passed == 400, "{}", r.summary());
+    let note = r.notes.iter().find(|n| n.contains("inputs came from the sampler")).expect("a sampler note");
+    let spliced: u64 = note
+        .split(" of them, after the first 100, spliced from parts of earlier ones")
+        .next()
+        .and_then(|before| before.rsplit("; ").next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no count of spliced inputs: {note}"));
+    assert!((100..=300).contains(&spliced), "{note}");
 }
