@@ -171,11 +171,14 @@ fn main() {
     println!(
         "Cost: each worker process runs `Property::new(any::<Vec<u64>>())` (100 cases a run, default \
          settings) run after run for {} s; cases per second summed over the processes; {} rounds, modes \
-         interleaved; ratio = mode / off, paired by round.\n",
+         interleaved; ratios = mode / off and mode / directory (the cost of the shared store over the local \
+         default), paired by round.\n",
         args.seconds, args.rounds
     );
-    println!("| workers | mode | cases/s (mean) | ratio to off: mean | sd | p95 |");
-    println!("|---|---|---|---|---|---|");
+    println!(
+        "| workers | mode | cases/s (mean) | ratio to off: mean | sd | p95 | ratio to directory: mean | sd | p95 |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|");
     for &n in &args.workers {
         let mut rates: Vec<Vec<f64>> = vec![Vec::new(); modes.len()];
         for round in 0..args.rounds {
@@ -209,10 +212,14 @@ fn main() {
             }
         }
         for (m, mode) in modes.iter().enumerate() {
-            let ratios: Vec<f64> = rates[m].iter().zip(&rates[0]).map(|(x, off)| x / off).collect();
-            let (mean, sd, p95) = stats(&ratios);
+            let ratio = |base: usize| {
+                let ratios: Vec<f64> = rates[m].iter().zip(&rates[base]).map(|(x, b)| x / b).collect();
+                let (mean, sd, p95) = stats(&ratios);
+                format!("{mean:.3} | {sd:.3} | {p95:.3}")
+            };
             let rate = rates[m].iter().sum::<f64>() / rates[m].len() as f64;
-            println!("| {n} | {mode} | {rate:.0} | {mean:.3} | {sd:.3} | {p95:.3} |");
+            let to_directory = if m == 0 { " | | ".to_string() } else { ratio(1) };
+            println!("| {n} | {mode} | {rate:.0} | {} | {to_directory} |", ratio(0));
         }
     }
     let _ = (std::fs::remove_dir_all(a), std::fs::remove_dir_all(b));

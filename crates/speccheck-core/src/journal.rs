@@ -10,9 +10,18 @@
 //! reports the crash with its input (see `runner::isolate`).
 //!
 //! Cost: two small writes per property run, only when the failure database
-//! is written (not under the CI profile).
+//! is written (not under the CI profile). A journal past [`ROTATE_AFTER`]
+//! bytes is replaced by a new one holding only the runs under way, so a
+//! worker that runs properties for hours keeps a small file.
+//!
+//! Crashed-run records appear only when a journal is recovered, and this
+//! process recovered the journals of dead processes when it opened its
+//! own; a record written later comes from another process's recovery, and
+//! that process replays it. So a process reads a property's records once,
+//! at its first run of that property ([`Journal::first_run_of`]), and not
+//! at every run.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fs::{self, File};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -20,9 +29,27 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::database::FailureDatabase;
 
+/// Size past which a journal is rotated.
+const ROTATE_AFTER: u64 = 1 << 20;
+
 /// This process's journal for one database.
 pub(crate) struct Journal {
-    file: Mutex<File>,
+    dir: PathBuf,
+    file: Mutex<Open>,
+    /// Properties this process has run with this database.
+    ran: Mutex<HashSet<String>>,
+}
+
+/// The journal file being written.
+struct Open {
+    file: File,
+    path: PathBuf,
+    /// Bytes written to it.
+    written: u64,
+    /// The runs under way: begun, not ended.
+    running: Vec<(String, u64)>,
+    /// Size past which it is rotated ([`ROTATE_AFTER`]; smaller in tests).
+    rotate_after: u64,
 }
 
 /// The journal of `db` for this process, created (and the journals of dead
@@ -40,31 +67,77 @@ pub(crate) fn for_database(db: &FailureDatabase) -> Option<Arc<Journal>> {
 }
 
 fn create(dir: &Path) -> Option<Journal> {
+    let (file, path) = new_file(dir)?;
+    let open = Open { file, path, written: 0, running: Vec::new(), rotate_after: ROTATE_AFTER };
+    Some(Journal { dir: dir.to_path_buf(), file: Mutex::new(open), ran: Mutex::default() })
+}
+
+/// A new journal file of this process in `dir`, locked.
+fn new_file(dir: &Path) -> Option<(File, PathBuf)> {
     fs::create_dir_all(dir).ok()?;
     let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
     let path = dir.join(format!("{}-{nanos}.journal", std::process::id()));
-    let file = fs::OpenOptions::new().create_new(true).append(true).open(path).ok()?;
+    let file = fs::OpenOptions::new().create_new(true).append(true).open(&path).ok()?;
     // Held while this process lives: a journal whose lock can be taken
     // belongs to a process that is gone.
     file.try_lock().ok()?;
-    Some(Journal { file: Mutex::new(file) })
+    Some((file, path))
 }
 
 impl Journal {
     /// Before a run of `name` with `seed`.
     pub(crate) fn begin(&self, name: &str, seed: u64) {
-        self.line(&format!("begin {seed} {}\n", escape(name)));
+        let mut open = self.file.lock().unwrap_or_else(|e| e.into_inner());
+        open.running.push((name.to_string(), seed));
+        open.line(&begin_line(name, seed));
     }
 
     /// After the run of `name` (whatever its verdict).
     pub(crate) fn end(&self, name: &str) {
-        self.line(&format!("end {}\n", escape(name)));
+        let mut open = self.file.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(k) = open.running.iter().rposition(|(n, _)| n == name) {
+            open.running.remove(k);
+        }
+        open.line(&format!("end {}\n", escape(name)));
+        if open.written > open.rotate_after {
+            self.rotate(&mut open);
+        }
     }
 
-    fn line(&self, line: &str) {
-        // One `write` per line: a crash cannot leave half of it.
-        let _ = self.file.lock().unwrap_or_else(|e| e.into_inner()).write_all(line.as_bytes());
+    /// Whether this is the first run of `name` in this process with this
+    /// database (when its crashed-run records are worth reading).
+    pub(crate) fn first_run_of(&self, name: &str) -> bool {
+        self.ran.lock().unwrap_or_else(|e| e.into_inner()).insert(name.to_string())
     }
+
+    /// Moves to a new file that begins the runs under way, then deletes
+    /// the old one. A crash in between leaves both, and recovery reads
+    /// both: a run under way may be recorded twice, none is lost.
+    fn rotate(&self, open: &mut Open) {
+        let Some((mut file, path)) = new_file(&self.dir) else { return };
+        let under_way: String = open.running.iter().map(|(name, seed)| begin_line(name, *seed)).collect();
+        if file.write_all(under_way.as_bytes()).is_err() {
+            let _ = fs::remove_file(&path);
+            return;
+        }
+        let old = std::mem::replace(&mut open.path, path);
+        open.file = file;
+        open.written = under_way.len() as u64;
+        let _ = fs::remove_file(old);
+    }
+}
+
+impl Open {
+    fn line(&mut self, line: &str) {
+        // One `write` per line: a crash cannot leave half of it.
+        if self.file.write_all(line.as_bytes()).is_ok() {
+            self.written += line.len() as u64;
+        }
+    }
+}
+
+fn begin_line(name: &str, seed: u64) -> String {
+    format!("begin {seed} {}\n", escape(name))
 }
 
 /// Turns the unfinished runs in the journals of dead processes into crashed
@@ -143,6 +216,39 @@ mod tests {
         live.begin("m::running", 3);
         recover(&dir.join(".journal"), &db);
         assert!(db.crashed_runs("m::running").is_empty());
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_long_journal_is_rotated_and_keeps_the_runs_under_way() {
+        let dir = std::env::temp_dir().join(format!("speccheck-journal-rotate-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        let journal = create(&dir).unwrap();
+        journal.file.lock().unwrap().rotate_after = 4096;
+        journal.begin("m::long", 7);
+        for seed in 0..10_000 {
+            journal.begin("m::short", seed);
+            journal.end("m::short");
+        }
+        let files: Vec<PathBuf> = fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+        assert_eq!(files.len(), 1, "{files:?}");
+        let text = fs::read_to_string(&files[0]).unwrap();
+        assert!(text.len() < 4096 + 100, "{} bytes", text.len());
+        // The run still under way is there, and nothing else is unfinished.
+        assert_eq!(unfinished(&text), vec![("m::long".to_string(), 7)]);
+        journal.end("m::long");
+        assert!(unfinished(&fs::read_to_string(&journal.file.lock().unwrap().path).unwrap()).is_empty());
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_process_reads_crash_records_at_its_first_run_of_a_property() {
+        let dir = std::env::temp_dir().join(format!("speccheck-journal-first-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        let journal = create(&dir).unwrap();
+        assert!(journal.first_run_of("m::p"));
+        assert!(!journal.first_run_of("m::p"));
+        assert!(journal.first_run_of("m::q"));
         let _ = fs::remove_dir_all(&dir);
     }
 }

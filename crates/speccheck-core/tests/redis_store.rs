@@ -29,9 +29,15 @@ impl Drop for Server {
 impl Server {
     /// A new server, or `None` (with a message) when there is no `redis-server`.
     fn start() -> Option<Server> {
+        Server::start_with(&[])
+    }
+
+    /// A new server with more command-line options.
+    fn start_with(options: &[&str]) -> Option<Server> {
         let port = free_port();
         let child = match Command::new("redis-server")
             .args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
+            .args(options)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -65,8 +71,47 @@ impl Server {
         s.write_all(out.as_bytes()).unwrap();
         let mut buf = [0u8; 512];
         let n = s.read(&mut buf).unwrap();
-        String::from_utf8_lossy(&buf[..n]).into_owned()
+        let mut answer = buf[..n].to_vec();
+        // A bulk answer (`$len\r\n…\r\n`) may come in several reads.
+        if let Some(len) = std::str::from_utf8(&answer)
+            .ok()
+            .and_then(|a| a.strip_prefix('$')?.split("\r\n").next()?.parse::<usize>().ok())
+        {
+            let whole = len + format!("${len}\r\n\r\n").len();
+            while answer.len() < whole {
+                let n = s.read(&mut buf).unwrap();
+                assert!(n > 0, "the server closed the connection mid-answer");
+                answer.extend_from_slice(&buf[..n]);
+            }
+        }
+        String::from_utf8_lossy(&answer).into_owned()
     }
+
+    /// How many `HGETALL`s (reads of a property's failures) the server answered.
+    fn reads(&self) -> u64 {
+        let info = self.command(&["INFO", "commandstats"]);
+        let Some(at) = info.find("cmdstat_hgetall:calls=") else { return 0 };
+        info[at + "cmdstat_hgetall:calls=".len()..].split(',').next().unwrap().parse().unwrap()
+    }
+}
+
+type Loaded = (Vec<StoredFailure>, Vec<speccheck_core::database::DatabaseWarning>);
+
+/// Loads `test` from `store` until `done` holds of the answer (5 s at most).
+fn load_until(store: &RedisStore, test: &str, done: impl Fn(&Loaded) -> bool) -> bool {
+    load_within(Duration::from_secs(5), store, test, done)
+}
+
+/// Loads `test` from `store` until `done` holds of the answer, for `wait` at most.
+fn load_within(wait: Duration, store: &RedisStore, test: &str, done: impl Fn(&Loaded) -> bool) -> bool {
+    let deadline = Instant::now() + wait;
+    while Instant::now() < deadline {
+        if done(&store.load(test)) {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    false
 }
 
 /// A port nothing listens on (just now).
@@ -224,4 +269,80 @@ fn measure_the_cost_of_the_store() {
         }
     }
     let _ = std::fs::remove_dir_all(dir);
+}
+
+/// A worker that reads one property's failures again and again (a run
+/// after run) asks the server once, until another worker changes them;
+/// the change reaches it without any waiting of its own.
+#[test]
+fn repeated_reads_are_answered_from_the_cache_until_another_worker_writes() {
+    let Some(server) = Server::start() else { return };
+    let (worker, other) = (RedisStore::open(&server.url()).unwrap(), RedisStore::open(&server.url()).unwrap());
+    let before = server.reads();
+    for _ in 0..200 {
+        let (failures, warnings) = worker.load("cache::p");
+        assert!(failures.is_empty() && warnings.is_empty(), "{warnings:?}");
+    }
+    // The first read, and the first tracked one; then none.
+    assert_eq!(server.reads() - before, 2);
+    // Another worker saves a failure: the next loads see it.
+    let failure = StoredFailure { choices: replay_of_a_failure(), message: "found elsewhere".into(), crashed: false };
+    other.save("cache::p", failure.clone()).unwrap();
+    assert!(load_until(&worker, "cache::p", |(f, _)| f.len() == 1), "the saved failure never reached the worker");
+    assert_eq!(worker.load("cache::p").0, vec![failure.clone()]);
+    let seen = server.reads();
+    for _ in 0..200 {
+        assert_eq!(worker.load("cache::p").0.len(), 1);
+    }
+    assert!(server.reads() - seen <= 1, "{} reads", server.reads() - seen);
+    // And its removal.
+    other.remove("cache::p", &failure.choices).unwrap();
+    assert!(load_until(&worker, "cache::p", |(f, _)| f.is_empty()), "the removal never reached the worker");
+    // The worker's own writes are seen at once.
+    worker.save("cache::p", failure.clone()).unwrap();
+    assert_eq!(worker.load("cache::p").0, vec![failure]);
+}
+
+/// What a cache held is not served once the server is gone: the loads
+/// warn that the store is unavailable, as without a cache.
+#[test]
+fn a_cached_answer_is_not_served_after_the_server_goes_away() {
+    let Some(mut server) = Server::start() else { return };
+    let store = RedisStore::open(&server.url()).unwrap();
+    let failure = StoredFailure { choices: replay_of_a_failure(), message: "kept".into(), crashed: false };
+    store.save("cache::gone", failure).unwrap();
+    for _ in 0..3 {
+        assert_eq!(store.load("cache::gone").0.len(), 1);
+    }
+    let _ = server.child.kill();
+    let _ = server.child.wait();
+    // Well within the second an answer is held at most (which would also end it).
+    let gone = |(f, w): &Loaded| f.is_empty() && w.iter().any(|w| w.to_string().contains(&server.url()));
+    assert!(
+        load_within(Duration::from_millis(500), &store, "cache::gone", gone),
+        "a cached answer outlived the server"
+    );
+}
+
+/// A server that refuses tracking (here: without the `CLIENT` command)
+/// is read every time, and stays right.
+#[test]
+fn without_tracking_every_read_goes_to_the_server() {
+    let Some(server) = Server::start_with(&["--rename-command", "CLIENT", ""]) else { return };
+    let (worker, other) = (RedisStore::open(&server.url()).unwrap(), RedisStore::open(&server.url()).unwrap());
+    let before = server.reads();
+    for _ in 0..20 {
+        let (failures, warnings) = worker.load("untracked::p");
+        assert!(failures.is_empty() && warnings.is_empty(), "{warnings:?}");
+    }
+    assert_eq!(server.reads() - before, 20);
+    let failure = StoredFailure { choices: replay_of_a_failure(), message: "m".into(), crashed: false };
+    other.save("untracked::p", failure.clone()).unwrap();
+    assert_eq!(worker.load("untracked::p").0, vec![failure]);
+}
+
+/// The choices of some failing input (any valid replay will do).
+fn replay_of_a_failure() -> speccheck_core::choice::ChoiceSequence {
+    let r = Property::new(any::<u8>()).config(Config { seed: Some(1), ..Config::named("x") }).run(|x: u8| x < 10);
+    failed(&r).choices.clone()
 }

@@ -89,9 +89,14 @@ impl Run {
     /// isolation too.
     fn replay_crashed(&mut self, db: &FailureDatabase, store: Option<&Preloaded>) -> Crashed {
         // Opening this process's journal first recovers the journals of
-        // dead processes into crashed-run records.
-        let _ = journal::for_database(db);
-        let crashed = db.crashed_runs(&self.config.name);
+        // dead processes into crashed-run records; after that, a process
+        // reads a property's records at its first run of it (see `journal`).
+        let journal = journal::for_database(db);
+        let crashed = if journal.is_none_or(|j| j.first_run_of(&self.config.name)) {
+            db.crashed_runs(&self.config.name)
+        } else {
+            Vec::new()
+        };
         let mut found = Crashed::default();
         if let Some(&seed) = crashed.last() {
             found.seed = Some(seed);

@@ -11,15 +11,22 @@
 //! the URL, never a failed run; after a connection fails the store is left
 //! alone for a few seconds, so that a suite of many properties does not
 //! wait on a dead server once per property.
+//!
+//! A process that reads a property's failures a second time (a worker
+//! running it run after run) turns on the [`cache`]: from then on an
+//! answer is reused until the server says the key changed, so a run that
+//! finds nothing new costs no round trip, and a failure saved by another
+//! worker still reaches it within the time of one message.
 
-use std::collections::HashMap;
+use std::collections::HashSet;
 use std::io;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use super::FailureStore;
 use crate::choice::ChoiceSequence;
 use crate::database::{DatabaseWarning, MAX_ENTRIES, StoredFailure};
+use cache::{Entries, Listener};
 
 /// Longest wait for a connection: a store is a cache, not worth a slow start.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(1);
@@ -43,11 +50,22 @@ pub struct RedisStore {
     link: Mutex<Link>,
 }
 
+mod cache;
+
 #[derive(Default)]
 struct Link {
     conn: Option<::redis::Connection>,
     /// Set when connecting or a command failed: until when it is left alone, and why.
     down: Option<(Instant, String)>,
+    /// Keys this process has read (a second read turns the cache on).
+    read: HashSet<String>,
+    /// The listener of invalidations (it may outlive a connection).
+    listener: Option<Arc<Listener>>,
+    /// Whether the reads of `conn` are tracked, their invalidations sent to `listener`.
+    tracked: bool,
+    /// Whether tracking was tried on `conn` and refused (an old server, a
+    /// user without the right): then every read goes to the server.
+    untrackable: bool,
 }
 
 impl std::fmt::Debug for RedisStore {
@@ -82,11 +100,24 @@ impl RedisStore {
         format!("{}{test}", self.prefix)
     }
 
-    /// Runs `command` on the connection (made first if needed). Any error
-    /// drops the connection (after a garbled answer it cannot be trusted);
-    /// one of the connection itself also leaves the store alone for a while.
+    fn lock(&self) -> MutexGuard<'_, Link> {
+        self.link.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Runs `command` on the connection (made first if needed).
     fn with<T>(&self, command: impl FnOnce(&mut ::redis::Connection) -> ::redis::RedisResult<T>) -> Result<T, String> {
-        let mut link = self.link.lock().unwrap_or_else(|e| e.into_inner());
+        self.on(&mut self.lock(), command)
+    }
+
+    /// Runs `command` on `link`'s connection (made first if needed). Any
+    /// error drops the connection (after a garbled answer it cannot be
+    /// trusted); one of the connection itself also leaves the store alone
+    /// for a while.
+    fn on<T>(
+        &self,
+        link: &mut Link,
+        command: impl FnOnce(&mut ::redis::Connection) -> ::redis::RedisResult<T>,
+    ) -> Result<T, String> {
         if let Some((until, why)) = &link.down {
             if Instant::now() < *until {
                 return Err(why.clone());
@@ -100,7 +131,10 @@ impl RedisStore {
                 Ok(c)
             });
             match connected {
-                Ok(c) => link.conn = Some(c),
+                Ok(c) => {
+                    link.conn = Some(c);
+                    (link.tracked, link.untrackable) = (false, false);
+                }
                 Err(e) => {
                     let why = format!("cannot connect: {e}");
                     link.down = Some((Instant::now() + RETRY_AFTER, why.clone()));
@@ -112,7 +146,7 @@ impl RedisStore {
         match command(conn) {
             Ok(v) => Ok(v),
             Err(e) => {
-                link.conn = None;
+                (link.conn, link.tracked) = (None, false);
                 let why = e.to_string();
                 if e.is_io_error() || e.is_timeout() || e.is_connection_dropped() || e.is_connection_refusal() {
                     link.down = Some((Instant::now() + RETRY_AFTER, why.clone()));
@@ -122,10 +156,62 @@ impl RedisStore {
         }
     }
 
-    /// Every entry of `test`: field and value, as stored.
-    fn entries(&self, test: &str) -> Result<HashMap<Vec<u8>, Vec<u8>>, String> {
+    /// Every entry of `test`: field and value, as stored; from the cache
+    /// when it holds a true answer.
+    fn entries(&self, test: &str) -> Result<Entries, String> {
         let key = self.key(test);
-        self.with(|c| ::redis::cmd("HGETALL").arg(&key).query(c))
+        let mut link = self.lock();
+        if link.tracked && !link.listener.as_ref().is_some_and(|l| l.listening()) {
+            // Invalidations may have been lost: start again on a new connection.
+            (link.conn, link.tracked) = (None, false);
+        }
+        let again = !link.read.insert(key.clone());
+        if again && !link.tracked && !link.untrackable && link.conn.is_some() {
+            self.track(&mut link);
+        }
+        let listener = link.listener.clone().filter(|_| link.tracked);
+        if let Some(held) = listener.as_ref().and_then(|l| l.held(&key)) {
+            return Ok(held);
+        }
+        let ticket = listener.as_ref().map(|l| l.reading(&key));
+        let entries: Entries = self.on(&mut link, |c| ::redis::cmd("HGETALL").arg(&key).query(c))?;
+        if let (Some(l), Some(ticket), true) = (&listener, ticket, link.tracked) {
+            l.read(&key, ticket, &entries);
+        }
+        Ok(entries)
+    }
+
+    /// Tracks the reads of `link`'s connection, their invalidations sent
+    /// to a listener (the one there is, if it still listens). Anything
+    /// refused leaves the connection untracked: reads then go to the server.
+    fn track(&self, link: &mut Link) {
+        let listener = match link.listener.clone().filter(|l| l.listening()) {
+            Some(l) => l,
+            None => match Listener::start(&self.client, CONNECT_TIMEOUT, IO_TIMEOUT) {
+                Ok(l) => l,
+                Err(_) => {
+                    link.untrackable = true;
+                    return;
+                }
+            },
+        };
+        let id = listener.id;
+        let on =
+            self.on(link, |c| ::redis::cmd("CLIENT").arg("TRACKING").arg("ON").arg("REDIRECT").arg(id).query::<()>(c));
+        // Answers read on an earlier connection were not tracked by this one.
+        listener.forget_all();
+        link.listener = Some(listener);
+        match on {
+            Ok(()) => link.tracked = true,
+            Err(_) => link.untrackable = true,
+        }
+    }
+
+    /// Forgets what this process holds of `test`'s key (it wrote it).
+    fn wrote(&self, test: &str) {
+        if let Some(l) = &self.lock().listener {
+            l.forget(&self.key(test));
+        }
     }
 }
 
@@ -194,11 +280,12 @@ impl FailureStore for RedisStore {
         let kind = if failure.crashed { "crash" } else { "failure" };
         let value = format!("{VERSION} {} {kind} {}", now_ms(), failure.message);
         let field = failure.choices.to_replay_string();
-        let (stored,): (usize,) = self
-            .with(|c| {
-                ::redis::pipe().cmd("HSET").arg(&key).arg(&field).arg(&value).ignore().cmd("HLEN").arg(&key).query(c)
-            })
-            .map_err(io::Error::other)?;
+        let stored = self.with(|c| {
+            ::redis::pipe().cmd("HSET").arg(&key).arg(&field).arg(&value).ignore().cmd("HLEN").arg(&key).query(c)
+        });
+        // Whatever happened to the write, what this process held is stale.
+        self.wrote(test);
+        let (stored,): (usize,) = stored.map_err(io::Error::other)?;
         if stored > MAX_ENTRIES {
             // Keep the newest few, as the directory does.
             let mut all: Vec<(u64, Vec<u8>)> = self
@@ -210,7 +297,9 @@ impl FailureStore for RedisStore {
             all.sort_by_key(|e| std::cmp::Reverse(e.0));
             let old: Vec<Vec<u8>> = all.into_iter().skip(MAX_ENTRIES).map(|(_, f)| f).collect();
             if !old.is_empty() {
-                self.with(|c| ::redis::cmd("HDEL").arg(&key).arg(&old).query::<()>(c)).map_err(io::Error::other)?;
+                let removed = self.with(|c| ::redis::cmd("HDEL").arg(&key).arg(&old).query::<()>(c));
+                self.wrote(test);
+                removed.map_err(io::Error::other)?;
             }
         }
         Ok(())
@@ -219,7 +308,9 @@ impl FailureStore for RedisStore {
     fn remove(&self, test: &str, choices: &ChoiceSequence) -> io::Result<()> {
         let key = self.key(test);
         let field = choices.to_replay_string();
-        self.with(|c| ::redis::cmd("HDEL").arg(&key).arg(&field).query::<()>(c)).map_err(io::Error::other)
+        let removed = self.with(|c| ::redis::cmd("HDEL").arg(&key).arg(&field).query::<()>(c));
+        self.wrote(test);
+        removed.map_err(io::Error::other)
     }
 }
 
