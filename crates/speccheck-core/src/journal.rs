@@ -14,30 +14,35 @@
 //! bytes is replaced by a new one holding only the runs under way, so a
 //! worker that runs properties for hours keeps a small file.
 //!
-//! Crashed-run records appear only when a journal is recovered, and this
+//! Crashed-run records appear only when a journal is recovered: this
 //! process recovered the journals of dead processes when it opened its
-//! own; a record written later comes from another process's recovery, and
-//! that process replays it. So a process reads a property's records once,
-//! at its first run of that property ([`Journal::first_run_of`]), and not
-//! at every run.
+//! own, and any record written later comes from another process's
+//! recovery. So a process reads a property's records at its first run of
+//! it, then at most once per [`CRASHES_READ_EVERY`]
+//! ([`Journal::crashes_due`]), not at every run of a worker that runs it
+//! thousands of times a second.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::fs::{self, File};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
 
 use crate::database::FailureDatabase;
 
 /// Size past which a journal is rotated.
 const ROTATE_AFTER: u64 = 1 << 20;
 
+/// How often a process reads a property's crashed-run records at most.
+const CRASHES_READ_EVERY: Duration = Duration::from_millis(100);
+
 /// This process's journal for one database.
 pub(crate) struct Journal {
     dir: PathBuf,
     file: Mutex<Open>,
-    /// Properties this process has run with this database.
-    ran: Mutex<HashSet<String>>,
+    /// When this process last read each property's crashed-run records.
+    crashes_read: Mutex<HashMap<String, Instant>>,
 }
 
 /// The journal file being written.
@@ -69,7 +74,7 @@ pub(crate) fn for_database(db: &FailureDatabase) -> Option<Arc<Journal>> {
 fn create(dir: &Path) -> Option<Journal> {
     let (file, path) = new_file(dir)?;
     let open = Open { file, path, written: 0, running: Vec::new(), rotate_after: ROTATE_AFTER };
-    Some(Journal { dir: dir.to_path_buf(), file: Mutex::new(open), ran: Mutex::default() })
+    Some(Journal { dir: dir.to_path_buf(), file: Mutex::new(open), crashes_read: Mutex::default() })
 }
 
 /// A new journal file of this process in `dir`, locked.
@@ -92,10 +97,10 @@ impl Journal {
         open.line(&begin_line(name, seed));
     }
 
-    /// After the run of `name` (whatever its verdict).
-    pub(crate) fn end(&self, name: &str) {
+    /// After the run of `name` with `seed` (whatever its verdict).
+    pub(crate) fn end(&self, name: &str, seed: u64) {
         let mut open = self.file.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(k) = open.running.iter().rposition(|(n, _)| n == name) {
+        if let Some(k) = open.running.iter().rposition(|(n, s)| n == name && *s == seed) {
             open.running.remove(k);
         }
         open.line(&format!("end {}\n", escape(name)));
@@ -104,15 +109,30 @@ impl Journal {
         }
     }
 
-    /// Whether this is the first run of `name` in this process with this
-    /// database (when its crashed-run records are worth reading).
-    pub(crate) fn first_run_of(&self, name: &str) -> bool {
-        self.ran.lock().unwrap_or_else(|e| e.into_inner()).insert(name.to_string())
+    /// Whether `name`'s crashed-run records are worth reading now: at
+    /// this process's first run of it, then once per [`CRASHES_READ_EVERY`].
+    pub(crate) fn crashes_due(&self, name: &str) -> bool {
+        let mut read = self.crashes_read.lock().unwrap_or_else(|e| e.into_inner());
+        let now = Instant::now();
+        match read.get_mut(name) {
+            Some(at) if now.duration_since(*at) < CRASHES_READ_EVERY => false,
+            Some(at) => {
+                *at = now;
+                true
+            }
+            None => {
+                read.insert(name.to_string(), now);
+                true
+            }
+        }
     }
 
     /// Moves to a new file that begins the runs under way, then deletes
     /// the old one. A crash in between leaves both, and recovery reads
-    /// both: a run under way may be recorded twice, none is lost.
+    /// both: a run under way may be recorded twice, none is lost. The old
+    /// file is deleted while still locked: another process's recovery
+    /// that opened it then finds it locked, or gone by its path, never a
+    /// journal of live runs free to read.
     fn rotate(&self, open: &mut Open) {
         let Some((mut file, path)) = new_file(&self.dir) else { return };
         let under_way: String = open.running.iter().map(|(name, seed)| begin_line(name, *seed)).collect();
@@ -120,10 +140,8 @@ impl Journal {
             let _ = fs::remove_file(&path);
             return;
         }
-        let old = std::mem::replace(&mut open.path, path);
-        open.file = file;
-        open.written = under_way.len() as u64;
-        let _ = fs::remove_file(old);
+        let _ = fs::remove_file(&open.path);
+        (open.file, open.path, open.written) = (file, path, under_way.len() as u64);
     }
 }
 
@@ -228,27 +246,36 @@ mod tests {
         journal.begin("m::long", 7);
         for seed in 0..10_000 {
             journal.begin("m::short", seed);
-            journal.end("m::short");
+            journal.end("m::short", seed);
+        }
+        // A second run of the same property (another thread) begins, and the first ends.
+        journal.begin("m::long", 8);
+        journal.end("m::long", 7);
+        for seed in 0..10_000 {
+            journal.begin("m::short", seed);
+            journal.end("m::short", seed);
         }
         let files: Vec<PathBuf> = fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
         assert_eq!(files.len(), 1, "{files:?}");
         let text = fs::read_to_string(&files[0]).unwrap();
         assert!(text.len() < 4096 + 100, "{} bytes", text.len());
         // The run still under way is there, and nothing else is unfinished.
-        assert_eq!(unfinished(&text), vec![("m::long".to_string(), 7)]);
-        journal.end("m::long");
+        assert_eq!(unfinished(&text), vec![("m::long".to_string(), 8)]);
+        journal.end("m::long", 8);
         assert!(unfinished(&fs::read_to_string(&journal.file.lock().unwrap().path).unwrap()).is_empty());
         let _ = fs::remove_dir_all(&dir);
     }
 
     #[test]
-    fn a_process_reads_crash_records_at_its_first_run_of_a_property() {
+    fn crash_records_are_read_at_a_first_run_then_once_in_a_while() {
         let dir = std::env::temp_dir().join(format!("speccheck-journal-first-{}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
         let journal = create(&dir).unwrap();
-        assert!(journal.first_run_of("m::p"));
-        assert!(!journal.first_run_of("m::p"));
-        assert!(journal.first_run_of("m::q"));
+        assert!(journal.crashes_due("m::p"));
+        assert!(!journal.crashes_due("m::p"));
+        assert!(journal.crashes_due("m::q"));
+        std::thread::sleep(CRASHES_READ_EVERY);
+        assert!(journal.crashes_due("m::p"));
         let _ = fs::remove_dir_all(&dir);
     }
 }

@@ -89,18 +89,24 @@ impl Server {
 
     /// How many `HGETALL`s (reads of a property's failures) the server answered.
     fn reads(&self) -> u64 {
-        let info = self.command(&["INFO", "commandstats"]);
-        let Some(at) = info.find("cmdstat_hgetall:calls=") else { return 0 };
-        info[at + "cmdstat_hgetall:calls=".len()..].split(',').next().unwrap().parse().unwrap()
+        self.info("commandstats", "cmdstat_hgetall:calls=")
+    }
+
+    /// How many connections the server accepted.
+    fn connections(&self) -> u64 {
+        self.info("stats", "total_connections_received:")
+    }
+
+    /// The number after `field` in `INFO section` (0 when absent).
+    fn info(&self, section: &str, field: &str) -> u64 {
+        let info = self.command(&["INFO", section]);
+        let Some(at) = info.find(field) else { return 0 };
+        let digits: String = info[at + field.len()..].chars().take_while(char::is_ascii_digit).collect();
+        digits.parse().unwrap()
     }
 }
 
 type Loaded = (Vec<StoredFailure>, Vec<speccheck_core::database::DatabaseWarning>);
-
-/// Loads `test` from `store` until `done` holds of the answer (5 s at most).
-fn load_until(store: &RedisStore, test: &str, done: impl Fn(&Loaded) -> bool) -> bool {
-    load_within(Duration::from_secs(5), store, test, done)
-}
 
 /// Loads `test` from `store` until `done` holds of the answer, for `wait` at most.
 fn load_within(wait: Duration, store: &RedisStore, test: &str, done: impl Fn(&Loaded) -> bool) -> bool {
@@ -288,7 +294,12 @@ fn repeated_reads_are_answered_from_the_cache_until_another_worker_writes() {
     // Another worker saves a failure: the next loads see it.
     let failure = StoredFailure { choices: replay_of_a_failure(), message: "found elsewhere".into(), crashed: false };
     other.save("cache::p", failure.clone()).unwrap();
-    assert!(load_until(&worker, "cache::p", |(f, _)| f.len() == 1), "the saved failure never reached the worker");
+    // Told by the server: well within the second an answer is held at most.
+    let within = Duration::from_millis(500);
+    assert!(
+        load_within(within, &worker, "cache::p", |(f, _)| f.len() == 1),
+        "the saved failure did not reach the worker"
+    );
     assert_eq!(worker.load("cache::p").0, vec![failure.clone()]);
     let seen = server.reads();
     for _ in 0..200 {
@@ -297,10 +308,20 @@ fn repeated_reads_are_answered_from_the_cache_until_another_worker_writes() {
     assert!(server.reads() - seen <= 1, "{} reads", server.reads() - seen);
     // And its removal.
     other.remove("cache::p", &failure.choices).unwrap();
-    assert!(load_until(&worker, "cache::p", |(f, _)| f.is_empty()), "the removal never reached the worker");
+    assert!(load_within(within, &worker, "cache::p", |(f, _)| f.is_empty()), "the removal did not reach the worker");
     // The worker's own writes are seen at once.
     worker.save("cache::p", failure.clone()).unwrap();
     assert_eq!(worker.load("cache::p").0, vec![failure]);
+    // An idle listener pings the server and goes on listening: after two
+    // heartbeats, no new connection, and the cache still works.
+    std::thread::sleep(Duration::from_millis(2500));
+    let (reads, connections) = (server.reads(), server.connections());
+    for _ in 0..200 {
+        assert_eq!(worker.load("cache::p").0.len(), 1);
+    }
+    assert!(server.reads() - reads <= 2, "{} reads", server.reads() - reads);
+    // Only this test's own two queries.
+    assert_eq!(server.connections() - connections, 2);
 }
 
 /// What a cache held is not served once the server is gone: the loads
@@ -324,21 +345,31 @@ fn a_cached_answer_is_not_served_after_the_server_goes_away() {
     );
 }
 
-/// A server that refuses tracking (here: without the `CLIENT` command)
-/// is read every time, and stays right.
+/// A server that refuses tracking is read every time, on one connection,
+/// and stays right: here without the `CLIENT` command (no listener can
+/// start), and with a user not allowed `CLIENT TRACKING` (a listener
+/// starts, tracking is refused).
 #[test]
 fn without_tracking_every_read_goes_to_the_server() {
-    let Some(server) = Server::start_with(&["--rename-command", "CLIENT", ""]) else { return };
-    let (worker, other) = (RedisStore::open(&server.url()).unwrap(), RedisStore::open(&server.url()).unwrap());
-    let before = server.reads();
-    for _ in 0..20 {
-        let (failures, warnings) = worker.load("untracked::p");
-        assert!(failures.is_empty() && warnings.is_empty(), "{warnings:?}");
+    let no_client = ["--rename-command", "CLIENT", ""];
+    let no_tracking = ["--user", "default", "on", "nopass", "~*", "&*", "+@all", "-client|tracking"];
+    for options in [&no_client[..], &no_tracking[..]] {
+        let Some(server) = Server::start_with(options) else { return };
+        let (worker, other) = (RedisStore::open(&server.url()).unwrap(), RedisStore::open(&server.url()).unwrap());
+        let (reads, connections) = (server.reads(), server.connections());
+        for _ in 0..20 {
+            let (failures, warnings) = worker.load("untracked::p");
+            assert!(failures.is_empty() && warnings.is_empty(), "{options:?}: {warnings:?}");
+        }
+        assert_eq!(server.reads() - reads, 20, "{options:?}");
+        // The reading connection and at most one listener tried, beside
+        // this test's own two queries (`reads` and `connections`).
+        let made = server.connections() - connections;
+        assert!(made <= 4, "{options:?}: {made} connections");
+        let failure = StoredFailure { choices: replay_of_a_failure(), message: "m".into(), crashed: false };
+        other.save("untracked::p", failure.clone()).unwrap();
+        assert_eq!(worker.load("untracked::p").0, vec![failure], "{options:?}");
     }
-    assert_eq!(server.reads() - before, 20);
-    let failure = StoredFailure { choices: replay_of_a_failure(), message: "m".into(), crashed: false };
-    other.save("untracked::p", failure.clone()).unwrap();
-    assert_eq!(worker.load("untracked::p").0, vec![failure]);
 }
 
 /// The choices of some failing input (any valid replay will do).

@@ -59,7 +59,7 @@ impl Run {
         let warning = crashed.warning.clone();
         let mut report = self.start(seed, store);
         if let Some(j) = &journal {
-            j.end(&name);
+            j.end(&name, seed);
         }
         if let Some(w) = warning {
             report.warnings.insert(0, w);
@@ -89,10 +89,10 @@ impl Run {
     /// isolation too.
     fn replay_crashed(&mut self, db: &FailureDatabase, store: Option<&Preloaded>) -> Crashed {
         // Opening this process's journal first recovers the journals of
-        // dead processes into crashed-run records; after that, a process
-        // reads a property's records at its first run of it (see `journal`).
+        // dead processes into crashed-run records; after that, records come
+        // only from other processes, read once in a while (see `journal`).
         let journal = journal::for_database(db);
-        let crashed = if journal.is_none_or(|j| j.first_run_of(&self.config.name)) {
+        let crashed = if journal.is_none_or(|j| j.crashes_due(&self.config.name)) {
             db.crashed_runs(&self.config.name)
         } else {
             Vec::new()

@@ -10,7 +10,11 @@
 //! read while tracked is reused until the server says its key changed
 //! (a failure saved or removed by any worker), or the listener's
 //! connection ends, or [`HELD_AT_MOST`] passes: the last bounds how stale
-//! an answer can be if the listener is cut off without noticing.
+//! an answer can be if the listener is cut off without noticing. A
+//! listener that hears nothing for [`HEARTBEAT`] pings the server, and
+//! stops when no answer comes (a connection dropped silently, by a
+//! firewall say, would otherwise leave it waiting for ever while the
+//! server sends the invalidations nowhere).
 //!
 //! Reading and invalidating race: an invalidation may arrive while the
 //! read of that key is on its way. A read therefore first marks its key
@@ -24,6 +28,8 @@ use std::time::{Duration, Instant};
 
 /// How long an answer is reused at most, invalidations or not.
 pub(super) const HELD_AT_MOST: Duration = Duration::from_secs(1);
+/// How long a listener waits for a message before it pings the server.
+const HEARTBEAT: Duration = Duration::from_secs(1);
 /// The channel Redis sends invalidations to.
 const INVALIDATE: &str = "__redis__:invalidate";
 
@@ -72,7 +78,11 @@ impl Listener {
         match answer.recv_timeout(io + connect) {
             Ok(Ok(())) => Ok(listener),
             Ok(Err(e)) => Err(e),
-            Err(_) => Err("no answer to SUBSCRIBE".into()),
+            Err(_) => {
+                // Its thread ends at its next heartbeat, if it ever subscribes.
+                listener.stop();
+                Err("no answer to SUBSCRIBE".into())
+            }
         }
     }
 
@@ -81,27 +91,34 @@ impl Listener {
     /// connection ending forgets everything and stops the cache.
     fn listen(&self, mut conn: ::redis::Connection, subscribed: mpsc::SyncSender<Result<(), String>>) {
         let mut messages = conn.as_pubsub();
-        let ready = messages.subscribe(INVALIDATE).and_then(|()| messages.set_read_timeout(None));
+        let ready = messages.subscribe(INVALIDATE).and_then(|()| messages.set_read_timeout(Some(HEARTBEAT)));
         let failed = ready.is_err();
         let _ = subscribed.send(ready.map_err(|e| e.to_string()));
         if failed {
             return self.stop();
         }
-        while let Ok(message) = messages.get_message() {
-            match message.get_payload::<Option<Vec<Vec<u8>>>>() {
-                Ok(Some(keys)) => {
-                    let mut slots = self.slots();
-                    for key in keys {
-                        slots.remove(String::from_utf8_lossy(&key).as_ref());
+        // Until the connection fails, or the store gave up on this listener.
+        while self.listening() {
+            match messages.get_message() {
+                Ok(message) => match message.get_payload::<Option<Vec<Vec<u8>>>>() {
+                    Ok(Some(keys)) => {
+                        let mut slots = self.slots();
+                        for key in keys {
+                            slots.remove(String::from_utf8_lossy(&key).as_ref());
+                        }
                     }
-                }
-                _ => self.slots().clear(),
+                    _ => self.slots().clear(),
+                },
+                // Nothing heard for a while: is the server still there?
+                Err(e) if e.is_timeout() && messages.ping::<::redis::Value>().is_ok() => {}
+                Err(_) => break,
             }
         }
         self.stop();
     }
 
-    fn stop(&self) {
+    /// Stops the cache: nothing is held any more, and the thread ends.
+    pub(super) fn stop(&self) {
         self.listening.store(false, Ordering::SeqCst);
         self.slots().clear();
     }

@@ -34,6 +34,8 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(1);
 const IO_TIMEOUT: Duration = Duration::from_secs(2);
 /// How long a store that failed is left alone before trying again.
 const RETRY_AFTER: Duration = Duration::from_secs(5);
+/// How long a process reads without the cache after tracking was refused.
+const TRACK_RETRY_AFTER: Duration = Duration::from_secs(60);
 /// Key prefix when the URL names none.
 const DEFAULT_PREFIX: &str = "speccheck:failures:";
 /// Version of the entry format (the first word of a value).
@@ -63,9 +65,9 @@ struct Link {
     listener: Option<Arc<Listener>>,
     /// Whether the reads of `conn` are tracked, their invalidations sent to `listener`.
     tracked: bool,
-    /// Whether tracking was tried on `conn` and refused (an old server, a
-    /// user without the right): then every read goes to the server.
-    untrackable: bool,
+    /// Set when tracking was refused (an old server, a user without the
+    /// right, too many clients): until then every read goes to the server.
+    untracked_until: Option<Instant>,
 }
 
 impl std::fmt::Debug for RedisStore {
@@ -133,7 +135,7 @@ impl RedisStore {
             match connected {
                 Ok(c) => {
                     link.conn = Some(c);
-                    (link.tracked, link.untrackable) = (false, false);
+                    link.tracked = false;
                 }
                 Err(e) => {
                     let why = format!("cannot connect: {e}");
@@ -166,7 +168,8 @@ impl RedisStore {
             (link.conn, link.tracked) = (None, false);
         }
         let again = !link.read.insert(key.clone());
-        if again && !link.tracked && !link.untrackable && link.conn.is_some() {
+        let refused = link.untracked_until.is_some_and(|until| Instant::now() < until);
+        if again && !link.tracked && !refused && link.conn.is_some() {
             self.track(&mut link);
         }
         let listener = link.listener.clone().filter(|_| link.tracked);
@@ -182,28 +185,37 @@ impl RedisStore {
     }
 
     /// Tracks the reads of `link`'s connection, their invalidations sent
-    /// to a listener (the one there is, if it still listens). Anything
-    /// refused leaves the connection untracked: reads then go to the server.
+    /// to a listener (the one there is, if it still listens). A refusal
+    /// leaves the connection as it is, untracked, and the cache off for a
+    /// while: reads then go to the server.
     fn track(&self, link: &mut Link) {
+        let refused = |link: &mut Link| link.untracked_until = Some(Instant::now() + TRACK_RETRY_AFTER);
         let listener = match link.listener.clone().filter(|l| l.listening()) {
             Some(l) => l,
             None => match Listener::start(&self.client, CONNECT_TIMEOUT, IO_TIMEOUT) {
                 Ok(l) => l,
-                Err(_) => {
-                    link.untrackable = true;
-                    return;
-                }
+                Err(_) => return refused(link),
             },
         };
-        let id = listener.id;
-        let on =
-            self.on(link, |c| ::redis::cmd("CLIENT").arg("TRACKING").arg("ON").arg("REDIRECT").arg(id).query::<()>(c));
+        let Some(conn) = link.conn.as_mut() else { return };
+        let on = ::redis::cmd("CLIENT").arg("TRACKING").arg("ON").arg("REDIRECT").arg(listener.id).query::<()>(conn);
         // Answers read on an earlier connection were not tracked by this one.
         listener.forget_all();
-        link.listener = Some(listener);
         match on {
-            Ok(()) => link.tracked = true,
-            Err(_) => link.untrackable = true,
+            Ok(()) => {
+                (link.listener, link.tracked, link.untracked_until) = (Some(listener), true, None);
+            }
+            Err(e) => {
+                // The listener may be what was refused (its client gone): not reused.
+                listener.stop();
+                link.listener = None;
+                if e.is_io_error() || e.is_timeout() || e.is_connection_dropped() {
+                    // The command connection itself failed: reads will say so.
+                    link.conn = None;
+                } else {
+                    refused(link);
+                }
+            }
         }
     }
 
