@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Fuzz mode against a plain libfuzzer-sys + arbitrary target and against
-# speccheck's random generation, on the fuzz example's two targets.
+# Fuzz mode against a plain libfuzzer-sys + arbitrary target (and, for the
+# parser, a target that takes the raw bytes), on the fuzz example's two
+# targets. The random side is `bin/fuzz_random.rs`.
 # Usage: bench/fuzz.sh BUDGET_SECONDS SEEDS...   (after `cargo fuzz build
 # --sanitizer none` in examples/fuzz with CARGO_TARGET_DIR=$FUZZ_TARGET_DIR)
 set -u
@@ -8,7 +9,8 @@ BUDGET="$1"; shift
 B="${FUZZ_TARGET_DIR:?}/x86_64-unknown-linux-gnu/release"
 SEEDS_DIR="$(dirname "$0")/../examples/fuzz/fuzz/seeds"
 for target in parse vault; do
-  for mode in "$target" "${target}_arbitrary"; do
+  modes=("$target" "${target}_arbitrary"); [ "$target" = parse ] && modes+=(parse_raw)
+  for mode in "${modes[@]}"; do
     for corpus in empty seeded; do
       for seed in "$@"; do
         w=$(mktemp -d); mkdir -p "$w/c" "$w/a"

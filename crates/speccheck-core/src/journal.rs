@@ -10,16 +10,16 @@
 //! reports the crash with its input (see `runner::isolate`).
 //!
 //! Cost: two small writes per property run, only when the failure database
-//! is written (not under the CI profile). A journal past [`ROTATE_AFTER`]
-//! bytes is replaced by a new one holding only the runs under way, so a
+//! is written (not under the CI profile). A journal past 1 MiB
+//! (`ROTATE_AFTER`) is replaced by a new one holding only the runs under way, so a
 //! worker that runs properties for hours keeps a small file.
 //!
 //! Crashed-run records appear only when a journal is recovered: this
 //! process recovered the journals of dead processes when it opened its
 //! own, and any record written later comes from another process's
 //! recovery. So a process reads a property's records at its first run of
-//! it, then at most once per [`CRASHES_READ_EVERY`]
-//! ([`Journal::crashes_due`]), not at every run of a worker that runs it
+//! it, then at most once every 0.1 s (`CRASHES_READ_EVERY`), not at
+//! every run of a worker that runs it
 //! thousands of times a second.
 
 use std::collections::HashMap;
@@ -53,7 +53,7 @@ struct Open {
     written: u64,
     /// The runs under way: begun, not ended.
     running: Vec<(String, u64)>,
-    /// Size past which it is rotated ([`ROTATE_AFTER`]; smaller in tests).
+    /// Size past which it is rotated (`ROTATE_AFTER`; smaller in tests).
     rotate_after: u64,
 }
 
@@ -110,7 +110,7 @@ impl Journal {
     }
 
     /// Whether `name`'s crashed-run records are worth reading now: at
-    /// this process's first run of it, then once per [`CRASHES_READ_EVERY`].
+    /// this process's first run of it, then once per `CRASHES_READ_EVERY`.
     pub(crate) fn crashes_due(&self, name: &str) -> bool {
         let mut read = self.crashes_read.lock().unwrap_or_else(|e| e.into_inner());
         let now = Instant::now();
@@ -237,24 +237,30 @@ mod tests {
         let _ = fs::remove_dir_all(&dir);
     }
 
-    #[test]
-    fn a_long_journal_is_rotated_and_keeps_the_runs_under_way() {
-        let dir = std::env::temp_dir().join(format!("speccheck-journal-rotate-{}", std::process::id()));
+    /// A journal in a new directory of its own.
+    fn fresh(tag: &str) -> (PathBuf, Journal) {
+        let dir = std::env::temp_dir().join(format!("speccheck-journal-{tag}-{}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
         let journal = create(&dir).unwrap();
+        (dir, journal)
+    }
+
+    #[test]
+    fn a_long_journal_is_rotated_and_keeps_the_runs_under_way() {
+        let (dir, journal) = fresh("rotate");
         journal.file.lock().unwrap().rotate_after = 4096;
+        let short_runs = || {
+            for seed in 0..10_000 {
+                journal.begin("m::short", seed);
+                journal.end("m::short", seed);
+            }
+        };
         journal.begin("m::long", 7);
-        for seed in 0..10_000 {
-            journal.begin("m::short", seed);
-            journal.end("m::short", seed);
-        }
+        short_runs();
         // A second run of the same property (another thread) begins, and the first ends.
         journal.begin("m::long", 8);
         journal.end("m::long", 7);
-        for seed in 0..10_000 {
-            journal.begin("m::short", seed);
-            journal.end("m::short", seed);
-        }
+        short_runs();
         let files: Vec<PathBuf> = fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
         assert_eq!(files.len(), 1, "{files:?}");
         let text = fs::read_to_string(&files[0]).unwrap();
@@ -268,9 +274,7 @@ mod tests {
 
     #[test]
     fn crash_records_are_read_at_a_first_run_then_once_in_a_while() {
-        let dir = std::env::temp_dir().join(format!("speccheck-journal-first-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        let journal = create(&dir).unwrap();
+        let (dir, journal) = fresh("first");
         assert!(journal.crashes_due("m::p"));
         assert!(!journal.crashes_due("m::p"));
         assert!(journal.crashes_due("m::q"));

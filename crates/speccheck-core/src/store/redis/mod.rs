@@ -13,7 +13,7 @@
 //! wait on a dead server once per property.
 //!
 //! A process that reads a property's failures a second time (a worker
-//! running it run after run) turns on the [`cache`]: from then on an
+//! running it run after run) turns on its cache (module `cache`): from then on an
 //! answer is reused until the server says the key changed, so a run that
 //! finds nothing new costs no round trip, and a failure saved by another
 //! worker still reaches it within the time of one message.
@@ -167,7 +167,8 @@ impl RedisStore {
             // Invalidations may have been lost: start again on a new connection.
             (link.conn, link.tracked) = (None, false);
         }
-        let again = !link.read.insert(key.clone());
+        // A key read before allocates nothing.
+        let again = link.read.contains(&key) || !link.read.insert(key.clone());
         let refused = link.untracked_until.is_some_and(|until| Instant::now() < until);
         if again && !link.tracked && !refused && link.conn.is_some() {
             self.track(&mut link);
