@@ -160,7 +160,12 @@ fn main() {
                 [("speccheck random", speccheck_run as fn(&str, u64, Duration) -> Ran), ("proptest", proptest_run)]
             {
                 let r = run(target, seed, budget);
-                let time = if r.found { format!("{:.2}", r.seconds) } else { format!("{:.0} (budget)", r.seconds) };
+                // A run can also end at the most cases a run takes (`u32::MAX`).
+                let time = match (r.found, r.seconds >= args.seconds) {
+                    (true, _) => format!("{:.2}", r.seconds),
+                    (false, true) => format!("{:.0} (budget)", r.seconds),
+                    (false, false) => format!("{:.0} ({} cases, the most a run takes)", r.seconds, r.cases),
+                };
                 println!(
                     "| {target} | {mode} | {seed} | {} | {time} | {} | {:.0} |",
                     if r.found { "yes" } else { "no" },
