@@ -42,21 +42,6 @@ struct Ran {
     seconds: f64,
 }
 
-fn vault_overdraws(commands: &[vault::Command]) -> bool {
-    let mut v = vault::Vault::default();
-    let (mut paid_in, mut paid_out) = (0u64, 0u64);
-    for c in commands {
-        if let vault::Command::Deposit(n) = c {
-            paid_in += u64::from(*n);
-        }
-        paid_out += u64::from(v.run(c));
-        if paid_out > paid_in {
-            return true;
-        }
-    }
-    false
-}
-
 fn parse_panics(data: &[u8]) -> bool {
     std::panic::catch_unwind(|| frame::parse(data)).is_err()
 }
@@ -76,7 +61,7 @@ fn speccheck_run(target: &str, seed: u64, budget: Duration) -> Ran {
         "parse" => Property::new(any::<Vec<u8>>()).config(config).run(|d: Vec<u8>| !parse_panics(&d)),
         "vault" => Property::new(any::<Vec<vault::Command>>())
             .config(config)
-            .run(|c: Vec<vault::Command>| !vault_overdraws(&c)),
+            .run(|c: Vec<vault::Command>| vault::overdraft(&c).is_none()),
         other => panic!("unknown target {other}"),
     };
     let seconds = started.elapsed().as_secs_f64();
@@ -123,7 +108,7 @@ fn proptest_run(target: &str, seed: u64, budget: Duration) -> Ran {
             "vault" => runner
                 .run(&commands, |c| {
                     seen.set(seen.get() + 1);
-                    if vault_overdraws(&c) { Err(TestCaseError::fail("overdrawn")) } else { Ok(()) }
+                    if vault::overdraft(&c).is_some() { Err(TestCaseError::fail("overdrawn")) } else { Ok(()) }
                 })
                 .map_err(|e| kind(&e)),
             other => panic!("unknown target {other}"),
