@@ -165,6 +165,9 @@ pub struct Env<'m> {
     pub(crate) skipped: Option<u32>,
     /// What comparisons said of holes (see [`Env::hints`]).
     pub(crate) hints: Vec<Hint>,
+    /// Holes besides the one reported that kept a part of an undecided
+    /// evaluation undecided (see [`Env::also_waits`]).
+    pub(crate) also_waits: Vec<u32>,
     /// Measure results kept across evaluations (see [`Memo`]).
     pub(crate) memo: Option<&'m RefCell<Memo>>,
     /// What the holes filled since the values in scope were bound were
@@ -263,17 +266,26 @@ impl Memo {
         self.verified.clear();
     }
 
-    /// Whether the data with these fields was checked and held.
-    pub(crate) fn verified(&self, fields: &Arc<[Value]>) -> bool {
+    /// Whether the data with these fields was checked and held: every
+    /// field refinement inside it holds.
+    pub fn verified(&self, fields: &Arc<[Value]>) -> bool {
         self.verified.contains_key(&(Arc::as_ptr(fields) as *const () as usize))
     }
 
-    /// Notes that the data with these fields was checked and held.
-    pub(crate) fn set_verified(&mut self, fields: &Arc<[Value]>) {
+    /// Notes that the data with these fields was checked and held: every
+    /// field refinement inside it holds (a part of a checked input is).
+    pub fn set_verified(&mut self, fields: &Arc<[Value]>) {
         if self.table.len() + self.verified.len() >= MEMO_LIMIT {
             self.clear();
         }
         self.verified.insert(Arc::as_ptr(fields) as *const () as usize, fields.clone());
+    }
+
+    /// Forgets every measure result, keeping which data was verified.
+    pub fn clear_results(&mut self) {
+        self.table.clear();
+        self.complete.clear();
+        self.refilled.clear();
     }
 
     /// The fills changed: forgets what they made of values.
@@ -350,6 +362,7 @@ struct Remembered {
     result: Result<Value, EvalError>,
     skipped: Option<u32>,
     hints: Arc<[Hint]>,
+    also_waits: Arc<[u32]>,
 }
 
 /// A comparison met on a partial value between a hole and another side,
@@ -387,6 +400,7 @@ impl<'m> Env<'m> {
             active: Vec::new(),
             skipped: None,
             hints: Vec::new(),
+            also_waits: Vec::new(),
             memo: None,
             fills: None,
             resolved: 0,
@@ -408,6 +422,7 @@ impl<'m> Env<'m> {
     pub(crate) fn empty_scope(&mut self) {
         self.vars.clear();
         self.hints.clear();
+        self.also_waits.clear();
         self.skipped = None;
         self.resolved = 0;
     }
@@ -544,6 +559,14 @@ impl<'m> Env<'m> {
         self.skipped
     }
 
+    /// Holes that kept parts of the evaluations so far undecided besides
+    /// the one an undecided result names: `a || b` with both sides
+    /// undecided waits on `a`'s hole and on `b`'s, since filling either
+    /// may decide it.
+    pub fn also_waits(&self) -> &[u32] {
+        &self.also_waits
+    }
+
     /// The comparisons between a hole and a known integer the evaluations
     /// so far met ([`Hint`]).
     pub fn hints(&self) -> &[Hint] {
@@ -606,7 +629,9 @@ impl<'m> Env<'m> {
     /// (or skipped one) since filled does not.
     fn still_holds(&self, m: &Remembered) -> bool {
         let filled = |h: u32| self.fills.is_some_and(|f| matches!(f.get(h as usize), Some(Some(_))));
-        !matches!(m.result, Err(EvalError::Hole(h)) if filled(h)) && !m.skipped.is_some_and(filled)
+        !matches!(m.result, Err(EvalError::Hole(h)) if filled(h))
+            && !m.skipped.is_some_and(filled)
+            && !m.also_waits.iter().any(|h| filled(*h))
     }
 
     /// Whether `e` is the hole `h` itself (not a computation that needs it).
@@ -715,7 +740,11 @@ impl<'m> Env<'m> {
                             return Ok(Value::Bool(!*forall));
                         }
                         Ok(_) => {}
-                        Err(EvalError::Hole(h)) => undecided = undecided.or(Some(h)),
+                        Err(EvalError::Hole(h)) => match undecided {
+                            None => undecided = Some(h),
+                            Some(u) if u != h => self.also_waits.push(h),
+                            Some(_) => {}
+                        },
                         // An undecided item before it may decide first,
                         // on some completions: undecided, as a connective.
                         Err(_) if undecided.is_some() => break,
@@ -821,7 +850,14 @@ impl<'m> Env<'m> {
                     self.skipped.get_or_insert(h);
                     Ok(decides)
                 }
-                // Whatever else the right side does, the left is undecided.
+                // Whatever else the right side does, the left is undecided;
+                // a right side undecided too waits on its hole as well.
+                Err(EvalError::Hole(g)) => {
+                    if g != h {
+                        self.also_waits.push(g);
+                    }
+                    Err(EvalError::Hole(h))
+                }
                 _ => Err(EvalError::Hole(h)),
             },
             Err(e) => Err(e),
@@ -865,6 +901,7 @@ impl<'m> Env<'m> {
                 Ok(key) => {
                     if let Some(m) = memo.borrow().table.get(&key).filter(|m| self.still_holds(m)) {
                         self.hints.extend_from_slice(&m.hints);
+                        self.also_waits.extend_from_slice(&m.also_waits);
                         if let Some(h) = m.skipped {
                             self.skipped.get_or_insert(h);
                         }
@@ -889,6 +926,7 @@ impl<'m> Env<'m> {
         let spare = self.spare_scopes.pop().unwrap_or_default();
         let outer_vars = std::mem::replace(&mut self.vars, spare);
         let outer_hints = std::mem::take(&mut self.hints);
+        let outer_also = std::mem::take(&mut self.also_waits);
         let outer_skipped = self.skipped.take();
         let outer_resolved = std::mem::replace(&mut self.resolved, 0);
         self.active.push((id, Self::loop_check_args(self.active.len(), args)));
@@ -901,6 +939,7 @@ impl<'m> Env<'m> {
         scope.clear();
         self.spare_scopes.push(scope);
         let mut inner_hints = std::mem::replace(&mut self.hints, outer_hints);
+        let mut inner_also = std::mem::replace(&mut self.also_waits, outer_also);
         let inner_skipped = std::mem::replace(&mut self.skipped, outer_skipped);
         let inner_resolved = std::mem::replace(&mut self.resolved, outer_resolved);
         self.resolved += inner_resolved;
@@ -918,10 +957,16 @@ impl<'m> Env<'m> {
             if memo.table.len() >= MEMO_LIMIT {
                 memo.clear();
             }
-            let m = Remembered { result: r.clone(), skipped: inner_skipped, hints: inner_hints.as_slice().into() };
+            let m = Remembered {
+                result: r.clone(),
+                skipped: inner_skipped,
+                hints: inner_hints.as_slice().into(),
+                also_waits: inner_also.as_slice().into(),
+            };
             memo.table.insert(key, m);
         }
         self.hints.append(&mut inner_hints);
+        self.also_waits.append(&mut inner_also);
         if let Some(h) = inner_skipped {
             self.skipped.get_or_insert(h);
         }

@@ -75,6 +75,8 @@ pub struct Residual {
     way: Way,
     vars: Vec<(Name, Value)>,
     hole: u32,
+    /// Other holes whose filling may decide it (see [`Env::also_waits`]).
+    also: Arc<[u32]>,
     hints: Arc<[Hint]>,
 }
 
@@ -82,6 +84,12 @@ impl Residual {
     /// The hole it waits on.
     pub fn hole(&self) -> u32 {
         self.hole
+    }
+
+    /// Whether filling `hole` may decide it: the hole it waits on, or
+    /// another that kept a part of it undecided.
+    pub fn woken_by(&self, hole: u32) -> bool {
+        self.hole == hole || self.also.contains(&hole)
     }
 
     /// What its comparisons with holes said (see [`Hint`]).
@@ -219,6 +227,7 @@ impl Env<'_> {
     /// false) leaves it waiting.
     fn leaf(&mut self, root: &Root, way: Way, e: &Expr, out: &mut Vec<Residual>) -> Result<bool, EvalError> {
         let mark = self.hints.len();
+        let also_mark = self.also_waits.len();
         let outer = self.skipped.take();
         let r = self.bool(e);
         let skipped = std::mem::replace(&mut self.skipped, outer);
@@ -232,10 +241,13 @@ impl Env<'_> {
             }
             Err(err) => return Err(err),
         };
+        let also = self.also_waits.split_off(also_mark);
         match waits {
             Some(h) => {
                 let hints = self.hints.split_off(mark);
-                out.push(self.residual(root, way, h, hints));
+                let mut r = self.residual(root, way, h, hints);
+                r.also = also.into();
+                out.push(r);
                 Ok(true)
             }
             None => {
@@ -246,6 +258,6 @@ impl Env<'_> {
     }
 
     fn residual(&self, root: &Root, way: Way, hole: u32, hints: Vec<Hint>) -> Residual {
-        Residual { root: root.clone(), way, vars: self.vars.clone(), hole, hints: hints.into() }
+        Residual { root: root.clone(), way, vars: self.vars.clone(), hole, also: Arc::new([]), hints: hints.into() }
     }
 }

@@ -223,6 +223,30 @@ fn residuals_decide_what_a_partial_value_decides_and_wait_on_the_rest() {
 }
 
 #[test]
+fn a_disjunction_undecided_on_both_sides_is_woken_by_either_hole() {
+    // `all_ge(l, 2) || size(k) == 1` with `l`'s head and `k` itself holes:
+    // filling `k` alone can decide it, so the residual must be taken up
+    // then, not only when the hole it names is filled (the sampler fills
+    // holes in other orders than the one a residual names).
+    let m = measures();
+    let spec = Arc::new(parse_str("all_ge(l, 2) || size(k) == 1").unwrap());
+    let l = cons(Value::Hole(1), &list(&[5, 6]));
+    let mut out = Vec::new();
+    let r = Env::new(&m).with("l", l.clone()).with("k", Value::Hole(2)).residuals(&spec, &mut out);
+    assert_eq!(r, Ok(true));
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert!(out[0].woken_by(1) && out[0].woken_by(2), "waits on {} only", out[0].hole());
+    assert!(!out[0].woken_by(3));
+    // Taken up with `k` filled by a one-element list: true, whatever `l`'s
+    // head becomes (left waiting on that head only as a part skipped,
+    // where a partial operation could still fail).
+    let fills = [None, None, Some(list(&[7]))];
+    let mut again = Vec::new();
+    assert_eq!(Env::new(&m).with_fills(&fills).resume(&out[0], &mut again), Ok(true));
+    assert!(again.iter().all(|r| r.hole() == 1 && !r.woken_by(2)), "{again:?}");
+}
+
+#[test]
 fn a_deep_value_is_measured_or_refused_never_a_stack_overflow() {
     // A test thread's stack (2 MB here, as `cargo test` gives a debug
     // build's threads): a measure over a list of 900 used to overflow it

@@ -85,7 +85,7 @@ impl Judge<'_> {
         for (r, origin) in &before.residuals {
             // Waiting on this hole, or compared with it (a hint to draw the
             // hole it waits on within a bound that is now known).
-            let woken = r.hole() == hole || r.hints().iter().any(|h| h.other == Side::Needs(hole));
+            let woken = r.woken_by(hole) || r.hints().iter().any(|h| h.other == Side::Needs(hole));
             if !woken {
                 residuals.push((r.clone(), origin.clone()));
             } else if !self.take_up(r, origin, fills, &mut residuals)? {
@@ -145,6 +145,9 @@ impl Judge<'_> {
                 }
                 Ok(true)
             }
+            // A part of a checked input (the sampler's splicing): its
+            // refinements hold.
+            Value::Data { fields, .. } if self.memo.borrow().verified(fields) => Ok(true),
             Value::Data { def, ctor, fields } => {
                 let c = &def.ctors[*ctor];
                 for i in 0..c.fields.len() {
