@@ -246,8 +246,15 @@ impl FailureDatabase {
 
     fn write(&self, test: &str, failures: Vec<StoredFailure>) -> std::io::Result<()> {
         let path = self.path_for(test);
+        // After the file changed (see `store::recently_read`).
+        let written = self.write_file(test, &path, failures);
+        crate::store::recently_read::forget(&path);
+        written
+    }
+
+    fn write_file(&self, test: &str, path: &Path, failures: Vec<StoredFailure>) -> std::io::Result<()> {
         if failures.is_empty() {
-            return match fs::remove_file(&path) {
+            return match fs::remove_file(path) {
                 Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
                 _ => Ok(()),
             };
@@ -265,7 +272,7 @@ impl FailureDatabase {
             f.write_all(text.as_bytes())?;
             f.sync_all()?;
         }
-        fs::rename(&tmp, &path)
+        fs::rename(&tmp, path)
     }
 }
 

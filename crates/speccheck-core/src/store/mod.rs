@@ -47,8 +47,19 @@ impl FailureStore for FailureDatabase {
         self.path_for(test).display().to_string()
     }
 
+    /// The file's failures as this process last read them, when that was
+    /// less than `REREAD_AFTER` ago and nothing written through a
+    /// `FailureDatabase` here since (see [`recently_read`]); else read.
     fn load(&self, test: &str) -> (Vec<StoredFailure>, Vec<DatabaseWarning>) {
+        let path = self.path_for(test);
+        if let Some(failures) = recently_read::get(&path) {
+            return (failures, Vec::new());
+        }
+        let writes = recently_read::writes();
         let (failures, warning) = FailureDatabase::load(self, test);
+        if warning.is_none() {
+            recently_read::put(path, &failures, writes);
+        }
         (failures, warning.into_iter().collect())
     }
 
@@ -58,6 +69,68 @@ impl FailureStore for FailureDatabase {
 
     fn remove(&self, test: &str, choices: &ChoiceSequence) -> io::Result<()> {
         FailureDatabase::remove(self, test, choices)
+    }
+}
+
+/// What this process read of each failures file, for a worker that runs a
+/// property many times a second: each run reading the file (a missing one
+/// included) cost a fast property a tenth of its throughput. A process
+/// reads a file at its first load of it, then again once its answer is
+/// `REREAD_AFTER` old; a write through a `FailureDatabase` of this process
+/// forgets the file's answer at once. So a failure another process saves
+/// is seen within `REREAD_AFTER` (as the Redis store's cache holds an
+/// answer at most a second), and this process's own at once.
+pub(crate) mod recently_read {
+    use std::collections::HashMap;
+    use std::path::{Path, PathBuf};
+    use std::sync::{Mutex, OnceLock};
+    use std::time::{Duration, Instant};
+
+    use crate::database::StoredFailure;
+
+    /// How old an answer may be before the file is read again.
+    pub(crate) const REREAD_AFTER: Duration = Duration::from_millis(100);
+
+    type Read = HashMap<PathBuf, (Instant, Vec<StoredFailure>)>;
+
+    /// The answers, and how many writes this process has made so far.
+    fn table() -> std::sync::MutexGuard<'static, (Read, u64)> {
+        static READ: OnceLock<Mutex<(Read, u64)>> = OnceLock::new();
+        READ.get_or_init(Mutex::default).lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// How many writes this process has made so far: taken before a read,
+    /// so that an answer read while another thread wrote is not kept.
+    pub(crate) fn writes() -> u64 {
+        table().1
+    }
+
+    /// The failures last read from `path`, if read recently.
+    pub(crate) fn get(path: &Path) -> Option<Vec<StoredFailure>> {
+        let table = table();
+        let (at, failures) = table.0.get(path)?;
+        (at.elapsed() < REREAD_AFTER).then(|| failures.clone())
+    }
+
+    /// Notes what `path` held just now, read when this process had made
+    /// `writes` writes (not kept if it has made more since).
+    pub(crate) fn put(path: PathBuf, failures: &[StoredFailure], writes: u64) {
+        let mut table = table();
+        if table.1 != writes {
+            return;
+        }
+        // A process that loads many properties' files keeps a bounded table.
+        if table.0.len() >= 4096 {
+            table.0.retain(|_, (at, _)| at.elapsed() < REREAD_AFTER);
+        }
+        table.0.insert(path, (Instant::now(), failures.to_vec()));
+    }
+
+    /// `path` was written: the next load reads it.
+    pub(crate) fn forget(path: &Path) {
+        let mut table = table();
+        table.0.remove(path);
+        table.1 += 1;
     }
 }
 

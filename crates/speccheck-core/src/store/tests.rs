@@ -151,3 +151,43 @@ fn a_preloaded_store_answers_its_first_load_and_reads_again_after_a_write() {
     pre.save("t", failure(&[2])).unwrap();
     assert_eq!(pre.load("t").0, vec![failure(&[2])]);
 }
+
+#[test]
+fn the_directory_is_read_again_after_a_tenth_of_a_second_or_at_once_after_a_write_here() {
+    let dir = std::env::temp_dir().join(format!("speccheck-store-reread-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let store: Arc<dyn FailureStore> = Arc::new(FailureDatabase::new(&dir));
+    assert!(store.load("m::t").0.is_empty());
+    // Another handle on the same directory in this process saves: the
+    // next load sees it at once.
+    FailureDatabase::new(&dir).save("m::t", failure(&[4])).unwrap();
+    assert_eq!(store.load("m::t").0, vec![failure(&[4])]);
+    // Another process changes the file (here: written behind the
+    // database's back): seen once the answer is old enough.
+    let other = std::env::temp_dir().join(format!("speccheck-store-reread-other-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&other);
+    let db = FailureDatabase::new(&other);
+    db.save("m::t", failure(&[5])).unwrap();
+    std::fs::copy(db.path_for("m::t"), FailureDatabase::new(&dir).path_for("m::t")).unwrap();
+    std::thread::sleep(recently_read::REREAD_AFTER);
+    assert_eq!(store.load("m::t").0, vec![failure(&[5])]);
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&other);
+}
+
+#[test]
+fn an_answer_read_while_this_process_wrote_is_not_kept() {
+    let path = std::path::PathBuf::from("/nonexistent/speccheck-recently-read-race");
+    // A read began; another thread wrote some file before it ended.
+    let writes = recently_read::writes();
+    recently_read::forget(std::path::Path::new("/nonexistent/another"));
+    recently_read::put(path.clone(), &[failure(&[1])], writes);
+    assert_eq!(recently_read::get(&path), None);
+    // Read with nothing written meanwhile: kept (tried again if another
+    // test of this process wrote in between).
+    let kept = (0..100).any(|_| {
+        recently_read::put(path.clone(), &[failure(&[1])], recently_read::writes());
+        recently_read::get(&path) == Some(vec![failure(&[1])])
+    });
+    assert!(kept);
+}
