@@ -248,7 +248,7 @@ impl FailureDatabase {
         let path = self.path_for(test);
         // After the file changed (see `store::recently_read`).
         let written = self.write_file(test, &path, failures);
-        crate::store::recently_read::forget(&path);
+        crate::store::recently_read::forget();
         written
     }
 

@@ -14,10 +14,13 @@
 //! Cost: two lines copied per property run (a fraction of a microsecond;
 //! two `write` calls cost a worker running a fast property a tenth of its
 //! runs), only when the failure database is written (not under the CI
-//! profile). A journal past 1 MiB (`ROTATE_AFTER`) is replaced by a new
+//! profile). A journal past 256 KiB (`ROTATE_AFTER`) is replaced by a new
 //! one holding only the runs under way, so a worker that runs properties
 //! for hours keeps a small file. A journal's file is twice that size,
-//! sparse: the part not written reads as zeros, where reading stops.
+//! written with zeros when it is made (so that its disk space is taken
+//! then: a full disk turns the journal off, where a page with no block
+//! behind it would kill the process at its first line), and reading
+//! stops at the first zero.
 //!
 //! Crashed-run records appear only when a journal is recovered: this
 //! process recovered the journals of dead processes when it opened its
@@ -29,6 +32,7 @@
 
 use std::collections::HashMap;
 use std::fs::{self, File};
+use std::io::{Read as _, Write as _};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
@@ -38,7 +42,7 @@ use memmap2::MmapMut;
 use crate::database::FailureDatabase;
 
 /// Size past which a journal is rotated.
-const ROTATE_AFTER: usize = 1 << 20;
+const ROTATE_AFTER: usize = 256 << 10;
 
 /// How often a process reads a property's crashed-run records at most.
 const CRASHES_READ_EVERY: Duration = Duration::from_millis(100);
@@ -98,10 +102,12 @@ fn new_file(dir: &Path, size: usize) -> Option<(File, MmapMut, PathBuf)> {
     // Held while this process lives: a journal whose lock can be taken
     // belongs to a process that is gone.
     file.try_lock().ok()?;
-    let mapped = file.set_len(size as u64).ok().and_then(|()| {
+    let mapped = (&file).write_all(&vec![0; size]).ok().and_then(|()| {
         // SAFETY: the file is this process's own (created here, and
         // locked: no other process writes it, and recovery reads only
-        // unlocked ones), and its size does not change while it is mapped.
+        // unlocked ones), its size does not change while it is mapped,
+        // and its blocks are written (a write into the mapping cannot
+        // meet a full disk).
         unsafe { MmapMut::map_mut(&file) }.ok()
     });
     let Some(map) = mapped else {
@@ -171,8 +177,11 @@ impl Journal {
         let size = (2 * open.rotate_after).max(2 * under_way.len());
         let Some((file, mut map, path)) = new_file(&self.dir, size) else { return };
         map[..under_way.len()].copy_from_slice(under_way.as_bytes());
+        // The old mapping goes first (Windows deletes no mapped file), then
+        // the file, and only then its handle and lock.
+        drop(std::mem::replace(&mut open.map, map));
         let _ = fs::remove_file(&open.path);
-        (open._file, open.map, open.path, open.written) = (file, map, path, under_way.len());
+        (open._file, open.path, open.written) = (file, path, under_way.len());
     }
 }
 
@@ -222,7 +231,12 @@ fn recover(dir: &Path, db: &FailureDatabase) {
         if file.try_lock().is_err() {
             continue; // Its process is alive.
         }
-        let Ok(bytes) = fs::read(&path) else { continue };
+        // Through the handle that holds the lock (on Windows a lock bars
+        // every other handle).
+        let mut bytes = Vec::new();
+        if (&file).read_to_end(&mut bytes).is_err() {
+            continue;
+        }
         for (name, seed) in unfinished(&complete_lines(&bytes)) {
             let _ = db.record_crashed_run(&name, seed);
         }

@@ -206,7 +206,9 @@ pub struct Memo {
     refilled: HashMap<usize, Refilled, BuildHasherDefault<IdHasher>>,
     /// Data whose field refinements (its own and its parts') were checked
     /// and held (by address, held alive): a re-check of an input sharing
-    /// it skips it (see [`crate::refined::admits_remembering`]).
+    /// it skips it (see [`crate::refined::admits_remembering`]), and so
+    /// does a builder judging a partial input that took it whole (the
+    /// sampler's splices of parts of inputs it checked).
     verified: HashMap<usize, Arc<[Value]>, BuildHasherDefault<IdHasher>>,
 }
 
@@ -727,6 +729,7 @@ impl<'m> Env<'m> {
                 // Like the connectives: an undecided item does not hide a
                 // deciding one after it.
                 let mut undecided = None;
+                let also_mark = self.also_waits.len();
                 let var: Name = Name::Shared(Arc::from(var.as_str()));
                 for item in items {
                     self.vars.push((var.clone(), item));
@@ -737,6 +740,7 @@ impl<'m> Env<'m> {
                             if let Some(h) = undecided {
                                 self.skipped.get_or_insert(h);
                             }
+                            self.also_waits.truncate(also_mark);
                             return Ok(Value::Bool(!*forall));
                         }
                         Ok(_) => {}
@@ -753,7 +757,10 @@ impl<'m> Env<'m> {
                 }
                 match undecided {
                     Some(h) => return Err(EvalError::Hole(h)),
-                    None => Value::Bool(*forall),
+                    None => {
+                        self.also_waits.truncate(also_mark);
+                        Value::Bool(*forall)
+                    }
                 }
             }
         })
@@ -842,6 +849,22 @@ impl<'m> Env<'m> {
     }
 
     fn connective_bool(&mut self, a: &Expr, b: &Expr, decides: bool, negate_left: bool) -> Result<bool, EvalError> {
+        let also_mark = self.also_waits.len();
+        let r = self.connective_undecided(a, b, decides, negate_left);
+        // Decided: what kept a part of it undecided no longer matters.
+        if r.is_ok() {
+            self.also_waits.truncate(also_mark);
+        }
+        r
+    }
+
+    fn connective_undecided(
+        &mut self,
+        a: &Expr,
+        b: &Expr,
+        decides: bool,
+        negate_left: bool,
+    ) -> Result<bool, EvalError> {
         match self.bool(a).map(|x| x != negate_left) {
             Ok(x) if x == decides => Ok(decides),
             Ok(_) => self.bool(b),

@@ -150,7 +150,15 @@ impl Env<'_> {
                     // and guard it: the two wait as one.
                     Err(_) => {
                         let hints: Vec<Hint> = left.iter().flat_map(|x| x.hints.iter().copied()).collect();
-                        out.push(self.residual(root, way, left[0].hole, hints));
+                        let mut r = self.residual(root, way, left[0].hole, hints);
+                        // Any hole a left part waits on may decide it.
+                        let also: Vec<u32> = left
+                            .iter()
+                            .flat_map(|x| std::iter::once(x.hole).chain(x.also.iter().copied()))
+                            .filter(|h| *h != r.hole)
+                            .collect();
+                        r.also = also.into();
+                        out.push(r);
                         Ok(true)
                     }
                 }
@@ -180,23 +188,28 @@ impl Env<'_> {
         out: &mut Vec<Residual>,
     ) -> Result<bool, EvalError> {
         let mark = self.hints.len();
+        let also_mark = self.also_waits.len();
         let mut vals = Vec::with_capacity(args.len());
         for a in args {
             match self.eval(a) {
                 Ok(v) => vals.push(v),
                 Err(EvalError::Hole(h)) => {
                     let hints = self.hints.split_off(mark);
-                    out.push(self.residual(root, way, h, hints));
+                    let mut r = self.residual(root, way, h, hints);
+                    r.also = self.also_waits.split_off(also_mark).into();
+                    out.push(r);
                     return Ok(true);
                 }
                 Err(err) if err.is_partial() => {
                     self.hints.truncate(mark);
+                    self.also_waits.truncate(also_mark);
                     return Ok(false);
                 }
                 Err(err) => return Err(err),
             }
         }
         self.hints.truncate(mark);
+        self.also_waits.truncate(also_mark);
         if vals.len() != m.params.len() {
             return Err(EvalError::Arity(f.to_string(), m.params.len(), vals.len()));
         }

@@ -1,7 +1,7 @@
 //! Judging a partial input by what the last fill changed: the specs are
 //! decided once, conjunct by conjunct, and what they leave undecided
 //! (residuals, see [`speccheck_spec::Residual`]) is taken up again only
-//! when the hole it waits on is filled, together with the refinements
+//! when a hole it waits on is filled, together with the refinements
 //! inside the value that filled it. Judging the whole input again after
 //! each fill ([`Judge::decide`]) costs what the input holds; this costs
 //! what the fill adds. The sampler and the lazy enumeration judge this

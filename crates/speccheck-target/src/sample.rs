@@ -304,6 +304,11 @@ impl<'m> Sampler<'m> {
 
     /// `input`, counted, and its parts kept.
     fn found_one(&mut self, input: Vec<Value>) -> Vec<Value> {
+        // Every part, those a splice took included: a part kept again is
+        // likelier to be drawn again. (Keeping a splice's new nodes only
+        // was measured: the kept parts then lean to the large spliced
+        // inputs, splices grow past the sizes asked for, and large inputs
+        // a second fall by half.)
         self.parts.keep(&input, &mut self.rng);
         let mut memo = self.judge.memo.borrow_mut();
         for v in &input {
@@ -788,8 +793,13 @@ impl Parts {
         let mut picked: Vec<&(u32, Value)> =
             (0..2 * n).map(|_| &kept[rng.random_range(0..kept.len())]).filter(|(size, _)| *size <= bound).collect();
         picked.sort_by_key(|(size, _)| std::cmp::Reverse(*size));
-        picked.dedup_by(|a, b| same(&a.1, &b.1));
-        picked.into_iter().take(n).map(|(_, v)| v.clone()).collect()
+        let mut out: Vec<Value> = Vec::with_capacity(n);
+        for (_, v) in picked {
+            if out.len() < n && !out.iter().any(|o| same(o, v)) {
+                out.push(v.clone());
+            }
+        }
+        out
     }
 }
 

@@ -48,8 +48,8 @@ impl FailureStore for FailureDatabase {
     }
 
     /// The file's failures as this process last read them, when that was
-    /// less than `REREAD_AFTER` ago and nothing written through a
-    /// `FailureDatabase` here since (see [`recently_read`]); else read.
+    /// less than a tenth of a second ago and nothing was written through a
+    /// `FailureDatabase` in this process since; else the file, read.
     fn load(&self, test: &str) -> (Vec<StoredFailure>, Vec<DatabaseWarning>) {
         let path = self.path_for(test);
         if let Some(failures) = recently_read::get(&path) {
@@ -126,10 +126,12 @@ pub(crate) mod recently_read {
         table.0.insert(path, (Instant::now(), failures.to_vec()));
     }
 
-    /// `path` was written: the next load reads it.
-    pub(crate) fn forget(path: &Path) {
+    /// A file was written: every next load reads its file (all of them:
+    /// two spellings of one directory, relative and absolute, are two
+    /// keys, and writes are rare).
+    pub(crate) fn forget() {
         let mut table = table();
-        table.0.remove(path);
+        table.0.clear();
         table.1 += 1;
     }
 }

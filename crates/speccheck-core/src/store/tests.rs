@@ -180,7 +180,7 @@ fn an_answer_read_while_this_process_wrote_is_not_kept() {
     let path = std::path::PathBuf::from("/nonexistent/speccheck-recently-read-race");
     // A read began; another thread wrote some file before it ended.
     let writes = recently_read::writes();
-    recently_read::forget(std::path::Path::new("/nonexistent/another"));
+    recently_read::forget();
     recently_read::put(path.clone(), &[failure(&[1])], writes);
     assert_eq!(recently_read::get(&path), None);
     // Read with nothing written meanwhile: kept (tried again if another
