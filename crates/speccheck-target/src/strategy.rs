@@ -8,9 +8,9 @@
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use speccheck_core::{InputSource, Property, SourceStep};
@@ -98,6 +98,11 @@ pub struct ArgSpec {
     /// The enumerating strategies make only inputs at least this tall
     /// (see [`ArgSpec::from_height`]).
     pub min_height: u32,
+    /// The last input a strategy handed out after the evaluator re-checked
+    /// it, shared by the clones of this spec: the property's own check of
+    /// that same input ([`ArgSpec::admit`]) then compares instead of
+    /// evaluating the spec again (equal values, equal verdicts).
+    checked: Arc<Mutex<Option<Vec<Value>>>>,
 }
 
 impl ArgSpec {
@@ -117,6 +122,7 @@ impl ArgSpec {
             measures: Measures::global(),
             functions: Vec::new(),
             min_height: 0,
+            checked: Arc::default(),
         })
     }
 
@@ -188,7 +194,10 @@ impl ArgSpec {
         let shown = || args.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ");
         let named: Vec<(&str, Value)> = self.params.iter().map(|(n, _)| n.as_str()).zip(args.iter().cloned()).collect();
         match speccheck_spec::admits_remembering(&named, &self.requires, self.measures, memo) {
-            Ok(None) => Ok(args),
+            Ok(None) => {
+                *self.checked.lock().unwrap_or_else(|e| e.into_inner()) = Some(args.clone());
+                Ok(args)
+            }
             Ok(Some(bad)) => Err(format!(
                 "{by} produced the input ({}), which the spec {bad} rejects: the strategy and the evaluator \
                  disagree, a bug in speccheck (please report it with this message)",
@@ -201,9 +210,16 @@ impl ArgSpec {
     /// Discards the case unless `args` is a valid input (the random and
     /// exhaustive strategies filter with this; the others build it in). A
     /// spec that cannot be evaluated on the input fails the case, naming
-    /// why (a measure that does not terminate, a type error).
+    /// why (a measure that does not terminate, a type error). The input a
+    /// strategy last handed out, re-checked, is compared, not evaluated
+    /// again (the property's prologue checks every input it runs on).
     pub fn admit(&self, args: &[Value]) {
-        match self.violation(args) {
+        let checked = self.checked.lock().unwrap_or_else(|e| e.into_inner()).take();
+        let verdict = match checked {
+            Some(c) if c == args => Ok(None),
+            _ => self.violation(args),
+        };
+        match verdict {
             Ok(None) => {}
             Ok(Some(v)) => speccheck_core::reject(format!("the spec {v} is false")),
             Err(e) => panic!("the spec could not be evaluated on this input: {e}"),

@@ -53,3 +53,25 @@ fn a_refinement_naming_what_is_not_in_scope_names_the_type_and_field() {
     let e = err.to_string();
     assert!(e.contains("`_1 >= lo`") && e.contains("field `1` of `Range`") && e.contains("`lo`"), "{e}");
 }
+
+#[test]
+fn the_property_checks_an_input_the_strategy_did_not_hand_out_in_full() {
+    // A strategy's re-check lets the property's own check of that same
+    // input compare instead of evaluating; any other input is evaluated.
+    let spec = ArgSpec::new(vec![("xs".into(), Ty::Seq(Box::new(int())))], &[("xs[1] > 0", "xs[1] > 0")]).unwrap();
+    let prologue = spec.clone();
+    let good = vec![Value::Seq(vec![Value::Int(0), Value::Int(1)])];
+    let bad = vec![Value::Seq(vec![Value::Int(0), Value::Int(-1)])];
+    let admitted = |args: &[Value]| {
+        let p = prologue.clone();
+        let args = args.to_vec();
+        std::panic::catch_unwind(move || p.admit(&args)).is_ok()
+    };
+    assert_eq!(spec.recheck("the sampler", good.clone()), Ok(good.clone()));
+    assert!(!admitted(&bad), "an input other than the one re-checked is rejected");
+    assert_eq!(spec.recheck("the sampler", good.clone()), Ok(good.clone()));
+    assert!(admitted(&good));
+    // Once: the next check of it evaluates again (and admits it).
+    assert!(admitted(&good));
+    assert!(!admitted(&bad));
+}
