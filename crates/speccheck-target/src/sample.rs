@@ -41,10 +41,12 @@
 //! refinements are not judged again (it comes from an input judged
 //! whole), and what measures said of the parts is remembered from one
 //! splicing attempt to the next, so a large input costs tens of
-//! judgements on the new node alone. The case in 64 that builds afresh
-//! brings new shapes into the parts (every spliced input brings a new
-//! node and its keys). Hypothesis splices parts of earlier inputs the
-//! same way.
+//! judgements on the new node alone. A splice that makes an input one of
+//! the last few thousand splices made is tried again (a root with nothing
+//! of its own to draw, over parts drawn before). The case in 64 that
+//! builds afresh brings new shapes into the parts (every spliced input
+//! brings a new node and its keys). Hypothesis splices parts of earlier
+//! inputs the same way.
 
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -154,6 +156,8 @@ pub struct Sampler<'m> {
     splicing: bool,
     /// Inputs found so far.
     found: u64,
+    /// The latest spliced inputs, to splice none twice.
+    spliced_before: Recent,
 }
 
 impl<'m> Sampler<'m> {
@@ -187,6 +191,7 @@ impl<'m> Sampler<'m> {
             parts: Parts::default(),
             splicing: false,
             found: 0,
+            spliced_before: Recent::default(),
         })
     }
 
@@ -237,6 +242,13 @@ impl<'m> Sampler<'m> {
             let target = self.rng.random_range(0..=size);
             for _ in 0..SPLICE_ATTEMPTS {
                 found = self.attempt(target).transpose();
+                // An input spliced before (the same parts under a root with
+                // nothing of its own to draw) tests nothing new: another try.
+                if let Some(Ok(input)) = &found
+                    && !self.spliced_before.insert(input)
+                {
+                    found = None;
+                }
                 if found.is_some() {
                     break;
                 }
@@ -800,6 +812,35 @@ impl Parts {
             }
         }
         out
+    }
+}
+
+/// The last [`Recent::KEPT`] inputs, by a hash of their values.
+#[derive(Default)]
+struct Recent {
+    order: std::collections::VecDeque<u64>,
+    seen: std::collections::HashSet<u64>,
+}
+
+impl Recent {
+    const KEPT: usize = 4096;
+
+    /// Notes `input`; false when it is among the last ones noted.
+    fn insert(&mut self, input: &[Value]) -> bool {
+        use std::hash::{Hash as _, Hasher as _};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        input.hash(&mut h);
+        let key = h.finish();
+        if !self.seen.insert(key) {
+            return false;
+        }
+        self.order.push_back(key);
+        if self.order.len() > Self::KEPT
+            && let Some(old) = self.order.pop_front()
+        {
+            self.seen.remove(&old);
+        }
+        true
     }
 }
 

@@ -413,3 +413,17 @@ fn an_integer_compared_with_one_drawn_later_is_drawn_within_its_bound() {
     assert_eq!(found, 50);
     assert!(s.restarts <= 10, "{} attempts abandoned for 50 inputs", s.restarts);
 }
+
+#[test]
+fn a_spliced_input_is_not_one_spliced_before() {
+    // A pair of sorted lists has nothing of its own to draw: two splices
+    // over the same two parts would be the same input.
+    let params = vec![("x".to_string(), <(Sorted, Sorted)>::ty())];
+    let mut s = Sampler::new(&params, &[parse_str("true").unwrap()], Measures::global()).unwrap();
+    let inputs: Vec<Vec<Value>> = (0..600u64).filter_map(|seed| s.sample(seed, 20).unwrap()).collect();
+    assert!(s.spliced >= 300, "only {} spliced", s.spliced);
+    let later = &inputs[100..];
+    let distinct: std::collections::BTreeSet<&Vec<Value>> = later.iter().collect();
+    // Built inputs may repeat (small ones are few); spliced ones do not.
+    assert!(distinct.len() + 10 >= later.len(), "{} distinct of {}", distinct.len(), later.len());
+}
