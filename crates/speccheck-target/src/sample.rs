@@ -601,7 +601,7 @@ impl<'m> Sampler<'m> {
                 let splicing = self.splicing && self.can_grow(&hole.ty);
                 plan.extend(rest.into_iter().map(|c| (c, b, false)));
                 if splicing && argument {
-                    plan.retain(|(c, _, _)| def.ctors[*c].fields.iter().any(|f| grows(&f.ty, &mut Vec::new())));
+                    plan.retain(|(c, _, _)| def.ctors[*c].fields.iter().any(|f| self.can_grow(&f.ty)));
                 }
                 if splicing && !argument && hole.path.len() == 1 {
                     let parts = self.parts.some(r, b, PART_OPTIONS, &mut self.rng);
