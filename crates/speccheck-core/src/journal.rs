@@ -119,15 +119,21 @@ fn new_file(dir: &Path, size: usize) -> Option<(File, MmapMut, PathBuf)> {
 
 impl Journal {
     /// Before a run of `name` with `seed`.
-    pub(crate) fn begin(&self, name: &str, seed: u64) {
+    /// False when the line could not be written (the journal was full
+    /// and no new file could be made): a crash of this run would go
+    /// unrecorded.
+    pub(crate) fn begin(&self, name: &str, seed: u64) -> bool {
         let mut open = self.file.lock().unwrap_or_else(|e| e.into_inner());
         open.running.push((name.to_string(), seed));
         open.scratch.clear();
         push_begin_line(&mut open.scratch, name, seed);
-        if !open.line() {
-            // A new file begins with every run under way, this one too.
-            self.rotate(&mut open);
-        }
+        // Else a new file begins with every run under way, this one too.
+        open.line() || self.rotate(&mut open)
+    }
+
+    /// The directory of this journal's files.
+    pub(crate) fn dir(&self) -> &Path {
+        &self.dir
     }
 
     /// After the run of `name` with `seed` (whatever its verdict).
@@ -169,19 +175,21 @@ impl Journal {
     /// file is deleted while still locked: another process's recovery
     /// that opened it then finds it locked, or gone by its path, never a
     /// journal of live runs free to read.
-    fn rotate(&self, open: &mut Open) {
+    /// False when no new file could be made (the old one is kept).
+    fn rotate(&self, open: &mut Open) -> bool {
         let mut under_way = String::new();
         for (name, seed) in &open.running {
             push_begin_line(&mut under_way, name, *seed);
         }
         let size = (2 * open.rotate_after).max(2 * under_way.len());
-        let Some((file, mut map, path)) = new_file(&self.dir, size) else { return };
+        let Some((file, mut map, path)) = new_file(&self.dir, size) else { return false };
         map[..under_way.len()].copy_from_slice(under_way.as_bytes());
         // The old mapping goes first (Windows deletes no mapped file), then
         // the file, and only then its handle and lock.
         drop(std::mem::replace(&mut open.map, map));
         let _ = fs::remove_file(&open.path);
         (open._file, open.path, open.written) = (file, path, under_way.len());
+        true
     }
 }
 

@@ -523,3 +523,17 @@ fn a_mix_per_case_reaches_many_distinct_values_and_its_failures_replay_on_any_ex
     let (a, b) = (failed(&one), failed(&two));
     assert_eq!((a.found_after, &a.choices), (b.found_after, &b.choices));
 }
+
+#[test]
+fn a_crash_journal_that_cannot_be_written_is_said() {
+    // `.journal` taken by a file: no journal directory can be made there.
+    let dir = std::env::temp_dir().join(format!("speccheck-nojournal-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join(".journal"), b"not a directory").unwrap();
+    let config = Config { database: Some(dir.clone()), database_writes: true, ..quiet("nojournal") };
+    let r = Property::new(any::<u8>()).config(config).run(|_: u8| true);
+    assert!(r.passed(), "{r}");
+    assert!(r.warnings.iter().any(|w| w.contains("crash journal could not be written")), "{:?}", r.warnings);
+    let _ = std::fs::remove_dir_all(&dir);
+}

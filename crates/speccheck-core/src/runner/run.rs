@@ -53,13 +53,23 @@ impl Run {
         let seed = self.config.effective_seed();
         let journal = recorded.as_ref().filter(|_| !self.config.isolate).and_then(journal::for_database);
         let name = self.config.name.clone();
-        if let Some(j) = &journal {
-            j.begin(&name, seed);
-        }
+        // Said, not passed over: a crash of this run would go unreported.
+        let unjournaled = match (&recorded, &journal) {
+            (Some(db), None) if !self.config.isolate => Some(db.dir().join(".journal")),
+            (_, Some(j)) if !j.begin(&name, seed) => Some(j.dir().to_path_buf()),
+            _ => None,
+        };
         let warning = crashed.warning.clone();
         let mut report = self.start(seed, store);
         if let Some(j) = &journal {
             j.end(&name, seed);
+        }
+        if let Some(dir) = unjournaled {
+            report.warnings.push(format!(
+                "the crash journal could not be written in {} (a full disk, or no permission there): had this \
+                 process died mid-case, the next run would not have known",
+                dir.display()
+            ));
         }
         if let Some(w) = warning {
             report.warnings.insert(0, w);
