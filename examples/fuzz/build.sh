@@ -16,8 +16,14 @@ cd "$SRC/speccheck/examples/fuzz"
 
 TARGETS="parse vault"
 SANITIZER="${SANITIZER:-address}"
+# speccheck's own crates are left out of libFuzzer's coverage
+# instrumentation (crates/speccheck-fuzz-rustc says why): built first, as a
+# plain program (OSS-Fuzz's RUSTFLAGS would instrument it too).
+WRAPPER_DIR="${WORK:-${TMPDIR:-/tmp}}/speccheck-fuzz-rustc"
+RUSTFLAGS="" CARGO_TARGET_DIR="$WRAPPER_DIR" cargo build --release --quiet \
+    --manifest-path ../../crates/speccheck-fuzz-rustc/Cargo.toml
 # `cargo fuzz build -O`: release, with libFuzzer's instrumentation.
-cargo fuzz build -O --sanitizer "$SANITIZER"
+RUSTC_WRAPPER="$WRAPPER_DIR/release/speccheck-fuzz-rustc" cargo fuzz build -O --sanitizer "$SANITIZER"
 
 BUILT="${CARGO_TARGET_DIR:-fuzz/target}/x86_64-unknown-linux-gnu/release"
 for target in $TARGETS; do

@@ -72,9 +72,32 @@ fn reduce(raw: u64, max: u64, kind: ChoiceKind) -> u64 {
         raw
     } else if kind == ChoiceKind::More {
         1
+    } else if max & (max + 1) == 0 {
+        // `max + 1` a power of two (no overflow: `raw > max`, so `max <
+        // u64::MAX`): the remainder without a division.
+        raw & max
     } else {
         raw % (max + 1)
     }
+}
+
+/// The little-endian number of a whole chunk (`bytes.len()` a width).
+#[inline]
+fn whole_chunk(bytes: &[u8]) -> u64 {
+    match *bytes {
+        [a] => u64::from(a),
+        [a, b] => u64::from(u16::from_le_bytes([a, b])),
+        [a, b, c, d] => u64::from(u32::from_le_bytes([a, b, c, d])),
+        [a, b, c, d, e, f, g, h] => u64::from_le_bytes([a, b, c, d, e, f, g, h]),
+        _ => short_chunk(bytes),
+    }
+}
+
+/// The little-endian number of a chunk cut short by the input's end: its
+/// missing high bytes are zeros.
+#[cold]
+fn short_chunk(bytes: &[u8]) -> u64 {
+    bytes.iter().rev().fold(0, |n, &b| (n << 8) | u64::from(b))
 }
 
 /// A fuzzer's input being read as choices (see the module documentation).
@@ -100,17 +123,15 @@ impl ByteStream {
         if w == 0 {
             return 0;
         }
-        let available = self.back - self.front;
-        let n = w.min(available);
-        let mut chunk = [0u8; 8];
-        if from_back(kind) {
-            chunk[..n].copy_from_slice(&self.bytes[self.back - n..self.back]);
+        let n = w.min(self.back - self.front);
+        let at = if from_back(kind) {
             self.back -= n;
+            self.back
         } else {
-            chunk[..n].copy_from_slice(&self.bytes[self.front..self.front + n]);
             self.front += n;
-        }
-        reduce(u64::from_le_bytes(chunk), max, kind)
+            self.front - n
+        };
+        reduce(whole_chunk(&self.bytes[at..at + n]), max, kind)
     }
 
     /// Bytes not read yet.
@@ -216,5 +237,58 @@ mod tests {
         let back: Vec<u64> = cs.iter().map(|c| s.next(c.max, c.kind)).collect();
         assert_eq!(back, cs.iter().map(|c| c.value).collect::<Vec<_>>());
         assert_eq!(s.remaining(), 0);
+    }
+
+    /// The format's definition read literally: a chunk copied into eight
+    /// zero bytes, then reduced with a division.
+    struct Literal {
+        bytes: Vec<u8>,
+        front: usize,
+        back: usize,
+    }
+
+    impl Literal {
+        fn next(&mut self, max: u64, kind: ChoiceKind) -> u64 {
+            let n = width(max).min(self.back - self.front);
+            let mut chunk = [0u8; 8];
+            if from_back(kind) {
+                chunk[..n].copy_from_slice(&self.bytes[self.back - n..self.back]);
+                self.back -= n;
+            } else {
+                chunk[..n].copy_from_slice(&self.bytes[self.front..self.front + n]);
+                self.front += n;
+            }
+            let raw = u64::from_le_bytes(chunk);
+            match (raw <= max, kind) {
+                (true, _) => raw,
+                (false, ChoiceKind::More) => 1,
+                (false, _) => raw % (max + 1),
+            }
+        }
+    }
+
+    #[test]
+    fn reading_agrees_with_the_format_read_literally() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(7);
+        let kinds = [ChoiceKind::Integer, ChoiceKind::More, ChoiceKind::Index, ChoiceKind::Boolean, ChoiceKind::Char];
+        for _ in 0..2_000 {
+            let len = rng.random_range(0..40);
+            let bytes: Vec<u8> = (0..len).map(|_| rng.random()).collect();
+            let (mut fast, mut literal) =
+                (ByteStream::new(&bytes), Literal { bytes: bytes.clone(), front: 0, back: len });
+            for _ in 0..30 {
+                // Bounds of every width, powers of two and not.
+                let max = match rng.random_range(0..4) {
+                    0 => rng.random_range(0..300),
+                    1 => (1u64 << rng.random_range(0..64)) - 1,
+                    2 => u64::MAX >> rng.random_range(0..64),
+                    _ => rng.random(),
+                };
+                let kind = kinds[rng.random_range(0..kinds.len())];
+                let max = if matches!(kind, ChoiceKind::More | ChoiceKind::Boolean) { 1 } else { max };
+                assert_eq!(fast.next(max, kind), literal.next(max, kind), "{bytes:?}, max {max}, {kind:?}");
+            }
+        }
     }
 }

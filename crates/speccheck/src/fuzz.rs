@@ -18,6 +18,11 @@
 //! shrunk input beside libFuzzer's crash artifact; then the process
 //! aborts, so libFuzzer records the crash.
 //!
+//! Build with `RUSTC_WRAPPER=speccheck-fuzz-rustc` (the crate of that
+//! name): `cargo fuzz` otherwise instruments speccheck's own crates too,
+//! and libFuzzer then spends most of each execution on the coverage of
+//! speccheck's runner and draw machinery, not on the code under test.
+//!
 //! Conversions, run through the target itself (`cargo fuzz run <target>`
 //! with a variable set; the target does the conversion and exits):
 //!

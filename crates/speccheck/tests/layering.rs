@@ -22,6 +22,8 @@ enum Layer {
     Facade,
     /// Programs and planted bugs: the CLI, examples, benches, fixtures.
     Application,
+    /// A build tool: a program that knows no workspace crate.
+    Tool,
 }
 
 fn layer(name: &str) -> Option<Layer> {
@@ -38,6 +40,7 @@ fn layer(name: &str) -> Option<Layer> {
         | "speccheck-fuzz-example"
         | "speccheck-bench"
         | "speccheck-fixtures" => Layer::Application,
+        "speccheck-fuzz-rustc" => Layer::Tool,
         _ => return None,
     })
 }
@@ -45,7 +48,7 @@ fn layer(name: &str) -> Option<Layer> {
 /// May a crate of layer `from` (named `name`) depend on `to` (of layer `layer`)?
 fn allowed(name: &str, from: Layer, to: &str, layer: Layer) -> bool {
     match from {
-        Layer::Foundation => false,
+        Layer::Foundation | Layer::Tool => false,
         Layer::Macros => to == "speccheck-spec",
         Layer::Engine => matches!(layer, Layer::Foundation | Layer::Macros),
         Layer::Protocol => matches!(layer, Layer::Foundation | Layer::Macros) || to == "speccheck-dual",

@@ -82,6 +82,15 @@ impl Many {
         go
     }
 
+    /// [`more`](Self::more) out of line, for a test case reading a fuzzer's
+    /// bytes and recording nothing ([`TestCase::is_plain_bytes`]): compiled
+    /// in this crate only, so a fuzz build that leaves speccheck
+    /// uninstrumented traces none of it.
+    #[inline(never)]
+    pub(crate) fn more_bytes(&mut self, tc: &mut TestCase) -> bool {
+        self.more(tc)
+    }
+
     /// [`more`](Self::more) in plain mode ([`TestCase::is_plain`]): the
     /// answer is known from the target, nothing is recorded.
     #[inline(always)]

@@ -204,14 +204,18 @@ pub(crate) fn draw_elements<T, S: Sink<T>>(
         }
     };
     sink.reserve(many.target().min(1 << 16));
-    if tc.is_plain() {
+    let plain = tc.is_plain();
+    if plain || tc.is_plain_bytes() {
         // Nothing observes spans or choices: skip the per-element slots.
-        if S::KEEPS_ALL {
+        // At random the answers to "more?" are known from the target; from
+        // a fuzzer's input they are the same choices as below, read one by
+        // one.
+        if plain && S::KEEPS_ALL {
             let n = many.plain_all(tc);
             batch(tc, n, sink);
             return;
         }
-        while many.more_plain(tc) {
+        while if plain { many.more_plain(tc) } else { many.more_bytes(tc) } {
             let v = elem(tc);
             if !sink.keep(v) && !many.reject() {
                 // Stopped growing (duplicates): its length is what it kept.

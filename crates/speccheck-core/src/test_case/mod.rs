@@ -87,6 +87,11 @@ pub struct TestCase {
     /// Random, recording nothing: the generation phase's hot path, decided
     /// once instead of per draw (see [`TestCase::refresh`]).
     plain: bool,
+    /// Reading a fuzzer's bytes, recording nothing: the fuzz target's hot
+    /// path. Its draws and spans go to small out-of-line functions of this
+    /// crate, so that a fuzz build which leaves speccheck uninstrumented
+    /// (`speccheck-fuzz-rustc`) traces none of this machinery.
+    bytes_plain: bool,
     nesting: u32,
     size: usize,
     max_depth: u32,
@@ -115,6 +120,7 @@ impl TestCase {
             remaining: DEFAULT_MAX_CHOICES,
             max_choices: DEFAULT_MAX_CHOICES,
             plain: false,
+            bytes_plain: false,
             nesting: 0,
             size,
             max_depth: DEFAULT_MAX_DEPTH,
@@ -134,6 +140,10 @@ impl TestCase {
     /// Recomputes the hot-path flag after a setting changed.
     fn refresh(&mut self) {
         self.plain = matches!(self.source, Source::Random)
+            && !self.record.keep_spans
+            && !self.record.keep_choices
+            && self.forced.is_empty();
+        self.bytes_plain = matches!(self.source, Source::Bytes(_))
             && !self.record.keep_spans
             && !self.record.keep_choices
             && self.forced.is_empty();
@@ -300,13 +310,20 @@ impl TestCase {
         sample: impl FnOnce(&mut SmallRng, usize) -> u64,
         width: impl FnOnce(u32) -> u64,
     ) -> u64 {
+        if self.plain {
+            if self.remaining == 0 {
+                self.mark_invalid(Invalid::Overrun);
+            }
+            self.remaining -= 1;
+            return sample(&mut self.rng, self.size);
+        }
+        if self.bytes_plain {
+            return self.draw_plain_bytes(max, kind);
+        }
         if self.remaining == 0 {
             self.mark_invalid(Invalid::Overrun);
         }
         self.remaining -= 1;
-        if self.plain {
-            return sample(&mut self.rng, self.size);
-        }
         let value = if let Some(c) = self.forced.pop() {
             c.value.min(max)
         } else if matches!(self.source, Source::Random) {
@@ -322,6 +339,21 @@ impl TestCase {
         debug_assert!(value <= max, "sampled {value} above bound {max}");
         self.record.choice(Choice { value, max, kind });
         value
+    }
+
+    /// [`draw_raw`](Self::draw_raw) when reading bytes and recording
+    /// nothing. Out of line and not generic, so it is compiled in this
+    /// crate only (see `bytes_plain`).
+    #[inline(never)]
+    fn draw_plain_bytes(&mut self, max: u64, kind: ChoiceKind) -> u64 {
+        if self.remaining == 0 {
+            self.mark_invalid(Invalid::Overrun);
+        }
+        self.remaining -= 1;
+        match &mut self.source {
+            Source::Bytes(b) => b.next(max, kind),
+            _ => unreachable!("bytes_plain is set only for a bytes source"),
+        }
     }
 
     #[cold]
@@ -355,6 +387,9 @@ impl TestCase {
         if self.plain && self.remaining > 0 {
             self.remaining -= 1;
             return Some(sample(&mut self.rng, self.size));
+        }
+        if self.bytes_plain {
+            return None;
         }
         if !matches!(self.source, Source::Random) || self.remaining == 0 || !self.forced.is_empty() {
             return None;
@@ -411,6 +446,15 @@ impl TestCase {
     #[inline(always)]
     pub fn is_plain(&self) -> bool {
         self.plain
+    }
+
+    /// True when reading a fuzzer's bytes and recording nothing (the fuzz
+    /// target's hot path): like [`is_plain`](Self::is_plain), nothing
+    /// observes spans; unlike it, the choices come from the bytes, one draw
+    /// at a time.
+    #[inline(always)]
+    pub(crate) fn is_plain_bytes(&self) -> bool {
+        self.bytes_plain
     }
 
     /// On a replay, how many recorded choices are still to come (0
@@ -487,6 +531,9 @@ impl TestCase {
     /// recursive types) ends at the depth, as a type naming itself does.
     #[inline]
     pub fn start_span(&mut self, kind: SpanKind, info: fn() -> TypeInfo, name: &'static str) {
+        if self.bytes_plain {
+            return self.enter_plain_bytes(kind);
+        }
         if kind == SpanKind::Value {
             self.nesting += 1;
             self.reach.depth(self.nesting);
@@ -522,6 +569,25 @@ impl TestCase {
         self.record.open_span(kind, info, name);
         if s.count_opened(&self.record.spans, self.record.spans.len() - 1, self.record.open.len()) {
             self.invalid.get_or_insert(Invalid::NotSmaller);
+        }
+    }
+
+    /// [`start_span`](Self::start_span) when reading bytes and recording
+    /// nothing: only the nesting (out of line: see `bytes_plain`).
+    #[inline(never)]
+    fn enter_plain_bytes(&mut self, kind: SpanKind) {
+        if kind == SpanKind::Value {
+            self.nesting += 1;
+            self.reach.depth(self.nesting);
+        }
+    }
+
+    /// [`stop_span`](Self::stop_span) and [`cancel_span`](Self::cancel_span)
+    /// when reading bytes and recording nothing.
+    #[inline(never)]
+    fn leave_plain_bytes(&mut self, kind: SpanKind) {
+        if kind == SpanKind::Value {
+            self.nesting = self.nesting.saturating_sub(1);
         }
     }
 
@@ -561,6 +627,9 @@ impl TestCase {
     /// Closes the innermost open span.
     #[inline]
     pub fn stop_span(&mut self, kind: SpanKind) {
+        if self.bytes_plain {
+            return self.leave_plain_bytes(kind);
+        }
         if kind == SpanKind::Value {
             self.nesting = self.nesting.saturating_sub(1);
             self.leave_enumerated();
@@ -598,6 +667,9 @@ impl TestCase {
     /// "no more" choice is not an element).
     #[inline]
     pub fn cancel_span(&mut self, kind: SpanKind) {
+        if self.bytes_plain {
+            return self.leave_plain_bytes(kind);
+        }
         if kind == SpanKind::Value {
             self.nesting = self.nesting.saturating_sub(1);
             self.leave_enumerated();

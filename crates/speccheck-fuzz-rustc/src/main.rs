@@ -1,0 +1,211 @@
+//! `speccheck-fuzz-rustc`: a `RUSTC_WRAPPER` for `cargo fuzz` that leaves
+//! speccheck's own crates out of libFuzzer's coverage instrumentation.
+//!
+//! ```sh
+//! cargo install speccheck-fuzz-rustc          # or: --path crates/speccheck-fuzz-rustc
+//! RUSTC_WRAPPER=speccheck-fuzz-rustc cargo fuzz build --sanitizer none
+//! RUSTC_WRAPPER=speccheck-fuzz-rustc cargo fuzz run <target>
+//! ```
+//!
+//! `cargo fuzz` instruments every crate it builds (`-Cpasses=sancov-module`
+//! and the `-sanitizer-coverage-*` options, through `RUSTFLAGS`). For a
+//! speccheck fuzz target that includes speccheck's runner, shrinker and
+//! explainer, which run only once a failure is found, and its draw
+//! machinery. libFuzzer then scans their coverage counters after every
+//! execution (most of the binary's counters) and calls its comparison hooks
+//! from speccheck's internal branches, which also fill its table of
+//! comparison operands, the one its mutations take values from, with
+//! speccheck's own numbers. None of that is the code under test. Clang
+//! users drop such code with `-fsanitize-coverage-ignorelist`; stable Rust
+//! has no per-crate or per-function way, so this wrapper drops the
+//! instrumentation options when cargo compiles one of speccheck's
+//! packages (`CARGO_PKG_NAME`), and passes every other compilation through
+//! unchanged. Sanitizers (`-Zsanitizer=…`) stay on for every crate.
+//!
+//! What stays instrumented: the crate under test, the property's body and
+//! everything generic that speccheck instantiates for the property's types
+//! (a derived generator's constructor choice, a collection's loop), as
+//! `arbitrary`'s derived decoders are in a plain target. Packages of other
+//! libraries whose coverage is noise can be added by name, comma-separated,
+//! in `SPECCHECK_FUZZ_UNINSTRUMENTED`.
+
+use std::ffi::OsString;
+use std::process::{Command, ExitCode};
+
+/// speccheck's library packages: the machinery around a property, never
+/// the code under test. (Its fixtures of planted bugs are code under test,
+/// and stay instrumented.)
+const SPECCHECK_PACKAGES: &[&str] = &[
+    "speccheck",
+    "speccheck-core",
+    "speccheck-reduce",
+    "speccheck-spec",
+    "speccheck-target",
+    "speccheck-contract",
+    "speccheck-interface",
+    "speccheck-dual",
+    "speccheck-http",
+    "speccheck-sync",
+];
+
+/// The variable naming more packages to leave uninstrumented.
+const EXTRA: &str = "SPECCHECK_FUZZ_UNINSTRUMENTED";
+
+fn main() -> ExitCode {
+    let mut args = std::env::args_os().skip(1);
+    let Some(rustc) = args.next() else {
+        eprintln!(
+            "speccheck-fuzz-rustc: a rustc wrapper; run it as cargo does:\n  \
+             RUSTC_WRAPPER=speccheck-fuzz-rustc cargo fuzz build --sanitizer none"
+        );
+        return ExitCode::from(2);
+    };
+    let args: Vec<OsString> = args.collect();
+    let package = std::env::var("CARGO_PKG_NAME").unwrap_or_default();
+    let extra = std::env::var(EXTRA).unwrap_or_default();
+    let args = if uninstrumented(&package, &extra) { without_coverage(args) } else { args };
+    run(Command::new(rustc).args(args))
+}
+
+/// True when `package` is left out of the coverage instrumentation.
+fn uninstrumented(package: &str, extra: &str) -> bool {
+    SPECCHECK_PACKAGES.contains(&package) || extra.split(',').map(str::trim).any(|p| !p.is_empty() && p == package)
+}
+
+/// `args` without the sanitizer-coverage options: `-Cpasses=sancov-module`
+/// (alone or in a list of passes) and `-Cllvm-args=-sanitizer-coverage-…`,
+/// each either as one argument or as `-C` and its value.
+fn without_coverage(args: Vec<OsString>) -> Vec<OsString> {
+    let mut out = Vec::with_capacity(args.len());
+    let mut args = args.into_iter().peekable();
+    while let Some(arg) = args.next() {
+        let text = arg.to_string_lossy();
+        if text == "-C" {
+            let Some(value) = args.next() else {
+                out.push(arg);
+                break;
+            };
+            if let Some(kept) = codegen_option(&value.to_string_lossy()) {
+                out.push(arg);
+                out.push(OsString::from(kept));
+            }
+            continue;
+        }
+        match text.strip_prefix("-C") {
+            Some(value) => {
+                if let Some(kept) = codegen_option(value) {
+                    out.push(OsString::from(format!("-C{kept}")));
+                }
+            }
+            None => out.push(arg),
+        }
+    }
+    out
+}
+
+/// A codegen option (`-C`'s value) with the coverage instrumentation taken
+/// out: `None` when nothing of it is left.
+fn codegen_option(value: &str) -> Option<String> {
+    if let Some(passes) = value.strip_prefix("passes=") {
+        let kept: Vec<&str> = passes.split([' ', ',']).filter(|p| !p.is_empty() && *p != "sancov-module").collect();
+        return (!kept.is_empty()).then(|| format!("passes={}", kept.join(" ")));
+    }
+    if let Some(llvm) = value.strip_prefix("llvm-args=")
+        && llvm.starts_with("-sanitizer-coverage")
+    {
+        return None;
+    }
+    Some(value.to_string())
+}
+
+/// Runs rustc and exits as it did (on Unix, rustc takes this process's
+/// place, so cargo's jobserver and signals reach it directly).
+fn run(command: &mut Command) -> ExitCode {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        let err = command.exec();
+        eprintln!("speccheck-fuzz-rustc: cannot run {:?}: {err}", command.get_program());
+        ExitCode::from(101)
+    }
+    #[cfg(not(unix))]
+    match command.status() {
+        Ok(status) => ExitCode::from(status.code().map_or(101, |c| c as u8)),
+        Err(err) => {
+            eprintln!("speccheck-fuzz-rustc: cannot run {:?}: {err}", command.get_program());
+            ExitCode::from(101)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strip(args: &[&str]) -> Vec<String> {
+        without_coverage(args.iter().map(OsString::from).collect())
+            .into_iter()
+            .map(|a| a.into_string().unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn cargo_fuzz_coverage_options_are_dropped_and_the_rest_kept() {
+        // The options `cargo fuzz build` puts in RUSTFLAGS, as cargo passes them.
+        let args = [
+            "--crate-name",
+            "speccheck_core",
+            "-C",
+            "opt-level=3",
+            "-Cpasses=sancov-module",
+            "-Cllvm-args=-sanitizer-coverage-level=4",
+            "-Cllvm-args=-sanitizer-coverage-inline-8bit-counters",
+            "-Cllvm-args=-sanitizer-coverage-pc-table",
+            "-Cllvm-args=-sanitizer-coverage-trace-compares",
+            "--cfg",
+            "fuzzing",
+            "-Cllvm-args=-simplifycfg-branch-fold-threshold=0",
+            "-Cllvm-args=-sanitizer-coverage-stack-depth",
+            "-Zsanitizer=address",
+            "-Ccodegen-units=1",
+        ];
+        assert_eq!(
+            strip(&args),
+            [
+                "--crate-name",
+                "speccheck_core",
+                "-C",
+                "opt-level=3",
+                "--cfg",
+                "fuzzing",
+                "-Cllvm-args=-simplifycfg-branch-fold-threshold=0",
+                "-Zsanitizer=address",
+                "-Ccodegen-units=1"
+            ]
+        );
+    }
+
+    #[test]
+    fn split_options_and_lists_of_passes_are_read() {
+        assert_eq!(
+            strip(&["-C", "passes=sancov-module", "-C", "llvm-args=-sanitizer-coverage-level=4", "-C", "debuginfo=1"]),
+            ["-C", "debuginfo=1"]
+        );
+        assert_eq!(strip(&["-Cpasses=sancov-module lint"]), ["-Cpasses=lint"]);
+        assert_eq!(strip(&["-C", "passes=lint,sancov-module"]), ["-C", "passes=lint"]);
+        assert_eq!(strip(&["-C"]), ["-C"]);
+    }
+
+    #[test]
+    fn only_speccheck_packages_and_named_ones_are_left_out() {
+        assert!(uninstrumented("speccheck-core", ""));
+        assert!(uninstrumented("speccheck", ""));
+        // The code under test, planted bugs included, stays instrumented.
+        assert!(!uninstrumented("speccheck-fixtures", ""));
+        assert!(!uninstrumented("speccheck-fuzz-example", ""));
+        assert!(!uninstrumented("my-parser", ""));
+        assert!(uninstrumented("serde_json", "rand, serde_json"));
+        assert!(!uninstrumented("", ""));
+        assert!(!uninstrumented("", " ,"));
+    }
+}
