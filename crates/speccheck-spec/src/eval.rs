@@ -363,8 +363,10 @@ impl Eq for MemoKey {}
 struct Remembered {
     result: Result<Value, EvalError>,
     skipped: Option<u32>,
-    hints: Arc<[Hint]>,
-    also_waits: Arc<[u32]>,
+    // Boxed slices, not `Arc`s: most are empty, and an empty box allocates
+    // nothing.
+    hints: Box<[Hint]>,
+    also_waits: Box<[u32]>,
 }
 
 /// A comparison met on a partial value between a hole and another side,
