@@ -85,6 +85,8 @@ fn reduce(raw: u64, max: u64, kind: ChoiceKind) -> u64 {
 #[inline]
 fn whole_chunk(bytes: &[u8]) -> u64 {
     match *bytes {
+        // The input used up: every later choice is the simplest.
+        [] => 0,
         [a] => u64::from(a),
         [a, b] => u64::from(u16::from_le_bytes([a, b])),
         [a, b, c, d] => u64::from(u32::from_le_bytes([a, b, c, d])),
@@ -271,7 +273,14 @@ mod tests {
     fn reading_agrees_with_the_format_read_literally() {
         use rand::{Rng, SeedableRng};
         let mut rng = rand::rngs::SmallRng::seed_from_u64(7);
-        let kinds = [ChoiceKind::Integer, ChoiceKind::More, ChoiceKind::Index, ChoiceKind::Boolean, ChoiceKind::Char];
+        let kinds = [
+            ChoiceKind::Integer,
+            ChoiceKind::More,
+            ChoiceKind::Index,
+            ChoiceKind::Boolean,
+            ChoiceKind::Char,
+            ChoiceKind::Float,
+        ];
         for _ in 0..2_000 {
             let len = rng.random_range(0..40);
             let bytes: Vec<u8> = (0..len).map(|_| rng.random()).collect();

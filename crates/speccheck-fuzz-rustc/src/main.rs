@@ -27,7 +27,9 @@
 //! (a derived generator's constructor choice, a collection's loop), as
 //! `arbitrary`'s derived decoders are in a plain target. Packages of other
 //! libraries whose coverage is noise can be added by name, comma-separated,
-//! in `SPECCHECK_FUZZ_UNINSTRUMENTED`.
+//! in `SPECCHECK_FUZZ_UNINSTRUMENTED`. Cargo does not know the wrapper reads
+//! it: after changing it, rebuild those packages (`cargo clean -p <name>`,
+//! or another `CARGO_TARGET_DIR`).
 
 use std::ffi::OsString;
 use std::process::{Command, ExitCode};
@@ -72,50 +74,79 @@ fn uninstrumented(package: &str, extra: &str) -> bool {
     SPECCHECK_PACKAGES.contains(&package) || extra.split(',').map(str::trim).any(|p| !p.is_empty() && p == package)
 }
 
-/// `args` without the sanitizer-coverage options: `-Cpasses=sancov-module`
-/// (alone or in a list of passes) and `-Cllvm-args=-sanitizer-coverage-…`,
-/// each either as one argument or as `-C` and its value.
+/// `args` without the coverage instrumentation's options:
+/// `-Cpasses=sancov-module` (alone or in a list of passes), and the LLVM
+/// options `-sanitizer-coverage-…` and `-simplifycfg-branch-fold-threshold`
+/// (cargo fuzz's finer coverage) in `-Cllvm-args`. Each codegen option may
+/// be one argument (`-Cx`, `--codegen=x`) or two (`-C x`, `--codegen x`);
+/// every other argument is passed on as it came.
 fn without_coverage(args: Vec<OsString>) -> Vec<OsString> {
     let mut out = Vec::with_capacity(args.len());
-    let mut args = args.into_iter().peekable();
+    let mut args = args.into_iter();
     while let Some(arg) = args.next() {
-        let text = arg.to_string_lossy();
-        if text == "-C" {
+        let Some(text) = arg.to_str() else {
+            out.push(arg);
+            continue;
+        };
+        if text == "-C" || text == "--codegen" {
             let Some(value) = args.next() else {
                 out.push(arg);
                 break;
             };
-            if let Some(kept) = codegen_option(&value.to_string_lossy()) {
-                out.push(arg);
-                out.push(OsString::from(kept));
+            match value.to_str().map(codegen_option) {
+                Some(Kept::Dropped) => {}
+                Some(Kept::Changed(v)) => out.extend([arg, OsString::from(v)]),
+                Some(Kept::Same) | None => out.extend([arg, value]),
             }
             continue;
         }
-        match text.strip_prefix("-C") {
-            Some(value) => {
-                if let Some(kept) = codegen_option(value) {
-                    out.push(OsString::from(format!("-C{kept}")));
-                }
-            }
-            None => out.push(arg),
+        let joined = text
+            .strip_prefix("--codegen=")
+            .map(|v| ("--codegen=", v))
+            .or_else(|| text.strip_prefix("-C").map(|v| ("-C", v)));
+        match joined.map(|(flag, v)| (flag, codegen_option(v))) {
+            Some((_, Kept::Dropped)) => {}
+            Some((flag, Kept::Changed(v))) => out.push(OsString::from(format!("{flag}{v}"))),
+            Some((_, Kept::Same)) | None => out.push(arg),
         }
     }
     out
 }
 
-/// A codegen option (`-C`'s value) with the coverage instrumentation taken
-/// out: `None` when nothing of it is left.
-fn codegen_option(value: &str) -> Option<String> {
-    if let Some(passes) = value.strip_prefix("passes=") {
-        let kept: Vec<&str> = passes.split([' ', ',']).filter(|p| !p.is_empty() && *p != "sancov-module").collect();
-        return (!kept.is_empty()).then(|| format!("passes={}", kept.join(" ")));
+/// What is left of one codegen option (`-C`'s value).
+#[derive(Debug, PartialEq, Eq)]
+enum Kept {
+    /// All of it.
+    Same,
+    /// A part of its list.
+    Changed(String),
+    /// Nothing.
+    Dropped,
+}
+
+/// A codegen option with the coverage instrumentation taken out of its
+/// list (rustc reads both `passes` and `llvm-args` as lists split on
+/// white space).
+fn codegen_option(value: &str) -> Kept {
+    let (key, list, coverage): (&str, &str, fn(&str) -> bool) = if let Some(list) = value.strip_prefix("passes=") {
+        ("passes=", list, |p| p == "sancov-module")
+    } else if let Some(list) = value.strip_prefix("llvm-args=") {
+        ("llvm-args=", list, |a| {
+            let name = a.trim_start_matches('-');
+            name.starts_with("sanitizer-coverage") || name.starts_with("simplifycfg-branch-fold-threshold")
+        })
+    } else {
+        return Kept::Same;
+    };
+    let items: Vec<&str> = list.split_whitespace().collect();
+    let kept: Vec<&str> = items.iter().copied().filter(|i| !coverage(i)).collect();
+    if kept.len() == items.len() {
+        Kept::Same
+    } else if kept.is_empty() {
+        Kept::Dropped
+    } else {
+        Kept::Changed(format!("{key}{}", kept.join(" ")))
     }
-    if let Some(llvm) = value.strip_prefix("llvm-args=")
-        && llvm.starts_with("-sanitizer-coverage")
-    {
-        return None;
-    }
-    Some(value.to_string())
 }
 
 /// Runs rustc and exits as it did (on Unix, rustc takes this process's
@@ -130,7 +161,7 @@ fn run(command: &mut Command) -> ExitCode {
     }
     #[cfg(not(unix))]
     match command.status() {
-        Ok(status) => ExitCode::from(status.code().map_or(101, |c| c as u8)),
+        Ok(status) => std::process::exit(status.code().unwrap_or(101)),
         Err(err) => {
             eprintln!("speccheck-fuzz-rustc: cannot run {:?}: {err}", command.get_program());
             ExitCode::from(101)
@@ -178,7 +209,6 @@ mod tests {
                 "opt-level=3",
                 "--cfg",
                 "fuzzing",
-                "-Cllvm-args=-simplifycfg-branch-fold-threshold=0",
                 "-Zsanitizer=address",
                 "-Ccodegen-units=1"
             ]
@@ -186,14 +216,38 @@ mod tests {
     }
 
     #[test]
-    fn split_options_and_lists_of_passes_are_read() {
+    fn split_options_and_lists_are_read() {
         assert_eq!(
-            strip(&["-C", "passes=sancov-module", "-C", "llvm-args=-sanitizer-coverage-level=4", "-C", "debuginfo=1"]),
+            strip(&[
+                "-C",
+                "passes=sancov-module",
+                "--codegen",
+                "llvm-args=-sanitizer-coverage-level=4",
+                "-C",
+                "debuginfo=1"
+            ]),
             ["-C", "debuginfo=1"]
         );
+        // Lists are split on white space, as rustc splits them.
         assert_eq!(strip(&["-Cpasses=sancov-module lint"]), ["-Cpasses=lint"]);
-        assert_eq!(strip(&["-C", "passes=lint,sancov-module"]), ["-C", "passes=lint"]);
+        assert_eq!(strip(&["-C", "passes=lint sancov-module"]), ["-C", "passes=lint"]);
+        assert_eq!(strip(&["-Cpasses=lint,sancov-module"]), ["-Cpasses=lint,sancov-module"]);
+        assert_eq!(
+            strip(&["--codegen=llvm-args=-sanitizer-coverage-level=4 -inline-threshold=9"]),
+            ["--codegen=llvm-args=-inline-threshold=9"]
+        );
+        assert_eq!(strip(&["-Cllvm-args=-foo --sanitizer-coverage-level=4"]), ["-Cllvm-args=-foo"]);
         assert_eq!(strip(&["-C"]), ["-C"]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn arguments_that_are_not_text_pass_unchanged() {
+        use std::os::unix::ffi::OsStringExt;
+        let path = OsString::from_vec(b"link-arg=/tmp/\xff.o".to_vec());
+        let raw = OsString::from_vec(vec![b'-', b'C', b'l', 0xff]);
+        let args = vec![OsString::from("-C"), path.clone(), raw.clone(), OsString::from("-Cpasses=sancov-module")];
+        assert_eq!(without_coverage(args), vec![OsString::from("-C"), path, raw]);
     }
 
     #[test]

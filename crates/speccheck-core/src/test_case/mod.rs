@@ -137,16 +137,12 @@ impl TestCase {
         tc
     }
 
-    /// Recomputes the hot-path flag after a setting changed.
+    /// Recomputes the hot-path flags (`plain`, `bytes_plain`) after a
+    /// setting changed.
     fn refresh(&mut self) {
-        self.plain = matches!(self.source, Source::Random)
-            && !self.record.keep_spans
-            && !self.record.keep_choices
-            && self.forced.is_empty();
-        self.bytes_plain = matches!(self.source, Source::Bytes(_))
-            && !self.record.keep_spans
-            && !self.record.keep_choices
-            && self.forced.is_empty();
+        let unobserved = !self.record.keep_spans && !self.record.keep_choices && self.forced.is_empty();
+        self.plain = unobserved && matches!(self.source, Source::Random);
+        self.bytes_plain = unobserved && matches!(self.source, Source::Bytes(_));
     }
 
     // ----- making and finishing cases (for users' own tooling) -----------
@@ -388,6 +384,8 @@ impl TestCase {
             self.remaining -= 1;
             return Some(sample(&mut self.rng, self.size));
         }
+        // Implied by the source test below, but a flag's test is no
+        // comparison for a fuzz build to trace (see `bytes_plain`).
         if self.bytes_plain {
             return None;
         }
