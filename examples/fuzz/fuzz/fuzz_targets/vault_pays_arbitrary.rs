@@ -1,30 +1,19 @@
-//! The throughput baseline of the benchmark (`bench/fuzz.sh`): the
-//! property of `vault_pays` under a plain libFuzzer target whose commands
-//! are decoded by `arbitrary`, with no speccheck in the loop.
+//! The throughput baseline of the benchmark (`bench/fuzz-throughput.sh`):
+//! the property of `vault_pays` under a plain libFuzzer target whose
+//! commands are decoded by `arbitrary`, with no speccheck in the loop.
 #![no_main]
 
-use libfuzzer_sys::arbitrary::{self, Arbitrary};
-use speccheck_fuzz_example::vault::{Command, Vault};
+#[path = "common/arbitrary_commands.rs"]
+mod arbitrary_commands;
 
-/// `Command`, decoded by `arbitrary`.
-#[derive(Arbitrary, Debug)]
-enum Cmd {
-    Enter(u32),
-    Deposit(u16),
-    Withdraw(u16),
-    Lock,
-}
+use arbitrary_commands::Cmd;
+use speccheck_fuzz_example::vault::{Command, Vault};
 
 libfuzzer_sys::fuzz_target!(|commands: Vec<Cmd>| {
     let mut v = Vault::default();
     let (mut paid_in, mut paid_out) = (0u64, 0u64);
     for c in &commands {
-        let c = match *c {
-            Cmd::Enter(n) => Command::Enter(n),
-            Cmd::Deposit(n) => Command::Deposit(n),
-            Cmd::Withdraw(n) => Command::Withdraw(n),
-            Cmd::Lock => Command::Lock,
-        };
+        let c = Command::from(c);
         let asked = match c {
             Command::Deposit(n) => {
                 paid_in += u64::from(n);
