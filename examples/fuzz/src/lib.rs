@@ -83,6 +83,8 @@ pub mod frame {
 
 /// A vault: a code of two numbers opens it, then money can be taken out.
 pub mod vault {
+    use std::borrow::Borrow;
+
     use speccheck::Arbitrary;
 
     /// The code, entered one number at a time.
@@ -154,16 +156,47 @@ pub mod vault {
 
     /// The first time `commands`, run on a new vault, pay out more than
     /// was paid in: `(paid out, paid in)` then.
-    pub fn overdraft(commands: &[Command]) -> Option<(u64, u64)> {
+    pub fn overdraft(commands: impl IntoIterator<Item = impl Borrow<Command>>) -> Option<(u64, u64)> {
         let mut v = Vault::default();
         let (mut paid_in, mut paid_out) = (0u64, 0u64);
         for c in commands {
+            let c = c.borrow();
             if let Command::Deposit(n) = c {
                 paid_in += u64::from(*n);
             }
             paid_out += u64::from(v.run(c));
             if paid_out > paid_in {
                 return Some((paid_out, paid_in));
+            }
+        }
+        None
+    }
+
+    /// The first command of `commands`, run on a new vault, that pays out
+    /// more than it asks for (a withdrawal its amount, anything else
+    /// nothing): the command and what it paid. Stops at an overdraft (the
+    /// planted bug): the balance has wrapped there, and a deposit after it
+    /// would overflow.
+    pub fn overpayment(commands: impl IntoIterator<Item = impl Borrow<Command>>) -> Option<(Command, u32)> {
+        let mut v = Vault::default();
+        let (mut paid_in, mut paid_out) = (0u64, 0u64);
+        for c in commands {
+            let c = *c.borrow();
+            let asked = match c {
+                Command::Deposit(n) => {
+                    paid_in += u64::from(n);
+                    0
+                }
+                Command::Withdraw(n) => u32::from(n),
+                _ => 0,
+            };
+            let paid = v.run(&c);
+            if paid > asked {
+                return Some((c, paid));
+            }
+            paid_out += u64::from(paid);
+            if paid_out > paid_in {
+                return None;
             }
         }
         None
@@ -188,29 +221,13 @@ pub fn vault_never_overdraws(commands: Vec<vault::Command>) {
 }
 
 /// Whatever the commands, the vault pays out at most what a withdrawal asks
-/// for, and nothing for any other command. It holds, planted bug or not, so
-/// a fuzzing run of it never stops early: the benchmark's throughput
-/// targets run it (`fuzz/fuzz_targets/vault_pays.rs` and
-/// `vault_pays_arbitrary.rs`). It stops at an overdraft (the planted bug):
-/// the balance has wrapped there, and a deposit after it would overflow.
+/// for, and nothing for any other command ([`vault::overpayment`]). It
+/// holds, planted bug or not, so a fuzzing run of it never stops early: the
+/// benchmark's throughput targets run it (`fuzz/fuzz_targets/vault_pays.rs`
+/// and `vault_pays_arbitrary.rs`).
 #[property]
 pub fn vault_pays_what_is_asked(commands: Vec<vault::Command>) {
-    let mut v = vault::Vault::default();
-    let (mut paid_in, mut paid_out) = (0u64, 0u64);
-    for c in &commands {
-        let asked = match c {
-            vault::Command::Deposit(n) => {
-                paid_in += u64::from(*n);
-                0
-            }
-            vault::Command::Withdraw(n) => u32::from(*n),
-            _ => 0,
-        };
-        let paid = v.run(c);
-        assert!(paid <= asked, "{c:?} paid {paid}");
-        paid_out += u64::from(paid);
-        if paid_out > paid_in {
-            return;
-        }
+    if let Some((c, paid)) = vault::overpayment(&commands) {
+        panic!("{c:?} paid {paid}");
     }
 }
