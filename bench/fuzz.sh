@@ -9,13 +9,16 @@
 # Usage: bench/fuzz.sh BUDGET_SECONDS SEEDS...
 #   FUZZ_TARGET_DIR:  CARGO_TARGET_DIR of `cargo fuzz build --sanitizer none` in examples/fuzz
 #   FUZZ_WRAPPED_DIR: the same build with RUSTC_WRAPPER=speccheck-fuzz-rustc
+#   FUZZ_FLAGS:       more libFuzzer flags, the same for every target (optional)
+#   FUZZ_ONLY:        `parse` or `vault`: that target only (optional)
 set -u
+read -r -a FLAGS <<< "${FUZZ_FLAGS:-}"
 BUDGET="$1"; shift
 PLAIN="${FUZZ_TARGET_DIR:?}/x86_64-unknown-linux-gnu/release"
 WRAPPED="${FUZZ_WRAPPED_DIR:?}/x86_64-unknown-linux-gnu/release"
 SEEDS_DIR="$(dirname "$0")/../examples/fuzz/fuzz/seeds"
 printf 'target\tmode\tbuild\tcorpus\tseed\tfound\ttime\texec/s\tcounters\tshrunk\n'
-for target in parse vault; do
+for target in ${FUZZ_ONLY:-parse vault}; do
   runs=("$target:$WRAPPED:speccheck-uninstrumented" "$target:$PLAIN:all-instrumented" "${target}_arbitrary:$PLAIN:all-instrumented")
   [ "$target" = parse ] && runs+=("parse_raw:$PLAIN:all-instrumented")
   for run in "${runs[@]}"; do
@@ -26,7 +29,7 @@ for target in parse vault; do
         w=$(mktemp -d); mkdir -p "$w/c" "$w/a"
         extra=(); [ "$corpus" = seeded ] && extra=("$SEEDS_DIR/$target")
         start=$(date +%s.%N)
-        SPECCHECK_DATABASE=off timeout $((BUDGET + 30)) "$dir/$mode" -max_total_time="$BUDGET" -seed="$seed" \
+        SPECCHECK_DATABASE=off timeout $((BUDGET + 30)) "$dir/$mode" -max_total_time="$BUDGET" -seed="$seed" "${FLAGS[@]}" \
           -artifact_prefix="$w/a/" "$w/c" "${extra[@]}" > "$w/log" 2>&1
         end=$(date +%s.%N)
         found=$(ls "$w/a" | grep -c '^crash-')
