@@ -173,7 +173,7 @@ fn run_watched(engine: Arc<Engine>, started: Instant) -> RunReport {
     let (tx, worker) = (handoff.clone(), engine.clone());
     let spawned = pool::execute(move || {
         let ran = guarded_ran(&worker, || worker.search());
-        tx.put(ran);
+        move || tx.put(ran)
     });
     if spawned.is_err() {
         // No thread to be had: run here, without hang detection.
