@@ -13,6 +13,9 @@
 #   FUZZ_ONLY:        `parse` or `vault`: that target only (optional)
 set -u
 read -r -a FLAGS <<< "${FUZZ_FLAGS:-}"
+for t in ${FUZZ_ONLY:-}; do
+  case "$t" in parse|vault) ;; *) echo "FUZZ_ONLY: parse or vault, not $t" >&2; exit 2 ;; esac
+done
 BUDGET="$1"; shift
 PLAIN="${FUZZ_TARGET_DIR:?}/x86_64-unknown-linux-gnu/release"
 WRAPPED="${FUZZ_WRAPPED_DIR:?}/x86_64-unknown-linux-gnu/release"

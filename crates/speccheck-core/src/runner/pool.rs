@@ -45,7 +45,9 @@ fn spawn_worker() -> std::io::Result<Sender<Job>> {
     let me = tx.clone();
     std::thread::Builder::new().name("speccheck-worker".into()).stack_size(WORKER_STACK).spawn(move || {
         while let Ok(job) = next_job(&rx) {
-            // The job catches its own panics (it reports them).
+            // The job catches its own panics (it reports them), and its
+            // hand-over cannot panic: once this worker is listed as idle,
+            // another caller may have sent it a job.
             let deliver = job();
             // Idle again before the caller has the result: a caller that
             // starts its next run at once finds this worker, and does not
