@@ -262,4 +262,29 @@ mod tests {
         assert!(!uninstrumented("", ""));
         assert!(!uninstrumented("", " ,"));
     }
+
+    /// The list names every library crate of this workspace that a fuzz
+    /// target links, so a crate added later is not instrumented unnoticed.
+    #[test]
+    fn every_speccheck_library_crate_is_listed() {
+        // Not linked into a target's code (a proc macro, a binary, this
+        // tool), or code under test (the planted-bug fixtures).
+        let not_machinery = ["speccheck-derive", "speccheck-cli", "speccheck-fuzz-rustc", "speccheck-fixtures"];
+        let crates = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let mut found = Vec::new();
+        for entry in std::fs::read_dir(&crates).expect("the crates directory") {
+            let manifest = entry.expect("an entry").path().join("Cargo.toml");
+            let Ok(text) = std::fs::read_to_string(&manifest) else { continue };
+            let name = text
+                .lines()
+                .find_map(|l| l.trim().strip_prefix("name = \"")?.strip_suffix('"'))
+                .unwrap_or_else(|| panic!("{} names no package", manifest.display()))
+                .to_string();
+            if !not_machinery.contains(&name.as_str()) {
+                assert!(SPECCHECK_PACKAGES.contains(&name.as_str()), "{name} is missing from SPECCHECK_PACKAGES");
+                found.push(name);
+            }
+        }
+        assert_eq!(found.len(), SPECCHECK_PACKAGES.len(), "SPECCHECK_PACKAGES names a crate that is gone: {found:?}");
+    }
 }

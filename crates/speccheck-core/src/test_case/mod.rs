@@ -307,19 +307,13 @@ impl TestCase {
         width: impl FnOnce(u32) -> u64,
     ) -> u64 {
         if self.plain {
-            if self.remaining == 0 {
-                self.mark_invalid(Invalid::Overrun);
-            }
-            self.remaining -= 1;
+            self.spend_choice();
             return sample(&mut self.rng, self.size);
         }
         if self.bytes_plain {
             return self.draw_plain_bytes(max, kind);
         }
-        if self.remaining == 0 {
-            self.mark_invalid(Invalid::Overrun);
-        }
-        self.remaining -= 1;
+        self.spend_choice();
         let value = if let Some(c) = self.forced.pop() {
             c.value.min(max)
         } else if matches!(self.source, Source::Random) {
@@ -337,15 +331,22 @@ impl TestCase {
         value
     }
 
+    /// Counts one choice against the case's bound; past it, the case is an
+    /// overrun (which unwinds).
+    #[inline(always)]
+    fn spend_choice(&mut self) {
+        if self.remaining == 0 {
+            self.mark_invalid(Invalid::Overrun);
+        }
+        self.remaining -= 1;
+    }
+
     /// [`draw_raw`](Self::draw_raw) when reading bytes and recording
     /// nothing. Out of line and not generic, so it is compiled in this
     /// crate only (see `bytes_plain`).
     #[inline(never)]
     fn draw_plain_bytes(&mut self, max: u64, kind: ChoiceKind) -> u64 {
-        if self.remaining == 0 {
-            self.mark_invalid(Invalid::Overrun);
-        }
-        self.remaining -= 1;
+        self.spend_choice();
         match &mut self.source {
             Source::Bytes(b) => b.next(max, kind),
             _ => unreachable!("bytes_plain is set only for a bytes source"),
