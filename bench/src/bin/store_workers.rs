@@ -9,8 +9,10 @@
 //!    (`Vec<u64>`, 100 cases a run, default settings) run after run for
 //!    `--seconds`, cases per second summed over the processes, with the
 //!    store off, a directory only, and a directory + Redis; modes
-//!    interleaved A B C A B C over `--rounds`, ratios to "off" paired per
-//!    round (mean, sd, p95).
+//!    interleaved over `--rounds`, their order rotated from round to round
+//!    (A B C, B C A, C A B: each mode runs first, second and third equally
+//!    often, so that a drift within a round favours none), ratios to "off"
+//!    paired per round (mean, sd, p95).
 //!
 //! `cargo run --release -p speccheck-bench --bin store_workers -- --rounds 5 --seconds 2`
 
@@ -171,7 +173,8 @@ fn main() {
     println!(
         "Cost: each worker process runs `Property::new(any::<Vec<u64>>())` (100 cases a run, default \
          settings) run after run for {} s; cases per second summed over the processes; {} rounds, modes \
-         interleaved; ratios = mode / off and mode / directory (the cost of the shared store over the local \
+         interleaved in an order rotated from round to round (each mode first, second and third equally often); \
+         ratios = mode / off and mode / directory (the cost of the shared store over the local \
          default), paired by round.\n",
         args.seconds, args.rounds
     );
@@ -182,7 +185,9 @@ fn main() {
     for &n in &args.workers {
         let mut rates: Vec<Vec<f64>> = vec![Vec::new(); modes.len()];
         for round in 0..args.rounds {
-            for (m, mode) in modes.iter().enumerate() {
+            for k in 0..modes.len() {
+                let m = (round + k) % modes.len();
+                let mode = modes[m];
                 let dirs: Vec<PathBuf> = (0..n).map(|i| temp(&format!("w{n}-{round}-{m}-{i}"))).collect();
                 let children: Vec<Child> = dirs
                     .iter()

@@ -163,13 +163,16 @@ impl FailureDatabase {
 
     /// The file holding `test`'s failures.
     pub fn path_for(&self, test: &str) -> PathBuf {
-        let mut name: String =
-            test.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect();
+        use std::fmt::Write as _;
+        // Built in one buffer: a worker runs a property thousands of times
+        // a second, and every run looks its file up.
+        let mut name = String::with_capacity(test.len().min(120) + 18);
+        name.extend(test.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' }));
         if name.len() > 120 {
             name.truncate(100);
         }
         // Different names can sanitize alike; the hash keeps them apart.
-        name.push_str(&format!("-{:08x}.failures", crate::seed::fnv1a(test.as_bytes()) as u32));
+        let _ = write!(name, "-{:08x}.failures", crate::seed::fnv1a(test.as_bytes()) as u32);
         self.dir.join(name)
     }
 

@@ -76,13 +76,15 @@ struct Open {
 pub(crate) fn for_database(db: &FailureDatabase) -> Option<Arc<Journal>> {
     static OPEN: OnceLock<Mutex<HashMap<PathBuf, Option<Arc<Journal>>>>> = OnceLock::new();
     let mut open = OPEN.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
-    open.entry(db.dir().to_path_buf())
-        .or_insert_with(|| {
-            let dir = db.dir().join(".journal");
-            recover(&dir, db);
-            create(&dir).map(Arc::new)
-        })
-        .clone()
+    // Looked up before an entry is made: a key is a copy of the path.
+    if let Some(journal) = open.get(db.dir()) {
+        return journal.clone();
+    }
+    let dir = db.dir().join(".journal");
+    recover(&dir, db);
+    let journal = create(&dir).map(Arc::new);
+    open.insert(db.dir().to_path_buf(), journal.clone());
+    journal
 }
 
 fn create(dir: &Path) -> Option<Journal> {

@@ -49,9 +49,14 @@ impl Run {
             }
             other => (None, other),
         };
-        let crashed = recorded.as_ref().map(|db| self.replay_crashed(db, preloaded.as_deref())).unwrap_or_default();
+        // Opening this process's journal first recovers the journals of
+        // dead processes into crashed-run records (see `replay_crashed`).
+        let opened = recorded.as_ref().and_then(journal::for_database);
+        let crashed = (recorded.as_ref())
+            .map(|db| self.replay_crashed(db, opened.as_deref(), preloaded.as_deref()))
+            .unwrap_or_default();
         let seed = self.config.effective_seed();
-        let journal = recorded.as_ref().filter(|_| !self.config.isolate).and_then(journal::for_database);
+        let journal = opened.filter(|_| !self.config.isolate);
         let name = self.config.name.clone();
         // Said, not passed over: a crash of this run would go unreported.
         let unjournaled = match (&recorded, &journal) {
@@ -97,11 +102,16 @@ impl Run {
     /// its seed is replayed first, in isolation, where the crash is a
     /// verdict. A saved failure that crashed its process is replayed in
     /// isolation too.
-    fn replay_crashed(&mut self, db: &FailureDatabase, store: Option<&Preloaded>) -> Crashed {
-        // Opening this process's journal first recovers the journals of
-        // dead processes into crashed-run records; after that, records come
-        // only from other processes, read once in a while (see `journal`).
-        let journal = journal::for_database(db);
+    /// `journal` is this process's, opened (which recovered the journals
+    /// of dead processes into crashed-run records); after that, records
+    /// come only from other processes, read once in a while (see
+    /// `journal`).
+    fn replay_crashed(
+        &mut self,
+        db: &FailureDatabase,
+        journal: Option<&journal::Journal>,
+        store: Option<&Preloaded>,
+    ) -> Crashed {
         let crashed = if journal.is_none_or(|j| j.crashes_due(&self.config.name)) {
             db.crashed_runs(&self.config.name)
         } else {

@@ -51,14 +51,13 @@ impl FailureStore for FailureDatabase {
     /// less than a tenth of a second ago and nothing was written through a
     /// `FailureDatabase` in this process since; else the file, read.
     fn load(&self, test: &str) -> (Vec<StoredFailure>, Vec<DatabaseWarning>) {
-        let path = self.path_for(test);
-        if let Some(failures) = recently_read::get(&path) {
+        if let Some(failures) = recently_read::get(self.dir(), test) {
             return (failures, Vec::new());
         }
         let writes = recently_read::writes();
         let (failures, warning) = FailureDatabase::load(self, test);
         if warning.is_none() {
-            recently_read::put(path, &failures, writes);
+            recently_read::put(self.dir(), test, &failures, writes);
         }
         (failures, warning.into_iter().collect())
     }
@@ -91,7 +90,9 @@ pub(crate) mod recently_read {
     /// How old an answer may be before the file is read again.
     pub(crate) const REREAD_AFTER: Duration = Duration::from_millis(100);
 
-    type Read = HashMap<PathBuf, (Instant, Vec<StoredFailure>)>;
+    /// By directory, then property: a hit builds no path (a worker runs a
+    /// property thousands of times a second, and every run loads).
+    type Read = HashMap<PathBuf, HashMap<String, (Instant, Vec<StoredFailure>)>>;
 
     /// The answers, and how many writes this process has made so far.
     fn table() -> std::sync::MutexGuard<'static, (Read, u64)> {
@@ -105,25 +106,32 @@ pub(crate) mod recently_read {
         table().1
     }
 
-    /// The failures last read from `path`, if read recently.
-    pub(crate) fn get(path: &Path) -> Option<Vec<StoredFailure>> {
+    /// The failures last read of `test` in `dir`, if read recently.
+    pub(crate) fn get(dir: &Path, test: &str) -> Option<Vec<StoredFailure>> {
         let table = table();
-        let (at, failures) = table.0.get(path)?;
+        let (at, failures) = table.0.get(dir)?.get(test)?;
         (at.elapsed() < REREAD_AFTER).then(|| failures.clone())
     }
 
-    /// Notes what `path` held just now, read when this process had made
-    /// `writes` writes (not kept if it has made more since).
-    pub(crate) fn put(path: PathBuf, failures: &[StoredFailure], writes: u64) {
+    /// Notes what `test`'s file in `dir` held just now, read when this
+    /// process had made `writes` writes (not kept if it has made more
+    /// since).
+    pub(crate) fn put(dir: &Path, test: &str, failures: &[StoredFailure], writes: u64) {
         let mut table = table();
         if table.1 != writes {
             return;
         }
         // A process that loads many properties' files keeps a bounded table.
-        if table.0.len() >= 4096 {
-            table.0.retain(|_, (at, _)| at.elapsed() < REREAD_AFTER);
+        if table.0.values().map(HashMap::len).sum::<usize>() >= 4096 {
+            for answers in table.0.values_mut() {
+                answers.retain(|_, (at, _)| at.elapsed() < REREAD_AFTER);
+            }
         }
-        table.0.insert(path, (Instant::now(), failures.to_vec()));
+        let answers = match table.0.get_mut(dir) {
+            Some(answers) => answers,
+            None => table.0.entry(dir.to_path_buf()).or_default(),
+        };
+        answers.insert(test.to_string(), (Instant::now(), failures.to_vec()));
     }
 
     /// A file was written: every next load reads its file (all of them:
