@@ -537,3 +537,45 @@ fn a_crash_journal_that_cannot_be_written_is_said() {
     assert!(r.warnings.iter().any(|w| w.contains("crash journal could not be written")), "{:?}", r.warnings);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// [`Tens`], saying whether its inputs come checked (see
+/// `InputSource::prechecked`).
+struct CheckedTens(Tens, bool);
+
+impl speccheck_core::InputSource<u8> for CheckedTens {
+    fn describe(&self) -> String {
+        self.0.describe()
+    }
+    fn next_input(&mut self) -> speccheck_core::SourceStep<u8> {
+        self.0.next_input()
+    }
+    fn prechecked(&self) -> bool {
+        self.1
+    }
+}
+
+#[test]
+fn only_a_prechecked_sources_inputs_skip_the_refinement_checks_and_shrinking_checks_again() {
+    // Which cases said their refinements were checked, by input: the
+    // source's inputs say what the source says; the shrinker's candidates
+    // (any value below 50) are checked again.
+    let run = |prechecked: bool| {
+        let seen: Arc<std::sync::Mutex<Vec<(u8, bool)>>> = Arc::default();
+        let record = seen.clone();
+        let r = Property::new(gens::ints(0..=255u8))
+            .config(quiet("prechecked source"))
+            .inputs_from(CheckedTens(Tens(0), prechecked))
+            .run_with_case(move |tc, x: u8| {
+                record.lock().unwrap().push((x, tc.refinements_prechecked()));
+                assert!(x < 50);
+            });
+        (r, std::mem::take(&mut *seen.lock().unwrap()))
+    };
+    let (r, seen) = run(true);
+    assert_eq!(failed(&r).inputs[0].1.to_line(), "50", "{r}");
+    let sourced: Vec<_> = seen.iter().take(5).copied().collect();
+    assert_eq!(sourced, [(10, true), (20, true), (30, true), (40, true), (50, true)], "{seen:?}");
+    assert!(seen[5..].iter().all(|(_, p)| !p), "replays and shrinking check: {seen:?}");
+    let (_, seen) = run(false);
+    assert!(seen.iter().all(|(_, p)| !p), "{seen:?}");
+}

@@ -403,6 +403,9 @@ fn refined_draw(
                 tc.start_span(#core::SpanKind::Group, #core::span::no_type, "refine");
                 #draw
                 tc.stop_span(#core::SpanKind::Group);
+                if tc.refinements_prechecked() {
+                    break #local;
+                }
                 let __fields = [#(#spec::Targetable::reflect(&#earlier),)* #spec::Targetable::reflect(&#local)];
                 if #spec::refined::field_holds::<Self>(#ctor, #i, &__fields) {
                     break #local;

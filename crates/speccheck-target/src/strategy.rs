@@ -469,6 +469,12 @@ impl<T: Send> InputSource<T> for SpecInputs<T> {
     fn sizes(&self) -> Option<String> {
         sizes_note(&self.sizes, "the smallest valid inputs, not a random sample")
     }
+
+    /// Every input was re-checked by the evaluator on the producer's
+    /// thread, its types' refinements included.
+    fn prechecked(&self) -> bool {
+        true
+    }
 }
 
 impl<T> Drop for SpecInputs<T> {
@@ -606,5 +612,11 @@ impl<T: Send> InputSource<T> for SampleInputs<T> {
              parts of earlier ones"
         );
         sizes_note(&self.sizes, &what)
+    }
+
+    /// Every input was re-checked by the evaluator as it was handed out
+    /// ([`ArgSpec::recheck_remembering`]), its types' refinements included.
+    fn prechecked(&self) -> bool {
+        true
     }
 }

@@ -67,6 +67,16 @@ pub trait InputSource<T>: Send {
     fn sizes(&self) -> Option<String> {
         None
     }
+
+    /// True when every input it gives already satisfies the refinements
+    /// of the types inside it, checked by the source itself: the
+    /// generator then does not check them again as it rebuilds the input
+    /// from its choices (see [`TestCase::refinements_prechecked`]).
+    ///
+    /// [`TestCase::refinements_prechecked`]: crate::TestCase::refinements_prechecked
+    fn prechecked(&self) -> bool {
+        false
+    }
 }
 
 /// An input source whose values are already choices (what the engine runs).
@@ -125,6 +135,10 @@ where
 
     fn warnings(&self) -> Vec<String> {
         self.source.warnings()
+    }
+
+    fn prechecked(&self) -> bool {
+        self.source.prechecked()
     }
 
     fn sizes(&self) -> Option<String> {

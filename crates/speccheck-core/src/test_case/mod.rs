@@ -108,6 +108,10 @@ pub struct TestCase {
     mix: Mix,
     /// Each random case takes its mix from its seed (see [`Mix::of_seed`]).
     vary_mix: bool,
+    /// The choices rebuild an input its source already checked against
+    /// the refinements of its types (see
+    /// [`TestCase::refinements_prechecked`]).
+    prechecked: bool,
 }
 
 impl TestCase {
@@ -132,6 +136,7 @@ impl TestCase {
             reach: CaseReach::default(),
             mix: Mix::FIXED,
             vary_mix: false,
+            prechecked: false,
         };
         tc.refresh();
         tc
@@ -249,6 +254,24 @@ impl TestCase {
     #[inline(always)]
     pub(crate) fn note_length(&mut self, n: usize) {
         self.reach.length(n);
+    }
+
+    /// True when the choices rebuild an input that the run's source (a
+    /// Target strategy) produced and checked against every refinement of
+    /// the types inside it (`#[refine]` on fields): `#[derive(Arbitrary)]`
+    /// then does not check them again as it draws. A rebuild that does not
+    /// use exactly the source's choices is still an error of the run, and a
+    /// refined argument's prologue still compares the rebuilt input with
+    /// the one checked. Shrinking, replays and random generation check.
+    pub fn refinements_prechecked(&self) -> bool {
+        self.prechecked
+    }
+
+    /// Marks the choices as rebuilding an input checked by its source (see
+    /// [`TestCase::refinements_prechecked`]).
+    pub(crate) fn with_refinements_prechecked(mut self, on: bool) -> Self {
+        self.prechecked = on;
+        self
     }
 
     /// Remaining depth budget under exhaustive enumeration (`None` when not

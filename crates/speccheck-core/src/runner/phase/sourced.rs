@@ -60,6 +60,7 @@ impl Engine {
             random: (stats.passed, stats.passed + stats.discarded + stats.invalid),
         };
         let mut tried = 0u64;
+        let prechecked = source.prechecked();
         loop {
             if self.watch.is_abandoned() {
                 return abandoned();
@@ -100,7 +101,8 @@ impl Engine {
             match source.next_input() {
                 SourceStep::Input(choices) => {
                     self.watch.begin_known(0, Phase::Enumerate, tried + 1, &choices.0);
-                    let r = self.executor.run(self.replay_case(&choices, Tail::Stop));
+                    let tc = self.replay_case(&choices, Tail::Stop).with_refinements_prechecked(prechecked);
+                    let r = self.executor.run(tc);
                     self.watch.end(0);
                     tried += 1;
                     if r.misaligned > 0 || r.prefix_unused {
