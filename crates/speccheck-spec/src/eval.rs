@@ -132,21 +132,22 @@ impl EvalError {
 }
 
 /// A name in scope: a caller's (a contract's argument names are
-/// `'static`), or a measure's parameter or pattern variable, shared with
-/// the measure so that a call allocates no name.
+/// `'static`), or a measure's parameter, pattern variable or quantified
+/// variable, kept for the process's life (see [`crate::intern`]): binding
+/// one copies a pointer.
 #[derive(Clone, Debug)]
 pub(crate) enum Name {
     /// A caller's.
     Given(Cow<'static, str>),
-    /// A measure's.
-    Shared(Arc<str>),
+    /// A measure's, or a quantifier's.
+    Kept(&'static str),
 }
 
 impl Name {
     fn as_str(&self) -> &str {
         match self {
             Name::Given(n) => n,
-            Name::Shared(n) => n,
+            Name::Kept(n) => n,
         }
     }
 }
@@ -732,7 +733,7 @@ impl<'m> Env<'m> {
                 // deciding one after it.
                 let mut undecided = None;
                 let also_mark = self.also_waits.len();
-                let var: Name = Name::Shared(Arc::from(var.as_str()));
+                let var = Name::Kept(crate::intern::intern(var));
                 for item in items {
                     self.vars.push((var.clone(), item));
                     let b = self.bool(body);
@@ -1043,7 +1044,7 @@ impl<'m> Env<'m> {
         at: &Expr,
     ) -> Result<Option<usize>, EvalError> {
         for (p, v) in measure.names().params.iter().zip(args) {
-            self.vars.push((Name::Shared(p.clone()), v.clone()));
+            self.vars.push((Name::Kept(p), v.clone()));
         }
         let Body::Match(_) = &measure.body else { return Ok(None) };
         if let Value::Hole(h) = &args[0] {
@@ -1062,14 +1063,14 @@ impl<'m> Env<'m> {
         let names = &measure.names().arms[k];
         for (i, var) in names.positional.iter().enumerate() {
             if let Some(var) = var {
-                self.vars.push((Name::Shared(var.clone()), fields[i].clone()));
+                self.vars.push((Name::Kept(var), fields[i].clone()));
             }
         }
         if !names.named.is_empty() {
             let at = names.field_indices(def, *ctor);
             for ((_, var), i) in names.named.iter().zip(at.iter()) {
                 if let Some(i) = i {
-                    self.vars.push((Name::Shared(var.clone()), fields[*i].clone()));
+                    self.vars.push((Name::Kept(var), fields[*i].clone()));
                 }
             }
         }

@@ -26,6 +26,7 @@
 
 pub mod ast;
 pub mod eval;
+mod intern;
 pub mod measure;
 pub mod native;
 pub mod parse;

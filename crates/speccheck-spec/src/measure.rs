@@ -9,6 +9,7 @@
 //! parameters are allowed (Target allowed only one). The macro keeps the
 //! function as written and records its source; [`Measures`] reads it back.
 
+use crate::intern::intern;
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
@@ -113,10 +114,11 @@ pub struct Measure {
 }
 
 /// A measure's parameter and pattern variable names as the evaluator binds
-/// them: shared, so that a call allocates no name.
+/// them: kept for the process's life (see [`crate::intern`]), so that a
+/// call neither allocates a name nor counts references to one.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Names {
-    pub(crate) params: Vec<Arc<str>>,
+    pub(crate) params: Vec<&'static str>,
     /// Per arm (of a `match` body): positional variables, then named
     /// fields with their variables.
     pub(crate) arms: Vec<ArmNames>,
@@ -125,8 +127,8 @@ pub(crate) struct Names {
 /// The variables one arm binds.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ArmNames {
-    pub(crate) positional: Vec<Option<Arc<str>>>,
-    pub(crate) named: Vec<(String, Arc<str>)>,
+    pub(crate) positional: Vec<Option<&'static str>>,
+    pub(crate) named: Vec<(String, &'static str)>,
     /// Where each named field is in the constructor first matched (by the
     /// type's address and the constructor): found once, not by name on
     /// every call.
@@ -158,8 +160,8 @@ impl Names {
                 .iter()
                 .map(|a| match &a.pat {
                     Pat::Ctor { positional, named, .. } => ArmNames {
-                        positional: positional.iter().map(|v| v.as_deref().map(Arc::from)).collect(),
-                        named: named.iter().map(|(f, v)| (f.clone(), Arc::from(v.as_str()))).collect(),
+                        positional: positional.iter().map(|v| v.as_deref().map(intern)).collect(),
+                        named: named.iter().map(|(f, v)| (f.clone(), intern(v))).collect(),
                         first_indices: OnceLock::new(),
                     },
                     Pat::Wild | Pat::Or(_) => ArmNames::default(),
@@ -167,7 +169,7 @@ impl Names {
                 .collect(),
             Body::Expr(_) => Vec::new(),
         };
-        Names { params: params.iter().map(|p| Arc::from(p.as_str())).collect(), arms }
+        Names { params: params.iter().map(|p| intern(p)).collect(), arms }
     }
 }
 
