@@ -1043,10 +1043,11 @@ impl<'m> Env<'m> {
         args: &[Value],
         at: &Expr,
     ) -> Result<Option<usize>, EvalError> {
-        for (p, v) in measure.names().params.iter().zip(args) {
-            self.vars.push((Name::Kept(p), v.clone()));
-        }
-        let Body::Match(_) = &measure.body else { return Ok(None) };
+        let names = measure.names();
+        let Body::Match(_) = &measure.body else {
+            self.bind_params(&names.params, &names.uses, args);
+            return Ok(None);
+        };
         if let Value::Hole(h) = &args[0] {
             return Err(EvalError::Hole(*h));
         }
@@ -1060,7 +1061,9 @@ impl<'m> Env<'m> {
         let k = measure
             .arm_index(def, *ctor)
             .ok_or_else(|| EvalError::NoArm { measure: f.to_string(), ctor: def.ctors[*ctor].name.clone() })?;
-        let names = &measure.names().arms[k];
+        let arm = &names.arms[k];
+        self.bind_params(&names.params, &arm.uses, args);
+        let names = arm;
         for (i, var) in names.positional.iter().enumerate() {
             if let Some(var) = var {
                 self.vars.push((Name::Kept(var), fields[i].clone()));
@@ -1075,6 +1078,15 @@ impl<'m> Env<'m> {
             }
         }
         Ok(Some(k))
+    }
+
+    /// Binds the parameters a measure's body reads to `args`.
+    fn bind_params(&mut self, params: &[&'static str], uses: &[bool], args: &[Value]) {
+        for ((p, v), used) in params.iter().zip(args).zip(uses) {
+            if *used {
+                self.vars.push((Name::Kept(p), v.clone()));
+            }
+        }
     }
 
     /// What the memo says `measure(args)` is, when it says a boolean that

@@ -119,6 +119,8 @@ pub struct Measure {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Names {
     pub(crate) params: Vec<&'static str>,
+    /// Which parameters an expression body reads (see [`ArmNames::uses`]).
+    pub(crate) uses: Box<[bool]>,
     /// Per arm (of a `match` body): positional variables, then named
     /// fields with their variables.
     pub(crate) arms: Vec<ArmNames>,
@@ -127,6 +129,10 @@ pub(crate) struct Names {
 /// The variables one arm binds.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ArmNames {
+    /// Which parameters the arm reads: only those are bound (the data
+    /// matched on is rarely read again, and each binding is a copy).
+    pub(crate) uses: Box<[bool]>,
+    /// The variables the arm reads (one it does not read is not bound).
     pub(crate) positional: Vec<Option<&'static str>>,
     pub(crate) named: Vec<(String, &'static str)>,
     /// Where each named field is in the constructor first matched (by the
@@ -155,21 +161,41 @@ impl ArmNames {
 
 impl Names {
     fn of(params: &[String], body: &Body) -> Names {
-        let arms = match body {
-            Body::Match(arms) => arms
-                .iter()
-                .map(|a| match &a.pat {
-                    Pat::Ctor { positional, named, .. } => ArmNames {
-                        positional: positional.iter().map(|v| v.as_deref().map(intern)).collect(),
-                        named: named.iter().map(|(f, v)| (f.clone(), intern(v))).collect(),
-                        first_indices: OnceLock::new(),
-                    },
-                    Pat::Wild | Pat::Or(_) => ArmNames::default(),
-                })
-                .collect(),
-            Body::Expr(_) => Vec::new(),
+        let uses = |e: &Expr| -> (Vec<String>, Box<[bool]>) {
+            let free = e.free_vars();
+            let used = params.iter().map(|p| free.contains(p)).collect();
+            (free, used)
         };
-        Names { params: params.iter().map(|p| intern(p)).collect(), arms }
+        let (arms, body_uses) = match body {
+            Body::Match(arms) => {
+                let arms = arms
+                    .iter()
+                    .map(|a| {
+                        let (free, used) = uses(&a.body);
+                        let read = |v: &String| free.contains(v);
+                        match &a.pat {
+                            Pat::Ctor { positional, named, .. } => ArmNames {
+                                uses: used,
+                                positional: positional
+                                    .iter()
+                                    .map(|v| v.as_ref().filter(|v| read(v)).map(|v| intern(v)))
+                                    .collect(),
+                                named: named
+                                    .iter()
+                                    .filter(|(_, v)| read(v))
+                                    .map(|(f, v)| (f.clone(), intern(v)))
+                                    .collect(),
+                                first_indices: OnceLock::new(),
+                            },
+                            Pat::Wild | Pat::Or(_) => ArmNames { uses: used, ..ArmNames::default() },
+                        }
+                    })
+                    .collect();
+                (arms, Box::default())
+            }
+            Body::Expr(e) => (Vec::new(), uses(e).1),
+        };
+        Names { params: params.iter().map(|p| intern(p)).collect(), uses: body_uses, arms }
     }
 }
 
