@@ -143,6 +143,22 @@ pub(crate) enum Name {
     Kept(&'static str),
 }
 
+/// What a name in scope stands for: a value of its own, or a part of the
+/// current measure call's arguments ([`Env::frame`]), read in place. A
+/// measure binds its parameters and pattern variables at every call, and
+/// a copy of data costs two atomic reference-count operations (one to
+/// copy, one to drop).
+#[derive(Clone, Debug)]
+pub(crate) enum Bound {
+    /// A value of its own.
+    Value(Value),
+    /// Argument `i` of the current call.
+    Arg(usize),
+    /// Field `i` of the current call's first argument (the data a `match`
+    /// body matched on).
+    Field(usize),
+}
+
 impl Name {
     fn as_str(&self) -> &str {
         match self {
@@ -157,7 +173,10 @@ impl Name {
 pub struct Env<'m> {
     /// Names are mostly the `'static` ones of a contract's arguments:
     /// binding them allocates nothing.
-    pub(crate) vars: Vec<(Name, Value)>,
+    pub(crate) vars: Vec<(Name, Bound)>,
+    /// The arguments of the measure call under way (what [`Bound::Arg`]
+    /// and [`Bound::Field`] read), moved in for the call and back out.
+    pub(crate) frame: Vec<Value>,
     pub(crate) measures: &'m Measures,
     /// The measure calls under way (a repeat is a loop).
     pub(crate) active: Vec<(usize, Vec<Value>)>,
@@ -178,7 +197,7 @@ pub struct Env<'m> {
     /// measure result that read one is not remembered: see [`Memo`]).
     pub(crate) resolved: u32,
     /// Scopes of finished measure calls, emptied, for the next calls.
-    pub(crate) spare_scopes: Vec<Vec<(Name, Value)>>,
+    pub(crate) spare_scopes: Vec<Vec<(Name, Bound)>>,
     /// Argument lists of finished calls, emptied, for the next calls (a
     /// measure walking a structure makes a call per node).
     pub(crate) spare_args: Vec<Vec<Value>>,
@@ -313,22 +332,47 @@ struct MemoKey {
     args: Vec<Value>,
 }
 
-impl MemoKey {
-    /// The key of `measure(args)`, when every argument can be part of one
-    /// (else the arguments back).
-    fn new(measure: usize, args: Vec<Value>) -> Result<MemoKey, Vec<Value>> {
-        if args.iter().all(|a| matches!(a, Value::Int(_) | Value::Bool(_) | Value::Data { .. })) {
-            Ok(MemoKey { measure, args })
-        } else {
-            Err(args)
-        }
+/// Whether every argument can be part of a [`MemoKey`].
+fn keyable(args: &[Value]) -> bool {
+    args.iter().all(|a| matches!(a, Value::Int(_) | Value::Bool(_) | Value::Data { .. }))
+}
+
+/// A [`MemoKey`] as the table compares it, so that a lookup borrows the
+/// arguments instead of moving them into a key (a lookup per measure
+/// call, most of them misses whose arguments the call then takes).
+trait KeyView {
+    fn measure(&self) -> usize;
+    fn args(&self) -> &[Value];
+}
+
+impl KeyView for MemoKey {
+    fn measure(&self) -> usize {
+        self.measure
+    }
+    fn args(&self) -> &[Value] {
+        &self.args
     }
 }
 
-impl Hash for MemoKey {
+impl KeyView for (usize, &[Value]) {
+    fn measure(&self) -> usize {
+        self.0
+    }
+    fn args(&self) -> &[Value] {
+        self.1
+    }
+}
+
+impl<'a> std::borrow::Borrow<dyn KeyView + 'a> for MemoKey {
+    fn borrow(&self) -> &(dyn KeyView + 'a) {
+        self
+    }
+}
+
+impl Hash for dyn KeyView + '_ {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        self.measure.hash(state);
-        for a in &self.args {
+        self.measure().hash(state);
+        for a in self.args() {
             match a {
                 Value::Int(i) => i.hash(state),
                 Value::Bool(b) => b.hash(state),
@@ -342,11 +386,11 @@ impl Hash for MemoKey {
     }
 }
 
-impl PartialEq for MemoKey {
+impl PartialEq for dyn KeyView + '_ {
     fn eq(&self, other: &Self) -> bool {
-        self.measure == other.measure
-            && self.args.len() == other.args.len()
-            && self.args.iter().zip(&other.args).all(|(a, b)| match (a, b) {
+        self.measure() == other.measure()
+            && self.args().len() == other.args().len()
+            && self.args().iter().zip(other.args()).all(|(a, b)| match (a, b) {
                 (Value::Int(x), Value::Int(y)) => x == y,
                 (Value::Bool(x), Value::Bool(y)) => x == y,
                 (Value::Data { def: d, ctor: c, fields: f }, Value::Data { def: e, ctor: k, fields: g }) => {
@@ -354,6 +398,21 @@ impl PartialEq for MemoKey {
                 }
                 _ => false,
             })
+    }
+}
+
+impl Eq for dyn KeyView + '_ {}
+
+// The table's key hashes and compares as its view does (`Borrow`'s rule).
+impl Hash for MemoKey {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        (self as &dyn KeyView).hash(state);
+    }
+}
+
+impl PartialEq for MemoKey {
+    fn eq(&self, other: &Self) -> bool {
+        (self as &dyn KeyView) == (other as &dyn KeyView)
     }
 }
 
@@ -401,6 +460,7 @@ impl<'m> Env<'m> {
         // A contract's arguments, result and steps: one allocation.
         Env {
             vars: Vec::with_capacity(8),
+            frame: Vec::new(),
             measures,
             active: Vec::new(),
             skipped: None,
@@ -545,7 +605,7 @@ impl<'m> Env<'m> {
 
     /// Binds `name` (shadowing earlier bindings).
     pub fn bind(&mut self, name: impl Into<Cow<'static, str>>, v: Value) -> &mut Self {
-        self.vars.push((Name::Given(name.into()), v));
+        self.vars.push((Name::Given(name.into()), Bound::Value(v)));
         self
     }
 
@@ -651,14 +711,26 @@ impl<'m> Env<'m> {
     fn fresh(&mut self, name: &str) -> Result<Value, EvalError> {
         let i =
             self.vars.iter().rposition(|(n, _)| n.as_str() == name).ok_or_else(|| EvalError::Unbound(name.into()))?;
-        let v = self.vars[i].1.clone();
+        let v = self.read(&self.vars[i].1).clone();
         let v = self.resolve_deep(v);
-        self.vars[i].1 = v.clone();
+        self.vars[i].1 = Bound::Value(v.clone());
         Ok(v)
     }
 
     fn lookup(&self, name: &str) -> Option<&Value> {
-        self.vars.iter().rev().find(|(n, _)| n.as_str() == name).map(|(_, v)| v)
+        self.vars.iter().rev().find(|(n, _)| n.as_str() == name).map(|(_, b)| self.read(b))
+    }
+
+    /// The value `b` stands for.
+    pub(crate) fn read<'a>(&'a self, b: &'a Bound) -> &'a Value {
+        match b {
+            Bound::Value(v) => v,
+            Bound::Arg(i) => &self.frame[*i],
+            Bound::Field(i) => match &self.frame[0] {
+                Value::Data { fields, .. } => &fields[*i],
+                _ => unreachable!("a field is bound only when the call matched on data"),
+            },
+        }
     }
 
     /// Evaluates `e`.
@@ -735,7 +807,7 @@ impl<'m> Env<'m> {
                 let also_mark = self.also_waits.len();
                 let var = Name::Kept(crate::intern::intern(var));
                 for item in items {
-                    self.vars.push((var.clone(), item));
+                    self.vars.push((var.clone(), Bound::Value(item)));
                     let b = self.bool(body);
                     self.vars.pop();
                     match b {
@@ -922,45 +994,39 @@ impl<'m> Env<'m> {
         }
         // A measure is known by its address while the call lasts.
         let id = Arc::as_ptr(measure) as usize;
-        let (key, args) = match self.memo {
-            Some(memo) => match MemoKey::new(id, args) {
-                Ok(key) => {
-                    if let Some(m) = memo.borrow().table.get(&key).filter(|m| self.still_holds(m)) {
-                        self.hints.extend_from_slice(&m.hints);
-                        self.also_waits.extend_from_slice(&m.also_waits);
-                        if let Some(h) = m.skipped {
-                            self.skipped.get_or_insert(h);
-                        }
-                        return m.result.clone();
-                    }
-                    (Some(key), None)
+        // Looked up with the arguments borrowed; a key is made (and the
+        // list kept in it) only for a result to remember.
+        let keyed = self.memo.filter(|_| keyable(&args));
+        if let Some(memo) = keyed {
+            let memo = memo.borrow();
+            if let Some(m) = memo.table.get(&(id, args.as_slice()) as &dyn KeyView).filter(|m| self.still_holds(m)) {
+                self.hints.extend_from_slice(&m.hints);
+                self.also_waits.extend_from_slice(&m.also_waits);
+                if let Some(h) = m.skipped {
+                    self.skipped.get_or_insert(h);
                 }
-                Err(args) => (None, Some(args)),
-            },
-            None => (None, Some(args)),
-        };
-        let args_kept = args;
-        let args: &[Value] = match (&key, &args_kept) {
-            (Some(k), _) => &k.args,
-            (None, Some(a)) => a,
-            (None, None) => unreachable!("the arguments are in the key or kept"),
-        };
-        self.check_recursion(f, id, args)?;
+                let result = m.result.clone();
+                drop(memo);
+                self.recycle(args);
+                return result;
+            }
+        }
+        self.check_recursion(f, id, &args)?;
         // A measure sees only its parameters (and the fields it binds): the
         // caller's scope and what the call tells it are set aside (the
-        // scope's storage is reused from call to call).
+        // scope's storage is reused from call to call), and the arguments
+        // are moved in for the call (names bound to them read them there).
         let spare = self.spare_scopes.pop().unwrap_or_default();
         let outer_vars = std::mem::replace(&mut self.vars, spare);
         let outer_hints = std::mem::take(&mut self.hints);
         let outer_also = std::mem::take(&mut self.also_waits);
         let outer_skipped = self.skipped.take();
         let outer_resolved = std::mem::replace(&mut self.resolved, 0);
-        self.active.push((id, Self::loop_check_args(self.active.len(), args)));
-        let r = self.apply(f, measure, args, at);
+        self.active.push((id, Self::loop_check_args(self.active.len(), &args)));
+        let outer_frame = std::mem::replace(&mut self.frame, args);
+        let r = self.apply(f, measure, at);
+        let args = std::mem::replace(&mut self.frame, outer_frame);
         self.active.pop();
-        if let Some(args) = args_kept {
-            self.recycle(args);
-        }
         let mut scope = std::mem::replace(&mut self.vars, outer_vars);
         scope.clear();
         self.spare_scopes.push(scope);
@@ -975,7 +1041,7 @@ impl<'m> Env<'m> {
         // A result that read a filled hole is one of this branch of the
         // search only: the same data with that hole filled otherwise is
         // another value.
-        if let (Some(memo), Some(key)) = (self.memo, key)
+        if let Some(memo) = keyed
             && matches!(r, Ok(_) | Err(EvalError::Hole(_)))
             && inner_resolved == 0
         {
@@ -989,7 +1055,9 @@ impl<'m> Env<'m> {
                 hints: inner_hints.as_slice().into(),
                 also_waits: inner_also.as_slice().into(),
             };
-            memo.table.insert(key, m);
+            memo.table.insert(MemoKey { measure: id, args }, m);
+        } else {
+            self.recycle(args);
         }
         self.hints.append(&mut inner_hints);
         self.also_waits.append(&mut inner_also);
@@ -1019,14 +1087,9 @@ impl<'m> Env<'m> {
         if depth + 1 >= LOOP_CHECK_FROM { args.to_vec() } else { Vec::new() }
     }
 
-    fn apply(
-        &mut self,
-        f: &str,
-        measure: &crate::measure::Measure,
-        args: &[Value],
-        at: &Expr,
-    ) -> Result<Value, EvalError> {
-        let arm = self.enter(f, measure, args, at)?;
+    /// Evaluates `measure`'s body on the arguments in [`Env::frame`].
+    fn apply(&mut self, f: &str, measure: &crate::measure::Measure, at: &Expr) -> Result<Value, EvalError> {
+        let arm = self.enter(f, measure, at)?;
         match (&measure.body, arm) {
             (Body::Match(arms), Some(k)) => self.eval(&arms[k].body),
             (Body::Expr(e), _) => self.eval(e),
@@ -1034,57 +1097,58 @@ impl<'m> Env<'m> {
         }
     }
 
-    /// Binds a measure's parameters to `args` and, for a `match` body, the
-    /// variables of the arm taken (whose index is returned).
+    /// Binds a measure's parameters to the arguments in [`Env::frame`]
+    /// and, for a `match` body, the variables of the arm taken (whose
+    /// index is returned): only those the body reads, each to its place
+    /// in the arguments.
     pub(crate) fn enter(
         &mut self,
         f: &str,
         measure: &crate::measure::Measure,
-        args: &[Value],
         at: &Expr,
     ) -> Result<Option<usize>, EvalError> {
         let names = measure.names();
         let Body::Match(_) = &measure.body else {
-            self.bind_params(&names.params, &names.uses, args);
+            self.bind_params(&names.params, &names.uses);
             return Ok(None);
         };
-        if let Value::Hole(h) = &args[0] {
-            return Err(EvalError::Hole(*h));
-        }
-        let Value::Data { def, ctor, fields } = &args[0] else {
-            return Err(EvalError::Type {
-                expr: at.to_string(),
-                expected: "a data value (a measure matches on it)",
-                found: args[0].to_string(),
-            });
+        let (def, ctor) = match &self.frame[0] {
+            Value::Hole(h) => return Err(EvalError::Hole(*h)),
+            Value::Data { def, ctor, .. } => (*def, *ctor),
+            other => {
+                return Err(EvalError::Type {
+                    expr: at.to_string(),
+                    expected: "a data value (a measure matches on it)",
+                    found: other.to_string(),
+                });
+            }
         };
         let k = measure
-            .arm_index(def, *ctor)
-            .ok_or_else(|| EvalError::NoArm { measure: f.to_string(), ctor: def.ctors[*ctor].name.clone() })?;
+            .arm_index(def, ctor)
+            .ok_or_else(|| EvalError::NoArm { measure: f.to_string(), ctor: def.ctors[ctor].name.clone() })?;
         let arm = &names.arms[k];
-        self.bind_params(&names.params, &arm.uses, args);
-        let names = arm;
-        for (i, var) in names.positional.iter().enumerate() {
+        self.bind_params(&names.params, &arm.uses);
+        for (i, var) in arm.positional.iter().enumerate() {
             if let Some(var) = var {
-                self.vars.push((Name::Kept(var), fields[i].clone()));
+                self.vars.push((Name::Kept(var), Bound::Field(i)));
             }
         }
-        if !names.named.is_empty() {
-            let at = names.field_indices(def, *ctor);
-            for ((_, var), i) in names.named.iter().zip(at.iter()) {
+        if !arm.named.is_empty() {
+            let at = arm.field_indices(def, ctor);
+            for ((_, var), i) in arm.named.iter().zip(at.iter()) {
                 if let Some(i) = i {
-                    self.vars.push((Name::Kept(var), fields[*i].clone()));
+                    self.vars.push((Name::Kept(var), Bound::Field(*i)));
                 }
             }
         }
         Ok(Some(k))
     }
 
-    /// Binds the parameters a measure's body reads to `args`.
-    fn bind_params(&mut self, params: &[&'static str], uses: &[bool], args: &[Value]) {
-        for ((p, v), used) in params.iter().zip(args).zip(uses) {
-            if *used {
-                self.vars.push((Name::Kept(p), v.clone()));
+    /// Binds the parameters a measure's body reads to the arguments.
+    fn bind_params(&mut self, params: &[&'static str], uses: &[bool]) {
+        for (i, (p, used)) in params.iter().zip(uses).enumerate() {
+            if *used && i < self.frame.len() {
+                self.vars.push((Name::Kept(p), Bound::Arg(i)));
             }
         }
     }
@@ -1093,9 +1157,12 @@ impl<'m> Env<'m> {
     /// holds on this branch and skipped no hole.
     pub(crate) fn remembered_bool(&self, measure: usize, args: &[Value]) -> Option<bool> {
         let memo = self.memo?;
-        let key = MemoKey::new(measure, args.to_vec()).ok()?;
+        if !keyable(args) {
+            return None;
+        }
         let memo = memo.borrow();
-        let m = memo.table.get(&key).filter(|m| self.still_holds(m) && m.skipped.is_none())?;
+        let m =
+            memo.table.get(&(measure, args) as &dyn KeyView).filter(|m| self.still_holds(m) && m.skipped.is_none())?;
         match m.result {
             Ok(Value::Bool(b)) => Some(b),
             _ => None,

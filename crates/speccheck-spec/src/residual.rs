@@ -16,7 +16,7 @@
 use std::sync::Arc;
 
 use crate::ast::{BinOp, Expr};
-use crate::eval::{Env, EvalError, Hint, Name, STACK_RED_ZONE, STACK_SEGMENT, is_builtin};
+use crate::eval::{Bound, Env, EvalError, Hint, Name, STACK_RED_ZONE, STACK_SEGMENT, is_builtin};
 use crate::measure::{Body, Measure};
 use crate::value::Value;
 
@@ -73,7 +73,7 @@ impl Way {
 pub struct Residual {
     root: Root,
     way: Way,
-    vars: Vec<(Name, Value)>,
+    vars: Vec<(Name, Bound)>,
     hole: u32,
     /// Other holes whose filling may decide it (see [`Env::also_waits`]).
     also: Arc<[u32]>,
@@ -224,13 +224,11 @@ impl Env<'_> {
         }
         self.check_recursion(f, id, &vals)?;
         let outer = std::mem::take(&mut self.vars);
-        let entered = self.enter(f, &m, &vals, e);
-        let result = entered.and_then(|arm| {
-            self.active.push((id, Self::loop_check_args(self.active.len(), &vals)));
-            let r = self.conjunct(&Root::Measure(m.clone(), arm), Way::ROOT, out);
-            self.active.pop();
-            r
-        });
+        self.active.push((id, Self::loop_check_args(self.active.len(), &vals)));
+        let outer_frame = std::mem::replace(&mut self.frame, vals);
+        let result = self.enter(f, &m, e).and_then(|arm| self.conjunct(&Root::Measure(m.clone(), arm), Way::ROOT, out));
+        self.frame = outer_frame;
+        self.active.pop();
         self.vars = outer;
         result
     }
@@ -271,6 +269,9 @@ impl Env<'_> {
     }
 
     fn residual(&self, root: &Root, way: Way, hole: u32, hints: Vec<Hint>) -> Residual {
-        Residual { root: root.clone(), way, vars: self.vars.clone(), hole, also: Arc::new([]), hints: hints.into() }
+        // The names as values of their own: the call's arguments they read
+        // are gone by the time it is taken up.
+        let vars = self.vars.iter().map(|(n, b)| (n.clone(), Bound::Value(self.read(b).clone()))).collect();
+        Residual { root: root.clone(), way, vars, hole, also: Arc::new([]), hints: hints.into() }
     }
 }
