@@ -484,7 +484,7 @@ impl<'m> Env<'m> {
 
     /// Unbinds every name and forgets what the last evaluation said of
     /// holes, keeping the storage (one scope for many evaluations).
-    pub(crate) fn empty_scope(&mut self) {
+    pub fn empty_scope(&mut self) {
         self.vars.clear();
         self.hints.clear();
         self.also_waits.clear();

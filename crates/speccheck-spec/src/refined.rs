@@ -60,7 +60,7 @@ pub fn field_holds<T: Targetable>(ctor: usize, field: usize, fields: &[Value]) -
     let Some(spec) = c.fields.get(field).and_then(|f| f.refine.as_ref()) else { return true };
     let mut env = Env::new(Measures::global());
     for (fd, v) in c.fields.iter().zip(fields) {
-        env.bind(field_binding(&fd.name), v.clone());
+        env.bind(field_binding_static(&fd.name), v.clone());
     }
     match refinement_holds(&mut env, spec, || field_place(def, ctor, field)) {
         Ok(v) => v.is_none(),
@@ -72,6 +72,19 @@ pub fn field_holds<T: Targetable>(ctor: usize, field: usize, fields: &[Value]) -
 /// or `_0`, `_1`, … for a tuple field.
 pub fn field_binding(name: &str) -> String {
     if name.parse::<usize>().is_ok() { format!("_{name}") } else { name.to_string() }
+}
+
+/// [`field_binding`] for a field of a type described for the process's
+/// life (every [`DataDef`] a value refers to), without a copy: a
+/// judgement binds the fields of every node it checks.
+pub fn field_binding_static(name: &'static str) -> &'static str {
+    const TUPLE: [&str; 16] =
+        ["_0", "_1", "_2", "_3", "_4", "_5", "_6", "_7", "_8", "_9", "_10", "_11", "_12", "_13", "_14", "_15"];
+    match name.parse::<usize>() {
+        Ok(i) if i < TUPLE.len() => TUPLE[i],
+        Ok(_) => crate::intern::intern(&format!("_{name}")),
+        Err(_) => name,
+    }
 }
 
 fn first_violation<'v>(
@@ -140,7 +153,7 @@ fn violation_in(v: &Value, env: &mut Env<'_>, memo: Option<&RefCell<Memo>>) -> R
             if c.fields.iter().any(|fd| fd.refine.is_some()) {
                 env.empty_scope();
                 for (i, (fd, fv)) in c.fields.iter().zip(fields.iter()).enumerate() {
-                    env.bind(field_binding(&fd.name), fv.clone());
+                    env.bind(field_binding_static(&fd.name), fv.clone());
                     if let Some(r) = &fd.refine
                         && let Some(bad) = refinement_holds(env, r, || field_place(def, *ctor, i))?
                     {

@@ -11,7 +11,7 @@
 use std::rc::Rc;
 use std::sync::Arc;
 
-use speccheck_spec::refined::{field_binding, field_place};
+use speccheck_spec::refined::{field_binding_static, field_place};
 use speccheck_spec::{DataDef, Env, EvalError, Expr, Hint, Residual, Side, Value};
 
 use crate::judge::{Decision, Judge};
@@ -81,43 +81,36 @@ impl Judge<'_> {
         hints: &mut Vec<Hint>,
     ) -> Result<(Decision, Pending), EvalError> {
         self.memo.borrow_mut().new_fills();
+        // The parts' own refinements first, then what the arguments
+        // require (the order a whole judgement meets them in): a part is
+        // built to its invariant before the whole is.
         let mut residuals = Vec::with_capacity(before.residuals.len() + 4);
+        let mut requires = Vec::new();
+        // One scope for every residual taken up (emptied for each).
+        let mut env = Env::memoized(self.measures, &self.memo).with_fills(fills);
+        let mut new = Vec::new();
         for (r, origin) in &before.residuals {
+            let to = if matches!(origin, Origin::Field(..)) { &mut residuals } else { &mut requires };
             // Waiting on this hole, or compared with it (a hint to draw the
             // hole it waits on within a bound that is now known).
             let woken = r.woken_by(hole) || r.hints().iter().any(|h| h.other == Side::Needs(hole));
             if !woken {
-                residuals.push((r.clone(), origin.clone()));
-            } else if !self.take_up(r, origin, fills, &mut residuals)? {
+                to.push((r.clone(), origin.clone()));
+                continue;
+            }
+            env.empty_scope();
+            let holds = env.resume(r, &mut new).map_err(|e| origin.error(e))?;
+            to.extend(new.drain(..).map(|n| (Rc::new(n), origin.clone())));
+            if !holds {
                 return Ok((Decision::Refuted, Pending::default()));
             }
         }
         if !self.refined(by, fills, &mut residuals)? {
             return Ok((Decision::Refuted, Pending::default()));
         }
-        // The parts' own refinements first, then what the arguments
-        // require (the order a whole judgement meets them in): a part is
-        // built to its invariant before the whole is.
-        let (mut residuals, requires): (Vec<_>, Vec<_>) =
-            residuals.into_iter().partition(|(_, o)| matches!(o, Origin::Field(..)));
-        residuals.extend(requires);
+        residuals.append(&mut requires);
         let p = Pending { residuals };
         Ok((decision(&p, hints), p))
-    }
-
-    /// What residual `r` says now.
-    fn take_up(
-        &self,
-        r: &Residual,
-        origin: &Origin,
-        fills: &[Option<Value>],
-        out: &mut Vec<(Rc<Residual>, Origin)>,
-    ) -> Result<bool, EvalError> {
-        let mut env = Env::memoized(self.measures, &self.memo).with_fills(fills);
-        let mut new = Vec::new();
-        let holds = env.resume(r, &mut new).map_err(|e| origin.error(e))?;
-        out.extend(new.into_iter().map(|n| (Rc::new(n), origin.clone())));
-        Ok(holds)
     }
 
     /// Decides the refinements inside `v`, keeping what is undecided.
@@ -154,7 +147,7 @@ impl Judge<'_> {
                     let Some(spec) = self.field_spec(def, *ctor, i) else { continue };
                     let mut env = Env::memoized(self.measures, &self.memo).with_fills(fills);
                     for (fd, fv) in c.fields.iter().zip(fields.iter()).take(i + 1) {
-                        env.bind(field_binding(&fd.name), fv.clone());
+                        env.bind(field_binding_static(&fd.name), fv.clone());
                     }
                     let origin = Origin::Field(def, *ctor, i);
                     let mut new = Vec::new();

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::Arc;
 
-use speccheck_spec::refined::{field_binding, field_place, refinement_holds};
+use speccheck_spec::refined::{field_binding_static, field_place, refinement_holds};
 
 use crate::incremental::Pending;
 use speccheck_spec::{DataRef, Env, EvalError, Expr, Hint, Measures, Memo, Ty, Value, Violation};
@@ -185,7 +185,7 @@ impl<'m> Judge<'m> {
                     // hole one skipped is not blamed on the next.
                     let mut env = Env::memoized(self.measures, &self.memo);
                     for (fd, fv) in c.fields.iter().zip(fields.iter()).take(i + 1) {
-                        env.bind(field_binding(&fd.name), fv.clone());
+                        env.bind(field_binding_static(&fd.name), fv.clone());
                     }
                     let holds = refinement_holds(&mut env, r, || field_place(def, *ctor, i));
                     if !verdict(holds, env.skipped(), env.hints())? {
