@@ -14,7 +14,7 @@
 //!    often, so that a drift within a round favours none), ratios to "off"
 //!    paired per round (mean, sd, p95).
 //!
-//! `cargo run --release -p speccheck-bench --bin store_workers -- --rounds 5 --seconds 2`
+//! `cargo run --release -p speccheck-bench --bin store_workers -- --rounds 9 --seconds 2`
 
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
@@ -26,8 +26,10 @@ use speccheck::{Config, Property, RunVerdict, any};
 
 #[derive(Parser)]
 struct Args {
-    /// Rounds of every mode (paired ratios).
-    #[arg(long, default_value_t = 5)]
+    /// Rounds of every mode (paired ratios), rounded up to a multiple of
+    /// the number of modes so that each runs first, second and third
+    /// equally often.
+    #[arg(long, default_value_t = 9)]
     rounds: usize,
     /// Seconds each worker runs per measurement.
     #[arg(long, default_value_t = 2.0)]
@@ -42,6 +44,9 @@ struct Args {
     #[arg(long, num_args = 3, hide = true)]
     share: Option<Vec<String>>,
 }
+
+/// The store settings compared, in their order in a round's rotation.
+const MODES: [&str; 3] = ["off", "directory", "redis"];
 
 /// A `redis-server` child, killed on drop.
 struct Redis(Child, u16);
@@ -140,7 +145,8 @@ fn stats(xs: &[f64]) -> (f64, f64, f64) {
 }
 
 fn main() {
-    let args = Args::parse();
+    let mut args = Args::parse();
+    args.rounds = args.rounds.div_ceil(MODES.len()).max(1) * MODES.len();
     if let Some(w) = &args.worker {
         return worker(&w[0], Path::new(&w[1]), &w[2], w[3].parse().expect("seconds"));
     }
@@ -169,7 +175,7 @@ fn main() {
     );
 
     // Cost.
-    let modes = ["off", "directory", "redis"];
+    let modes = MODES;
     println!(
         "Cost: each worker process runs `Property::new(any::<Vec<u64>>())` (100 cases a run, default \
          settings) run after run for {} s; cases per second summed over the processes; {} rounds, modes \

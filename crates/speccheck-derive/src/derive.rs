@@ -375,7 +375,9 @@ fn refined_draw(
 /// not reach one value twice; then the case is invalid, named after the
 /// refinement, and the run counts it as a rejected input. So every value
 /// `Arbitrary` makes satisfies the type's refinements, under every
-/// strategy and the default.
+/// strategy and the default. The one exception: while the runner rebuilds
+/// an input its source checked already (`TestCase::refinements_prechecked`,
+/// a Target strategy's), the draw takes the field as it comes.
 #[cfg(feature = "spec")]
 fn refined_draw(
     krate: &syn::Path,

@@ -10,8 +10,24 @@
 use std::collections::HashSet;
 use std::sync::{Mutex, OnceLock};
 
-/// `name`, kept for the process's life (once per distinct name).
+/// `name`, kept for the process's life (once per distinct name). Each
+/// thread looks in its own table first: a quantifier interns its variable
+/// at every evaluation, and threads evaluating specs at once (a strategy's
+/// producer and the run) would otherwise take turns at one lock.
 pub(crate) fn intern(name: &str) -> &'static str {
+    thread_local! {
+        static SEEN: std::cell::RefCell<HashSet<&'static str>> = std::cell::RefCell::new(HashSet::new());
+    }
+    if let Some(kept) = SEEN.with(|s| s.borrow().get(name).copied()) {
+        return kept;
+    }
+    let kept = intern_shared(name);
+    SEEN.with(|s| s.borrow_mut().insert(kept));
+    kept
+}
+
+/// [`intern`]'s table for every thread.
+fn intern_shared(name: &str) -> &'static str {
     static NAMES: OnceLock<Mutex<HashSet<&'static str>>> = OnceLock::new();
     let mut names = NAMES.get_or_init(Mutex::default).lock().unwrap_or_else(|e| e.into_inner());
     if let Some(kept) = names.get(name) {

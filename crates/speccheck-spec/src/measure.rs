@@ -109,7 +109,7 @@ pub struct Measure {
     pub result_type: String,
     /// The body.
     pub body: Body,
-    /// The names it binds, shared (see [`Names`]).
+    /// The names it binds, kept once for the process (see [`Names`]).
     names: Names,
 }
 
@@ -130,7 +130,8 @@ pub(crate) struct Names {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ArmNames {
     /// Which parameters the arm reads: only those are bound (the data
-    /// matched on is rarely read again, and each binding is a copy).
+    /// matched on is rarely read again, and a name in scope is one more
+    /// entry every lookup passes).
     pub(crate) uses: Box<[bool]>,
     /// The variables the arm reads (one it does not read is not bound).
     pub(crate) positional: Vec<Option<&'static str>>,

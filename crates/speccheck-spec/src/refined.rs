@@ -80,8 +80,9 @@ pub fn field_binding(name: &str) -> String {
 pub fn field_binding_static(name: &'static str) -> &'static str {
     const TUPLE: [&str; 16] =
         ["_0", "_1", "_2", "_3", "_4", "_5", "_6", "_7", "_8", "_9", "_10", "_11", "_12", "_13", "_14", "_15"];
+    // As `field_binding` spells it ("01" is `_01`, not `_1`).
     match name.parse::<usize>() {
-        Ok(i) if i < TUPLE.len() => TUPLE[i],
+        Ok(i) if i < TUPLE.len() && TUPLE[i][1..] == *name => TUPLE[i],
         Ok(_) => crate::intern::intern(&format!("_{name}")),
         Err(_) => name,
     }

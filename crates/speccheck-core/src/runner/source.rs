@@ -71,7 +71,13 @@ pub trait InputSource<T>: Send {
     /// True when every input it gives already satisfies the refinements
     /// of the types inside it, checked by the source itself: the
     /// generator then does not check them again as it rebuilds the input
-    /// from its choices (see [`TestCase::refinements_prechecked`]).
+    /// from its choices (see [`TestCase::refinements_prechecked`]). A
+    /// rebuild that does not use exactly the input's choices is still an
+    /// error of the run; one that uses them and yet makes another value
+    /// (a generator whose `encode` and draw disagree) is caught only by a
+    /// comparison with the checked input, which `#[property]`'s prologue
+    /// for a refined argument makes (`ArgSpec::admit`). A source used
+    /// without that prologue should say `false`.
     ///
     /// [`TestCase::refinements_prechecked`]: crate::TestCase::refinements_prechecked
     fn prechecked(&self) -> bool {

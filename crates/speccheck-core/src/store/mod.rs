@@ -121,11 +121,14 @@ pub(crate) mod recently_read {
         if table.1 != writes {
             return;
         }
-        // A process that loads many properties' files keeps a bounded table.
-        if table.0.values().map(HashMap::len).sum::<usize>() >= 4096 {
-            for answers in table.0.values_mut() {
+        // A process that loads many properties' files (in many
+        // directories) keeps a bounded table: past the bound, what is too
+        // old to answer with goes, and so do directories left with nothing.
+        if table.0.len() + table.0.values().map(HashMap::len).sum::<usize>() >= 4096 {
+            table.0.retain(|_, answers| {
                 answers.retain(|_, (at, _)| at.elapsed() < REREAD_AFTER);
-            }
+                !answers.is_empty()
+            });
         }
         let answers = match table.0.get_mut(dir) {
             Some(answers) => answers,
