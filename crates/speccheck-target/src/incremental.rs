@@ -6,7 +6,7 @@
 //! each fill ([`Judge::decide`]) costs what the input holds; this costs
 //! what the fill adds. The sampler and the lazy enumeration judge this
 //! way; every input either returns is judged whole once more before it is
-//! used (the sampler's own check, and [`crate::strategy`]'s re-check).
+//! used ([`crate::strategy`]'s re-check of every strategy's input).
 
 use std::rc::Rc;
 use std::sync::Arc;
