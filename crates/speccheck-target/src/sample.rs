@@ -336,6 +336,17 @@ impl<'m> Sampler<'m> {
             mark_verified(v, &mut memo);
         }
         drop(memo);
+        // The clauses over the arguments, evaluated on the input with the
+        // memo: each of its data values is a part of later splices, and
+        // what the clauses' measures say of it (a subtree's black height,
+        // whether it is a red-black tree) is then looked up, not walked.
+        // The judgement decided them conjunct by conjunct, on the partial
+        // input's values, which leaves nothing to look up. Only the memo
+        // is wanted here: the input's validity is the caller's re-check.
+        let mut env = self.judge.arguments(&input);
+        for spec in &self.judge.shared_requires {
+            let _ = env.bool(spec);
+        }
         self.found += 1;
         input
     }
@@ -1041,3 +1052,4 @@ fn has_set(ty: &Ty) -> bool {
     }
     walk(ty, &mut Vec::new())
 }
+
