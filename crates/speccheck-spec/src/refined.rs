@@ -183,8 +183,10 @@ pub fn admits(
 }
 
 /// [`admits`], remembering in `memo` which data held no violation (see
-/// [`Memo`]): the same answers, the refinements of each part many inputs
-/// share checked once. The memo must be used with these `measures` only.
+/// [`Memo`]) and what the clauses' measures said of data: the same
+/// answers, the refinements of each part many inputs share checked once,
+/// a clause over a large argument walking only what is new in it. The
+/// memo must be used with these `measures` only.
 pub fn admits_remembering(
     args: &[(&str, Value)],
     requires: &[(String, Expr)],
@@ -207,6 +209,13 @@ fn admits_in(
             return Ok(Some(bad));
         }
     }
+    // The clauses over the arguments remember what their measures say of
+    // data: a builder's consecutive inputs share their large parts (a
+    // spliced tree's subtrees), and a clause walks the whole argument.
+    let mut env = match memo {
+        Some(memo) => Env::memoized(measures, memo),
+        None => env,
+    };
     env.empty_scope();
     for (name, v) in args {
         env.bind(name.to_string(), v.clone());

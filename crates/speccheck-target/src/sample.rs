@@ -55,7 +55,7 @@ use std::sync::Arc;
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
-use speccheck_spec::{BinOp, DataDef, DataRef, Expr, Hint, Measures, Side, Ty, Value};
+use speccheck_spec::{BinOp, DataDef, DataRef, Expr, Hint, Measures, Memo, Side, Ty, Value};
 
 use crate::depth::{constructors, recursive_step};
 use crate::incremental::Pending;
@@ -103,6 +103,10 @@ const PART_OPTIONS: usize = 8;
 const BUILD_ONE_IN: u32 = 256;
 /// Inputs built afresh before any is spliced from parts of earlier ones.
 const SPLICE_AFTER: u64 = 100;
+/// Measure results the judgement keeps before it starts again (see
+/// [`Memo::with_limit`]): splices take parts of the last few hundred
+/// inputs, so a small table holds what they look up.
+pub const MEMO_LIMIT: usize = 4096;
 
 /// A filled hole whose other options are still to try.
 struct Frame {
@@ -173,8 +177,10 @@ impl<'m> Sampler<'m> {
         if let Some((_, ty)) = params.iter().find(|(_, ty)| has_set(ty)) {
             return Err(LazyError::Type(format!("a set-typed input (inside `{}`)", ty.name())));
         }
+        let judge = Judge::new(params, requires, measures);
+        judge.memo.replace(Memo::with_limit(MEMO_LIMIT));
         Ok(Sampler {
-            judge: Judge::new(params, requires, measures),
+            judge,
             rng: SmallRng::seed_from_u64(0),
             next_hole: 0,
             magnitude: 8,
@@ -1052,4 +1058,3 @@ fn has_set(ty: &Ty) -> bool {
     }
     walk(ty, &mut Vec::new())
 }
-

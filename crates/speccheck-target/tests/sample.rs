@@ -127,9 +127,12 @@ fn a_size_bound_past_the_sizes_attempts_reach_costs_little_more() {
 #[test]
 fn a_recheck_that_remembers_agrees_with_one_that_does_not() {
     // Valid trees, and invalid ones built over their parts: a part checked
-    // (and remembered) before, inside a whole that breaks the spec.
+    // (and remembered: its refinements, and what the clause's measures say
+    // of it) before, inside a whole that breaks the spec. Also with a memo
+    // that starts again every few results, mid-check.
     let requires = vec![(RB.to_string(), parse_str(RB).unwrap())];
     let memo = std::cell::RefCell::new(speccheck_spec::Memo::new());
+    let small = std::cell::RefCell::new(speccheck_spec::Memo::with_limit(16));
     let mut s = sampler::<Rbt>(Some(RB));
     let (mut valid, mut invalid) = (0, 0);
     for seed in 0..100 {
@@ -147,6 +150,8 @@ fn a_recheck_that_remembers_agrees_with_one_that_does_not() {
             let fresh = speccheck_spec::admits(&[("x", x.clone())], &requires, Measures::global()).unwrap();
             let kept = speccheck_spec::admits_remembering(&[("x", x.clone())], &requires, Measures::global(), &memo);
             assert_eq!(kept.unwrap(), fresh, "on {x}");
+            let kept = speccheck_spec::admits_remembering(&[("x", x.clone())], &requires, Measures::global(), &small);
+            assert_eq!(kept.unwrap(), fresh, "on {x}, with a memo of 16");
             if fresh.is_none() { valid += 1 } else { invalid += 1 }
         }
     }
