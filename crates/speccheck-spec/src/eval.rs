@@ -721,7 +721,7 @@ impl<'m> Env<'m> {
     }
 
     /// Whether `e` is the hole `h` itself (not a computation that needs it).
-    fn is_hole(&mut self, e: &Expr, h: u32) -> bool {
+    pub(crate) fn is_hole(&mut self, e: &Expr, h: u32) -> bool {
         matches!(e, Expr::Var(_) | Expr::Field(..)) && matches!(self.eval(e), Ok(Value::Hole(g)) if g == h)
     }
 
@@ -1193,7 +1193,7 @@ impl<'m> Env<'m> {
 
 /// An integer comparison.
 /// `op` with its sides swapped (`a < b` is `b > a`).
-fn flipped(op: BinOp) -> BinOp {
+pub(crate) fn flipped(op: BinOp) -> BinOp {
     match op {
         BinOp::Lt => BinOp::Gt,
         BinOp::Le => BinOp::Ge,
@@ -1203,7 +1203,7 @@ fn flipped(op: BinOp) -> BinOp {
     }
 }
 
-fn compare(op: BinOp, x: i128, y: i128) -> bool {
+pub(crate) fn compare(op: BinOp, x: i128, y: i128) -> bool {
     match op {
         BinOp::Lt => x < y,
         BinOp::Le => x <= y,

@@ -16,7 +16,9 @@
 use std::sync::Arc;
 
 use crate::ast::{BinOp, Expr};
-use crate::eval::{Bound, Env, EvalError, Hint, Name, STACK_RED_ZONE, STACK_SEGMENT, is_builtin};
+use crate::eval::{
+    Bound, Env, EvalError, Hint, Name, STACK_RED_ZONE, STACK_SEGMENT, Side, compare, flipped, is_builtin,
+};
 use crate::measure::{Body, Measure};
 use crate::value::Value;
 
@@ -78,6 +80,11 @@ pub struct Residual {
     /// Other holes whose filling may decide it (see [`Env::also_waits`]).
     also: Arc<[u32]>,
     hints: Arc<[Hint]>,
+    /// A conjunct that is a comparison of the hole itself with a known
+    /// integer (`k < 7`, a key against each node of a built subtree) is
+    /// this hint and nothing else: it keeps no names, and taking it up is
+    /// one comparison (see [`Env::resume`]).
+    compared: Option<Hint>,
 }
 
 impl Residual {
@@ -94,7 +101,10 @@ impl Residual {
 
     /// What its comparisons with holes said (see [`Hint`]).
     pub fn hints(&self) -> &[Hint] {
-        &self.hints
+        match &self.compared {
+            Some(h) => std::slice::from_ref(h),
+            None => &self.hints,
+        }
     }
 
     /// The conjunct, as written.
@@ -118,6 +128,16 @@ impl Env<'_> {
     /// [`Env::with_fills`]): what it says now, as
     /// [`Env::residuals`] does.
     pub fn resume(&mut self, r: &Residual, out: &mut Vec<Residual>) -> Result<bool, EvalError> {
+        if let Some(Hint { op, other: Side::Known(y), .. }) = r.compared {
+            return match self.resolve(Value::Hole(r.hole)) {
+                Value::Int(x) => Ok(compare(op, x, y)),
+                Value::Hole(_) => {
+                    out.push(r.clone());
+                    Ok(true)
+                }
+                other => Err(EvalError::Type { expr: r.conjunct(), expected: "an integer", found: other.to_string() }),
+            };
+        }
         let outer = std::mem::replace(&mut self.vars, r.vars.clone());
         let result = self.conjunct(&r.root, r.way, out);
         self.vars = outer;
@@ -254,6 +274,23 @@ impl Env<'_> {
         };
         let also = self.also_waits.split_off(also_mark);
         match waits {
+            Some(h) if also.is_empty() && matches!(r, Err(EvalError::Hole(_))) && self.hints.len() == mark + 1 => {
+                let hint = self.hints.pop().expect("one hint");
+                if self.exact_comparison(e, &hint, h) {
+                    out.push(Residual {
+                        root: root.clone(),
+                        way,
+                        vars: Vec::new(),
+                        hole: h,
+                        also: Arc::new([]),
+                        hints: Arc::new([]),
+                        compared: Some(hint),
+                    });
+                } else {
+                    out.push(self.residual(root, way, h, vec![hint]));
+                }
+                Ok(true)
+            }
             Some(h) => {
                 let hints = self.hints.split_off(mark);
                 let mut r = self.residual(root, way, h, hints);
@@ -272,6 +309,20 @@ impl Env<'_> {
         // The names as values of their own: the call's arguments they read
         // are gone by the time it is taken up.
         let vars = self.vars.iter().map(|(n, b)| (n.clone(), Bound::Value(self.read(b).clone()))).collect();
-        Residual { root: root.clone(), way, vars, hole, also: Arc::new([]), hints: hints.into() }
+        Residual { root: root.clone(), way, vars, hole, also: Arc::new([]), hints: hints.into(), compared: None }
+    }
+
+    /// Whether `e` is exactly the comparison `hint` says: the hole `h`
+    /// itself (a name or a field, not `h + 1`) on one side, an integer on
+    /// the other, `<`, `<=`, `>` or `>=`.
+    fn exact_comparison(&mut self, e: &Expr, hint: &Hint, h: u32) -> bool {
+        let Expr::Binary(op, a, b) = e else { return false };
+        if !matches!(op, BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge) || hint.hole != h {
+            return false;
+        }
+        if !matches!(hint.other, Side::Known(_)) {
+            return false;
+        }
+        (hint.op == *op && self.is_hole(a, h)) || (hint.op == flipped(*op) && self.is_hole(b, h))
     }
 }

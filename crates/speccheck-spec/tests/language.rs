@@ -223,6 +223,45 @@ fn residuals_decide_what_a_partial_value_decides_and_wait_on_the_rest() {
 }
 
 #[test]
+fn a_comparison_waiting_on_a_hole_decides_as_the_comparison_does() {
+    // `k < 7` with `k` a hole keeps only its hint and is taken up as one
+    // comparison; `k + 1 < 7` is evaluated again. Both must say what the
+    // spec says of every fill, wait while the hole is open, and refuse a
+    // fill that is not an integer.
+    let m = measures();
+    for (spec, holds_for) in [
+        ("k < 7", &(|x: i128| x < 7) as &dyn Fn(i128) -> bool),
+        ("7 > k", &|x| 7 > x),
+        ("k >= -2", &|x| x >= -2),
+        ("k + 1 < 7", &|x| x + 1 < 7),
+        ("all_ge(l, k)", &|x| x <= 3),
+    ] {
+        let e = Arc::new(parse_str(spec).unwrap());
+        let mut out = Vec::new();
+        let r = Env::new(&m).with("k", Value::Hole(1)).with("l", list(&[3, 5])).residuals(&e, &mut out);
+        assert_eq!(r, Ok(true), "{spec}");
+        assert!(!out.is_empty() && out.iter().all(|r| r.hole() == 1), "{spec}: {out:?}");
+        for x in -4..10 {
+            let fills = [None, Some(Value::Int(x))];
+            let mut holds = true;
+            for r in &out {
+                let mut again = Vec::new();
+                holds &= Env::new(&m).with_fills(&fills).resume(r, &mut again).unwrap();
+                assert!(again.is_empty(), "{spec} with k = {x}: {again:?}");
+            }
+            assert_eq!(holds, holds_for(x), "{spec} with k = {x}");
+        }
+        let mut again = Vec::new();
+        assert_eq!(Env::new(&m).with_fills(&[None, None]).resume(&out[0], &mut again), Ok(true), "{spec}");
+        assert_eq!(again.len(), 1, "{spec}: still waiting on the open hole");
+        assert_eq!(again[0].hints(), out[0].hints(), "{spec}");
+        let fills = [None, Some(Value::Bool(true))];
+        let refused = Env::new(&m).with_fills(&fills).resume(&out[0], &mut Vec::new());
+        assert!(matches!(refused, Err(EvalError::Type { .. })), "{spec}: {refused:?}");
+    }
+}
+
+#[test]
 fn a_disjunction_undecided_on_both_sides_is_woken_by_either_hole() {
     // `all_ge(l, 2) || size(k) == 1` with `l`'s head and `k` itself holes:
     // filling `k` alone can decide it, so the residual must be taken up
