@@ -732,6 +732,11 @@ impl<'m> Env<'m> {
     fn fresh(&mut self, name: &str) -> Result<Value, EvalError> {
         let i =
             self.vars.iter().rposition(|(n, _)| n.as_str() == name).ok_or_else(|| EvalError::Unbound(name.into()))?;
+        // A call's arguments were evaluated with these fills, so they and
+        // their fields have every filled hole put in already.
+        if let Bound::Arg(_) | Bound::Field(_) = self.vars[i].1 {
+            return Ok(self.read(&self.vars[i].1).clone());
+        }
         let v = self.read(&self.vars[i].1).clone();
         let v = self.resolve_deep(v);
         self.vars[i].1 = Bound::Value(v.clone());
