@@ -420,18 +420,56 @@ impl<'m> Sampler<'m> {
     /// Completes `current` (its holes open, `self.next_hole` past them,
     /// `self.fills` empty), backtracking over the options of each hole
     /// filled, within a number of steps that grows with `target`.
-    fn search(&mut self, mut current: Partial, target: u32) -> Result<Option<Vec<Value>>, LazyError> {
+    fn search(&mut self, start: Partial, target: u32) -> Result<Option<Vec<Value>>, LazyError> {
+        let mut start = Some(start);
         let mut frames: Vec<Frame> = Vec::new();
         // Short attempts, many of them: a search that went wrong early
         // thrashes below its mistake; a fresh start is cheaper.
         let limit = 16 + 8 * u64::from(target);
         let mut steps = 0u64;
+        // The next option of the last frame, judged before it is made into
+        // a partial input (most options are refuted: a part that does not
+        // fit, an integer out of its bounds).
+        let mut candidate: Option<(Value, Vec<Open>)> = None;
         loop {
             if steps >= limit {
                 return Ok(None);
             }
             steps += 1;
             self.hints.clear();
+            if let Some((value, new)) = candidate.take() {
+                let f = frames.last().expect("an option comes from a frame");
+                match &f.pending {
+                    Some(before) if !f.decided && !self.verify_steps => {
+                        self.evaluated += 1;
+                        self.work += u64::from(target) + 1;
+                        let (decision, pending) = self
+                            .judge
+                            .resume(before, f.hole, &value, &self.fills, &mut self.hints)
+                            .map_err(LazyError::Eval)?;
+                        if let Decision::Refuted = decision {
+                            match next_option(&mut frames, &mut self.fills) {
+                                Some(c) => candidate = Some(c),
+                                None => return Ok(None),
+                            }
+                            continue;
+                        }
+                        let mut current = partial(f, value, new);
+                        current.pending = Some(Rc::new(pending));
+                        let hole = match self.next_hole(decision, &mut current) {
+                            Some(hole) => hole,
+                            None => return Ok(Some(current.args)),
+                        };
+                        match self.push_frame(&mut frames, current, hole)? {
+                            Some(c) => candidate = Some(c),
+                            None => return Ok(None),
+                        }
+                        continue;
+                    }
+                    _ => start = Some(partial(f, value, new)),
+                }
+            }
+            let mut current = start.take().expect("a partial input or an option to judge");
             let decision = if current.decided {
                 Decision::True
             } else {
@@ -452,47 +490,66 @@ impl<'m> Sampler<'m> {
                 }
                 decision
             };
-            let hole = match decision {
-                Decision::Refuted => match next_option(&mut frames, &mut self.fills) {
-                    Some(p) => {
-                        current = p;
-                        continue;
-                    }
+            if let Decision::Refuted = decision {
+                match next_option(&mut frames, &mut self.fills) {
+                    Some(c) => candidate = Some(c),
                     None => return Ok(None),
-                },
-                // A scalar compared with a side not built yet: that side
-                // first, so that the scalar is drawn within its bound.
-                Decision::Needs(h) => self.built_first(h, &current.open),
-                // Structures before scalars no spec needs, so that those can
-                // take values the structures hold.
-                Decision::True => match current.open.iter().find(|o| !is_scalar(&o.ty)).or(current.open.first()) {
-                    None => return Ok(Some(current.args)),
-                    Some(o) => {
-                        let id = o.id;
-                        current.decided = current.open.iter().all(|o| !has_refinements(&o.ty, &mut Vec::new()));
-                        id
-                    }
-                },
+                }
+                continue;
+            }
+            let hole = match self.next_hole(decision, &mut current) {
+                Some(hole) => hole,
+                None => return Ok(Some(current.args)),
             };
-            let i = current.open.iter().position(|o| o.id == hole).expect("a needed hole is open");
-            let filled = current.open.remove(i);
-            let mut options = self.options(&filled, &current.args)?;
-            options.reverse();
-            let way = locate(&current.args, filled.id).map(Rc::new);
-            frames.push(Frame {
-                way,
-                args: current.args,
-                open: current.open,
-                decided: current.decided,
-                pending: current.pending,
-                hole: filled.id,
-                options,
-            });
-            match next_option(&mut frames, &mut self.fills) {
-                Some(p) => current = p,
+            match self.push_frame(&mut frames, current, hole)? {
+                Some(c) => candidate = Some(c),
                 None => return Ok(None),
             }
         }
+    }
+
+    /// The hole to fill next in `current`, which the specs did not refute
+    /// (`None`: it is complete and valid).
+    fn next_hole(&mut self, decision: Decision, current: &mut Partial) -> Option<u32> {
+        match decision {
+            Decision::Refuted => unreachable!("a refuted partial input is not filled further"),
+            // A scalar compared with a side not built yet: that side
+            // first, so that the scalar is drawn within its bound.
+            Decision::Needs(h) => Some(self.built_first(h, &current.open)),
+            // Structures before scalars no spec needs, so that those can
+            // take values the structures hold.
+            Decision::True => {
+                let o = current.open.iter().find(|o| !is_scalar(&o.ty)).or(current.open.first())?;
+                let id = o.id;
+                current.decided = current.open.iter().all(|o| !has_refinements(&o.ty, &mut Vec::new()));
+                Some(id)
+            }
+        }
+    }
+
+    /// A frame filling `hole` of `current` with its options; the first
+    /// option (`None` when it has none and no frame below has any left).
+    fn push_frame(
+        &mut self,
+        frames: &mut Vec<Frame>,
+        mut current: Partial,
+        hole: u32,
+    ) -> Result<Option<(Value, Vec<Open>)>, LazyError> {
+        let i = current.open.iter().position(|o| o.id == hole).expect("a needed hole is open");
+        let filled = current.open.remove(i);
+        let mut options = self.options(&filled, &current.args)?;
+        options.reverse();
+        let way = locate(&current.args, filled.id).map(Rc::new);
+        frames.push(Frame {
+            way,
+            args: current.args,
+            open: current.open,
+            decided: current.decided,
+            pending: current.pending,
+            hole: filled.id,
+            options,
+        });
+        Ok(next_option(frames, &mut self.fills))
     }
 
     /// Judges every partial input whole as well, and fails on a different
@@ -984,25 +1041,26 @@ fn narrowed<'h>(lo: i128, hi: i128, hints: impl Iterator<Item = &'h Hint>) -> Op
     (any && r.lo <= r.hi).then_some(r)
 }
 
-/// The next option of the innermost frame that has one, applied.
-fn next_option(frames: &mut Vec<Frame>, fills: &mut Vec<Option<Value>>) -> Option<Partial> {
+/// The partial input of frame `f` with its hole filled by `value`, whose
+/// own holes are `new`.
+fn partial(f: &Frame, value: Value, new: Vec<Open>) -> Partial {
+    let args = fill_args(&f.args, f.way.as_deref().map(Vec::as_slice), f.hole, &value);
+    let mut open = f.open.clone();
+    open.extend(new);
+    Partial { args, open, decided: f.decided, pending: f.pending.clone(), filled: Some((f.hole, value)) }
+}
+
+/// The next option of the innermost frame that has one: its value, noted
+/// in `fills`, and the holes inside it.
+fn next_option(frames: &mut Vec<Frame>, fills: &mut Vec<Option<Value>>) -> Option<(Value, Vec<Open>)> {
     while let Some(f) = frames.last_mut() {
         let at = f.hole as usize;
         if let Some((v, new)) = f.options.pop() {
-            let args = fill_args(&f.args, f.way.as_deref().map(Vec::as_slice), f.hole, &v);
-            let mut open = f.open.clone();
-            open.extend(new);
             if fills.len() <= at {
                 fills.resize(at + 1, None);
             }
             fills[at] = Some(v.clone());
-            return Some(Partial {
-                args,
-                open,
-                decided: f.decided,
-                pending: f.pending.clone(),
-                filled: Some((f.hole, v)),
-            });
+            return Some((v, new));
         }
         if let Some(x) = fills.get_mut(at) {
             *x = None;
