@@ -188,6 +188,11 @@ pub struct Env<'m> {
     /// Holes besides the one reported that kept a part of an undecided
     /// evaluation undecided (see [`Env::also_waits`]).
     pub(crate) also_waits: Vec<u32>,
+    /// Set by the last comparison that met a hole: the index in `hints` of
+    /// the hint it left when that hint is the whole comparison (the hole
+    /// itself against an integer), `None` otherwise (see
+    /// [`crate::Residual`]).
+    pub(crate) exact_hint: Option<usize>,
     /// Measure results kept across evaluations (see [`Memo`]).
     pub(crate) memo: Option<&'m RefCell<Memo>>,
     /// What the holes filled since the values in scope were bound were
@@ -296,7 +301,7 @@ impl Memo {
     /// every value it keys alive: a builder whose inputs share parts with
     /// the last few hundred ones only (the sampler's splices, a re-check of
     /// them) is faster with a small one, measured (4,096 against the
-    /// default 262,144: sampled red-black trees 1.15x a second).
+    /// default 262,144: sampled red-black trees 10-14% more a second).
     pub fn with_limit(limit: usize) -> Self {
         Memo { limit: Limit(limit.max(1)), ..Memo::default() }
     }
@@ -487,6 +492,7 @@ impl<'m> Env<'m> {
             skipped: None,
             hints: Vec::new(),
             also_waits: Vec::new(),
+            exact_hint: None,
             memo: None,
             fills: None,
             resolved: 0,
@@ -665,9 +671,15 @@ impl<'m> Env<'m> {
         let x = match self.int(a) {
             Ok(x) => x,
             Err(EvalError::Hole(h)) => {
+                let mut exact = None;
                 if let Some(off) = self.hole_plus(a, h) {
                     let other = match self.int(b) {
-                        Ok(y) => Some(Side::Known(y.saturating_sub(off))),
+                        Ok(y) => {
+                            if off == 0 {
+                                exact = Some(self.hints.len());
+                            }
+                            Some(Side::Known(y.saturating_sub(off)))
+                        }
                         Err(EvalError::Hole(g)) if g != h => Some(Side::Needs(g)),
                         Err(_) => None,
                     };
@@ -675,6 +687,8 @@ impl<'m> Env<'m> {
                         self.hints.push(Hint { hole: h, op, other });
                     }
                 }
+                // Set last, after the other side's own comparisons.
+                self.exact_hint = exact;
                 return Err(EvalError::Hole(h));
             }
             Err(e) => return Err(e),
@@ -682,9 +696,14 @@ impl<'m> Env<'m> {
         match self.int(b) {
             Ok(y) => Ok(compare(op, x, y)),
             Err(EvalError::Hole(h)) => {
+                let mut exact = None;
                 if let Some(off) = self.hole_plus(b, h) {
+                    if off == 0 {
+                        exact = Some(self.hints.len());
+                    }
                     self.hints.push(Hint { hole: h, op: flipped(op), other: Side::Known(x.saturating_sub(off)) });
                 }
+                self.exact_hint = exact;
                 Err(EvalError::Hole(h))
             }
             Err(e) => Err(e),
@@ -1196,7 +1215,6 @@ impl<'m> Env<'m> {
     }
 }
 
-/// An integer comparison.
 /// `op` with its sides swapped (`a < b` is `b > a`).
 pub(crate) fn flipped(op: BinOp) -> BinOp {
     match op {
@@ -1208,6 +1226,7 @@ pub(crate) fn flipped(op: BinOp) -> BinOp {
     }
 }
 
+/// An integer comparison.
 pub(crate) fn compare(op: BinOp, x: i128, y: i128) -> bool {
     match op {
         BinOp::Lt => x < y,

@@ -128,9 +128,10 @@ pub fn violation(v: &Value, measures: &Measures) -> Result<Option<Violation>, Ev
 /// [`violation`], remembering in `memo` which data held no violation:
 /// checking many inputs that share parts (a strategy's consecutive inputs)
 /// checks each shared part's refinements once. Measure results are not
-/// remembered here: most of a re-check's calls are on parts no other
-/// input shares (a list's every suffix), and keeping them costs more than
-/// they save.
+/// remembered in this walk of the field refinements: most of its calls
+/// are on parts no other input shares (a list's every suffix), and keeping
+/// them costs more than they save. (The clauses over the arguments do
+/// remember them: see [`admits_remembering`].)
 ///
 /// One scope, `env`, serves the whole walk (emptied at each constructor):
 /// a scope per constructor cost an allocation for each, refined or not,
@@ -185,8 +186,10 @@ pub fn admits(
 /// [`admits`], remembering in `memo` which data held no violation (see
 /// [`Memo`]) and what the clauses' measures said of data: the same
 /// answers, the refinements of each part many inputs share checked once,
-/// a clause over a large argument walking only what is new in it. The
-/// memo must be used with these `measures` only.
+/// a clause over a large argument walking only what is new in it. (One
+/// exception: a value too deep for the evaluator's stack can be decided
+/// here through results remembered on its parts, where [`admits`] says it
+/// is too deep.) The memo must be used with these `measures` only.
 pub fn admits_remembering(
     args: &[(&str, Value)],
     requires: &[(String, Expr)],

@@ -131,8 +131,12 @@ impl Env<'_> {
         if let Some(Hint { op, other: Side::Known(y), .. }) = r.compared {
             return match self.resolve(Value::Hole(r.hole)) {
                 Value::Int(x) => Ok(compare(op, x, y)),
-                Value::Hole(_) => {
-                    out.push(r.clone());
+                // Open, or filled with another hole: waits on that one.
+                Value::Hole(g) => {
+                    let mut again = r.clone();
+                    again.hole = g;
+                    again.compared = Some(Hint { hole: g, op, other: Side::Known(y) });
+                    out.push(again);
                     Ok(true)
                 }
                 other => Err(EvalError::Type { expr: r.conjunct(), expected: "an integer", found: other.to_string() }),
@@ -169,7 +173,7 @@ impl Env<'_> {
                     // The right side fails where the left one may be false
                     // and guard it: the two wait as one.
                     Err(_) => {
-                        let hints: Vec<Hint> = left.iter().flat_map(|x| x.hints.iter().copied()).collect();
+                        let hints: Vec<Hint> = left.iter().flat_map(|x| x.hints().iter().copied()).collect();
                         let mut r = self.residual(root, way, left[0].hole, hints);
                         // Any hole a left part waits on may decide it.
                         let also: Vec<u32> = left
@@ -260,6 +264,7 @@ impl Env<'_> {
         let mark = self.hints.len();
         let also_mark = self.also_waits.len();
         let outer = self.skipped.take();
+        self.exact_hint = None;
         let r = self.bool(e);
         let skipped = std::mem::replace(&mut self.skipped, outer);
         let waits = match r {
@@ -274,7 +279,13 @@ impl Env<'_> {
         };
         let also = self.also_waits.split_off(also_mark);
         match waits {
-            Some(h) if also.is_empty() && matches!(r, Err(EvalError::Hole(_))) && self.hints.len() == mark + 1 => {
+            Some(h)
+                if also.is_empty()
+                    && skipped.is_none()
+                    && matches!(r, Err(EvalError::Hole(_)))
+                    && self.hints.len() == mark + 1
+                    && self.exact_hint == Some(mark) =>
+            {
                 let hint = self.hints.pop().expect("one hint");
                 if self.exact_comparison(e, &hint, h) {
                     out.push(Residual {
@@ -314,7 +325,9 @@ impl Env<'_> {
 
     /// Whether `e` is exactly the comparison `hint` says: the hole `h`
     /// itself (a name or a field, not `h + 1`) on one side, an integer on
-    /// the other, `<`, `<=`, `>` or `>=`.
+    /// the other, `<`, `<=`, `>` or `>=`. (The caller has checked that the
+    /// hint is the one `e`'s own comparison left, not one met inside its
+    /// other side: `k < (if k < 5 { 0 } else { 10 })`.)
     fn exact_comparison(&mut self, e: &Expr, hint: &Hint, h: u32) -> bool {
         let Expr::Binary(op, a, b) = e else { return false };
         if !matches!(op, BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge) || hint.hole != h {

@@ -235,6 +235,9 @@ fn a_comparison_waiting_on_a_hole_decides_as_the_comparison_does() {
         ("k >= -2", &|x| x >= -2),
         ("k + 1 < 7", &|x| x + 1 < 7),
         ("all_ge(l, k)", &|x| x <= 3),
+        // The other side compares the hole too: its hint is not this one.
+        ("k < (if k < 5 { 0 } else { 10 })", &|x| x < if x < 5 { 0 } else { 10 }),
+        ("(if k > 3 { 1 } else { 2 }) < k", &|x| (if x > 3 { 1 } else { 2 }) < x),
     ] {
         let e = Arc::new(parse_str(spec).unwrap());
         let mut out = Vec::new();
@@ -255,6 +258,19 @@ fn a_comparison_waiting_on_a_hole_decides_as_the_comparison_does() {
         assert_eq!(Env::new(&m).with_fills(&[None, None]).resume(&out[0], &mut again), Ok(true), "{spec}");
         assert_eq!(again.len(), 1, "{spec}: still waiting on the open hole");
         assert_eq!(again[0].hints(), out[0].hints(), "{spec}");
+        // A comparison of the hole itself filled with another hole: waits
+        // on that one, then decides.
+        if ["k < 7", "7 > k", "k >= -2"].contains(&spec) {
+            let mut moved = Vec::new();
+            let fills = [None, Some(Value::Hole(2)), None];
+            assert_eq!(Env::new(&m).with_fills(&fills).resume(&out[0], &mut moved), Ok(true), "{spec}");
+            assert_eq!(moved.iter().map(|r| r.hole()).collect::<Vec<_>>(), [2], "{spec}");
+            for x in [-4, 9] {
+                let fills = [None, Some(Value::Hole(2)), Some(Value::Int(x))];
+                let decided = Env::new(&m).with_fills(&fills).resume(&moved[0], &mut Vec::new());
+                assert_eq!(decided, Ok(holds_for(x)), "{spec} with k = {x} through another hole");
+            }
+        }
         let fills = [None, Some(Value::Bool(true))];
         let refused = Env::new(&m).with_fills(&fills).resume(&out[0], &mut Vec::new());
         assert!(matches!(refused, Err(EvalError::Type { .. })), "{spec}: {refused:?}");

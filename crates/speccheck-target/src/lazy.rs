@@ -40,7 +40,10 @@ pub enum LazyError {
     Budget(u64),
     /// The sampler's judgement of a partial input (by what the last fill
     /// changed) and the evaluator's (of the whole input) differ: a bug in
-    /// speccheck, reported instead of an input that may be wrong.
+    /// speccheck, reported instead of an input that may be wrong. Only
+    /// [`crate::sample::Sampler::verify_every_step`] checks each step: an
+    /// input the sampler returns is re-checked by its caller
+    /// ([`crate::SampleInputs`]), which reports a disagreement itself.
     #[error("the sampler and the evaluator disagree (a bug in speccheck: please report it): {0}")]
     Disagreement(String),
     /// The time set by [`Lazy::pause_at`] came, or the flag of

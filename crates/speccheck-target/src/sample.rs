@@ -97,7 +97,7 @@ const PART_OPTIONS: usize = 8;
 /// splice (see the module documentation). Measured on the Target bench's
 /// sampler rates: one in 8 spent two thirds of the time building, one in
 /// 64 still a third to a half (a red-black tree built afresh took about
-/// 30 times a splice's judgements), one in 256 gave 1.25-2.4x the valid
+/// 30 times a splice's judgements), one in 256 gave 1.2-2.3x the valid
 /// inputs a second of one in 64, with the same times to each planted bug
 /// over 40 seeds. A case whose splice size comes out 0 cannot splice (a
 /// splice is a root over parts) and builds afresh as well: about one case
@@ -111,7 +111,7 @@ const SPLICE_AFTER: u64 = 100;
 /// Measure results the judgement keeps before it starts again (see
 /// [`Memo::with_limit`]): splices take parts of the last few hundred
 /// inputs, so a small table holds what they look up.
-pub const MEMO_LIMIT: usize = 4096;
+pub(crate) const JUDGE_MEMO_LIMIT: usize = 4096;
 
 /// A filled hole whose other options are still to try.
 struct Frame {
@@ -183,7 +183,7 @@ impl<'m> Sampler<'m> {
             return Err(LazyError::Type(format!("a set-typed input (inside `{}`)", ty.name())));
         }
         let judge = Judge::new(params, requires, measures);
-        judge.memo.replace(Memo::with_limit(MEMO_LIMIT));
+        judge.memo.replace(Memo::with_limit(JUDGE_MEMO_LIMIT));
         Ok(Sampler {
             judge,
             rng: SmallRng::seed_from_u64(0),
@@ -417,7 +417,7 @@ impl<'m> Sampler<'m> {
         self.stride = (self.magnitude / i128::from(target.max(1))).clamp(2, 1 << 32);
     }
 
-    /// Completes `current` (its holes open, `self.next_hole` past them,
+    /// Completes `start` (its holes open, `self.next_hole` past them,
     /// `self.fills` empty), backtracking over the options of each hole
     /// filled, within a number of steps that grows with `target`.
     fn search(&mut self, start: Partial, target: u32) -> Result<Option<Vec<Value>>, LazyError> {
@@ -456,7 +456,7 @@ impl<'m> Sampler<'m> {
                         }
                         let mut current = partial(f, value, new);
                         current.pending = Some(Rc::new(pending));
-                        let hole = match self.next_hole(decision, &mut current) {
+                        let hole = match self.hole_to_fill(decision, &mut current) {
                             Some(hole) => hole,
                             None => return Ok(Some(current.args)),
                         };
@@ -497,7 +497,7 @@ impl<'m> Sampler<'m> {
                 }
                 continue;
             }
-            let hole = match self.next_hole(decision, &mut current) {
+            let hole = match self.hole_to_fill(decision, &mut current) {
                 Some(hole) => hole,
                 None => return Ok(Some(current.args)),
             };
@@ -510,7 +510,7 @@ impl<'m> Sampler<'m> {
 
     /// The hole to fill next in `current`, which the specs did not refute
     /// (`None`: it is complete and valid).
-    fn next_hole(&mut self, decision: Decision, current: &mut Partial) -> Option<u32> {
+    fn hole_to_fill(&mut self, decision: Decision, current: &mut Partial) -> Option<u32> {
         match decision {
             Decision::Refuted => unreachable!("a refuted partial input is not filled further"),
             // A scalar compared with a side not built yet: that side

@@ -559,7 +559,7 @@ impl<T> SampleInputs<T> {
             reify,
             case: (0, 100),
             sizes: BTreeMap::new(),
-            memo: RefCell::new(Memo::with_limit(crate::sample::MEMO_LIMIT)),
+            memo: RefCell::new(Memo::with_limit(crate::sample::JUDGE_MEMO_LIMIT)),
         }
     }
 }

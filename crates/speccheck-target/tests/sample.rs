@@ -116,8 +116,10 @@ fn a_size_bound_past_the_sizes_attempts_reach_costs_little_more() {
     // instead of failing at size 60 and walking down on every case.
     let judged = |size| {
         let mut s = sampler::<Rbt>(Some(RB));
-        let found = (0..300).filter(|&seed| s.sample(seed, size).unwrap().is_some()).count();
-        assert_eq!(found, 300, "every sample finds a tree");
+        for seed in 0..300 {
+            let v = s.sample(seed, size).unwrap().expect("every sample finds a tree");
+            assert!(admitted(&v[0], Some(RB)), "the sampler yielded {}, which the spec rejects", v[0]);
+        }
         s.evaluated
     };
     let (small, large) = (judged(16), judged(100));
@@ -413,9 +415,13 @@ fn an_integer_compared_with_one_drawn_later_is_drawn_within_its_bound() {
     // is known), so almost every attempt meets both bounds.
     let params = vec![("a".to_string(), i64::ty()), ("b".to_string(), i64::ty())];
     let spec = parse_str("a < b && b < a + 3").unwrap();
-    let mut s = Sampler::new(&params, &[spec], Measures::global()).unwrap();
-    let found = (0..50).filter(|&seed| s.sample(seed, 10).unwrap().is_some()).count();
-    assert_eq!(found, 50);
+    let mut s = Sampler::new(&params, &[spec.clone()], Measures::global()).unwrap();
+    let requires = [("a < b && b < a + 3".to_string(), spec)];
+    for seed in 0..50 {
+        let v = s.sample(seed, 10).unwrap().expect("an input");
+        let named = [("a", v[0].clone()), ("b", v[1].clone())];
+        assert_eq!(speccheck_spec::admits(&named, &requires, Measures::global()), Ok(None), "{v:?}");
+    }
     assert!(s.restarts <= 10, "{} attempts abandoned for 50 inputs", s.restarts);
 }
 
@@ -427,6 +433,9 @@ fn a_spliced_input_is_not_one_spliced_before() {
     let mut s = Sampler::new(&params, &[parse_str("true").unwrap()], Measures::global()).unwrap();
     let inputs: Vec<Vec<Value>> = (0..600u64).filter_map(|seed| s.sample(seed, 20).unwrap()).collect();
     assert!(s.spliced >= 300, "only {} spliced", s.spliced);
+    for v in &inputs {
+        assert_eq!(speccheck_spec::admits(&[("x", v[0].clone())], &[], Measures::global()), Ok(None), "{v:?}");
+    }
     let later = &inputs[100..];
     let distinct: std::collections::BTreeSet<&Vec<Value>> = later.iter().collect();
     // Built inputs may repeat (small ones are few); spliced ones do not.
