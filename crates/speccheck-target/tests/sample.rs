@@ -415,7 +415,7 @@ fn an_integer_compared_with_one_drawn_later_is_drawn_within_its_bound() {
     // is known), so almost every attempt meets both bounds.
     let params = vec![("a".to_string(), i64::ty()), ("b".to_string(), i64::ty())];
     let spec = parse_str("a < b && b < a + 3").unwrap();
-    let mut s = Sampler::new(&params, &[spec.clone()], Measures::global()).unwrap();
+    let mut s = Sampler::new(&params, std::slice::from_ref(&spec), Measures::global()).unwrap();
     let requires = [("a < b && b < a + 3".to_string(), spec)];
     for seed in 0..50 {
         let v = s.sample(seed, 10).unwrap().expect("an input");
