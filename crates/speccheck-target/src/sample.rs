@@ -437,66 +437,47 @@ impl<'m> Sampler<'m> {
             }
             steps += 1;
             self.hints.clear();
-            if let Some((value, new)) = candidate.take() {
-                let f = frames.last().expect("an option comes from a frame");
-                match &f.pending {
-                    Some(before) if !f.decided && !self.verify_steps => {
-                        self.evaluated += 1;
-                        self.work += u64::from(target) + 1;
-                        let (decision, pending) = self
-                            .judge
-                            .resume(before, f.hole, &value, &self.fills, &mut self.hints)
-                            .map_err(LazyError::Eval)?;
-                        if let Decision::Refuted = decision {
-                            match next_option(&mut frames, &mut self.fills) {
-                                Some(c) => candidate = Some(c),
-                                None => return Ok(None),
-                            }
-                            continue;
+            let (current, decision) = match candidate.take() {
+                Some((value, new)) => {
+                    let f = frames.last().expect("an option comes from a frame");
+                    match &f.pending {
+                        Some(before) if !f.decided && !self.verify_steps => {
+                            self.evaluated += 1;
+                            self.work += u64::from(target) + 1;
+                            let (decision, pending) = self
+                                .judge
+                                .resume(before, f.hole, &value, &self.fills, &mut self.hints)
+                                .map_err(LazyError::Eval)?;
+                            let current = match decision {
+                                Decision::Refuted => None,
+                                _ => {
+                                    let mut p = partial(f, value, new);
+                                    p.pending = Some(Rc::new(pending));
+                                    Some(p)
+                                }
+                            };
+                            (current, decision)
                         }
-                        let mut current = partial(f, value, new);
-                        current.pending = Some(Rc::new(pending));
-                        let hole = match self.hole_to_fill(decision, &mut current) {
-                            Some(hole) => hole,
-                            None => return Ok(Some(current.args)),
-                        };
-                        match self.push_frame(&mut frames, current, hole)? {
-                            Some(c) => candidate = Some(c),
-                            None => return Ok(None),
+                        _ => {
+                            let mut p = partial(f, value, new);
+                            let decision = self.judged(&mut p, target)?;
+                            (Some(p), decision)
                         }
-                        continue;
                     }
-                    _ => start = Some(partial(f, value, new)),
                 }
-            }
-            let mut current = start.take().expect("a partial input or an option to judge");
-            let decision = if current.decided {
-                Decision::True
-            } else {
-                self.evaluated += 1;
-                self.work += u64::from(target) + 1;
-                // What the last fill changed, judged against what the
-                // specs left undecided before it.
-                let (decision, pending) = match (&current.pending, &current.filled) {
-                    (Some(before), Some((hole, by))) => {
-                        self.judge.resume(before, *hole, by, &self.fills, &mut self.hints)
-                    }
-                    _ => self.judge.start(&current.args, &mut self.hints),
+                None => {
+                    let mut p = start.take().expect("the attempt's partial input, judged first");
+                    let decision = self.judged(&mut p, target)?;
+                    (Some(p), decision)
                 }
-                .map_err(LazyError::Eval)?;
-                current.pending = Some(Rc::new(pending));
-                if self.verify_steps {
-                    self.agrees(&current.args, &decision)?;
-                }
-                decision
             };
-            if let Decision::Refuted = decision {
+            let (Some(mut current), false) = (current, matches!(decision, Decision::Refuted)) else {
                 match next_option(&mut frames, &mut self.fills) {
                     Some(c) => candidate = Some(c),
                     None => return Ok(None),
                 }
                 continue;
-            }
+            };
             let hole = match self.hole_to_fill(decision, &mut current) {
                 Some(hole) => hole,
                 None => return Ok(Some(current.args)),
@@ -506,6 +487,28 @@ impl<'m> Sampler<'m> {
                 None => return Ok(None),
             }
         }
+    }
+
+    /// What the specs say of `current`, judged by its last fill (or whole,
+    /// at an attempt's start); what they leave undecided kept in it.
+    fn judged(&mut self, current: &mut Partial, target: u32) -> Result<Decision, LazyError> {
+        if current.decided {
+            return Ok(Decision::True);
+        }
+        self.evaluated += 1;
+        self.work += u64::from(target) + 1;
+        // What the last fill changed, judged against what the specs left
+        // undecided before it.
+        let (decision, pending) = match (&current.pending, &current.filled) {
+            (Some(before), Some((hole, by))) => self.judge.resume(before, *hole, by, &self.fills, &mut self.hints),
+            _ => self.judge.start(&current.args, &mut self.hints),
+        }
+        .map_err(LazyError::Eval)?;
+        current.pending = Some(Rc::new(pending));
+        if self.verify_steps {
+            self.agrees(&current.args, &decision)?;
+        }
+        Ok(decision)
     }
 
     /// The hole to fill next in `current`, which the specs did not refute
