@@ -563,10 +563,12 @@ impl<'m> Env<'m> {
     fn replaced(&mut self, v: &Value) -> (Option<Value>, bool) {
         match v {
             Value::Int(_) | Value::Bool(_) => (None, true),
-            Value::Hole(_) => {
+            Value::Hole(h) => {
                 let r = self.resolve(v.clone());
-                if matches!(r, Value::Hole(_)) {
-                    return (None, false);
+                if let Value::Hole(g) = r {
+                    // Open, or filled with another hole (which is then the
+                    // one to wait on).
+                    return ((g != *h).then_some(r), false);
                 }
                 let (inner, complete) = self.replaced(&r);
                 (Some(inner.unwrap_or(r)), complete)

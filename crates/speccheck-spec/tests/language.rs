@@ -258,9 +258,8 @@ fn a_comparison_waiting_on_a_hole_decides_as_the_comparison_does() {
         assert_eq!(Env::new(&m).with_fills(&[None, None]).resume(&out[0], &mut again), Ok(true), "{spec}");
         assert_eq!(again.len(), 1, "{spec}: still waiting on the open hole");
         assert_eq!(again[0].hints(), out[0].hints(), "{spec}");
-        // A comparison of the hole itself filled with another hole: waits
-        // on that one, then decides.
-        if ["k < 7", "7 > k", "k >= -2"].contains(&spec) {
+        // Filled with another hole: waits on that one, then decides.
+        if out.len() == 1 {
             let mut moved = Vec::new();
             let fills = [None, Some(Value::Hole(2)), None];
             assert_eq!(Env::new(&m).with_fills(&fills).resume(&out[0], &mut moved), Ok(true), "{spec}");
