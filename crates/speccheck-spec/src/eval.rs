@@ -742,7 +742,7 @@ impl<'m> Env<'m> {
     }
 
     /// Whether `e` is the hole `h` itself (not a computation that needs it).
-    pub(crate) fn is_hole(&mut self, e: &Expr, h: u32) -> bool {
+    fn is_hole(&mut self, e: &Expr, h: u32) -> bool {
         matches!(e, Expr::Var(_) | Expr::Field(..)) && matches!(self.eval(e), Ok(Value::Hole(g)) if g == h)
     }
 
@@ -1218,7 +1218,7 @@ impl<'m> Env<'m> {
 }
 
 /// `op` with its sides swapped (`a < b` is `b > a`).
-pub(crate) fn flipped(op: BinOp) -> BinOp {
+fn flipped(op: BinOp) -> BinOp {
     match op {
         BinOp::Lt => BinOp::Gt,
         BinOp::Le => BinOp::Ge,

@@ -16,9 +16,7 @@
 use std::sync::Arc;
 
 use crate::ast::{BinOp, Expr};
-use crate::eval::{
-    Bound, Env, EvalError, Hint, Name, STACK_RED_ZONE, STACK_SEGMENT, Side, compare, flipped, is_builtin,
-};
+use crate::eval::{Bound, Env, EvalError, Hint, Name, STACK_RED_ZONE, STACK_SEGMENT, Side, compare, is_builtin};
 use crate::measure::{Body, Measure};
 use crate::value::Value;
 
@@ -287,7 +285,7 @@ impl Env<'_> {
                     && self.exact_hint == Some(mark) =>
             {
                 let hint = self.hints.pop().expect("one hint");
-                if self.exact_comparison(e, &hint, h) {
+                if is_comparison(e) {
                     out.push(Residual {
                         root: root.clone(),
                         way,
@@ -322,20 +320,14 @@ impl Env<'_> {
         let vars = self.vars.iter().map(|(n, b)| (n.clone(), Bound::Value(self.read(b).clone()))).collect();
         Residual { root: root.clone(), way, vars, hole, also: Arc::new([]), hints: hints.into(), compared: None }
     }
+}
 
-    /// Whether `e` is exactly the comparison `hint` says: the hole `h`
-    /// itself (a name or a field, not `h + 1`) on one side, an integer on
-    /// the other, `<`, `<=`, `>` or `>=`. (The caller has checked that the
-    /// hint is the one `e`'s own comparison left, not one met inside its
-    /// other side: `k < (if k < 5 { 0 } else { 10 })`.)
-    fn exact_comparison(&mut self, e: &Expr, hint: &Hint, h: u32) -> bool {
-        let Expr::Binary(op, a, b) = e else { return false };
-        if !matches!(op, BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge) || hint.hole != h {
-            return false;
-        }
-        if !matches!(hint.other, Side::Known(_)) {
-            return false;
-        }
-        (hint.op == *op && self.is_hole(a, h)) || (hint.op == flipped(*op) && self.is_hole(b, h))
-    }
+/// Whether `e` is itself an integer comparison. A conjunct that is one,
+/// waiting on a hole with `exact_hint` naming the one hint it left, is
+/// exactly that hint: the comparison that met the hole sets `exact_hint`
+/// last, and only when one side is the hole itself and the other an
+/// integer (`k < 7`, not `k + 1 < 7`, nor the `k < 5` met inside
+/// `k < (if k < 5 { 0 } else { 10 })`).
+fn is_comparison(e: &Expr) -> bool {
+    matches!(e, Expr::Binary(BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge, ..))
 }
