@@ -442,12 +442,7 @@ impl<'m> Sampler<'m> {
                     let f = frames.last().expect("an option comes from a frame");
                     match &f.pending {
                         Some(before) if !f.decided && !self.verify_steps => {
-                            self.evaluated += 1;
-                            self.work += u64::from(target) + 1;
-                            let (decision, pending) = self
-                                .judge
-                                .resume(before, f.hole, &value, &self.fills, &mut self.hints)
-                                .map_err(LazyError::Eval)?;
+                            let (decision, pending) = self.resumed(before, f.hole, &value, target)?;
                             let current = match decision {
                                 Decision::Refuted => None,
                                 _ => {
@@ -495,20 +490,37 @@ impl<'m> Sampler<'m> {
         if current.decided {
             return Ok(Decision::True);
         }
-        self.evaluated += 1;
-        self.work += u64::from(target) + 1;
-        // What the last fill changed, judged against what the specs left
-        // undecided before it.
         let (decision, pending) = match (&current.pending, &current.filled) {
-            (Some(before), Some((hole, by))) => self.judge.resume(before, *hole, by, &self.fills, &mut self.hints),
-            _ => self.judge.start(&current.args, &mut self.hints),
-        }
-        .map_err(LazyError::Eval)?;
+            (Some(before), Some((hole, by))) => self.resumed(before, *hole, by, target)?,
+            _ => {
+                self.count_judgement(target);
+                self.judge.start(&current.args, &mut self.hints).map_err(LazyError::Eval)?
+            }
+        };
         current.pending = Some(Rc::new(pending));
         if self.verify_steps {
             self.agrees(&current.args, &decision)?;
         }
         Ok(decision)
+    }
+
+    /// What the last fill (`hole` by `by`) changed, judged against what
+    /// the specs left undecided before it.
+    fn resumed(
+        &mut self,
+        before: &Pending,
+        hole: u32,
+        by: &Value,
+        target: u32,
+    ) -> Result<(Decision, Pending), LazyError> {
+        self.count_judgement(target);
+        self.judge.resume(before, hole, by, &self.fills, &mut self.hints).map_err(LazyError::Eval)
+    }
+
+    /// Counts a judgement, weighted by the size tried (see [`WORK_LIMIT`]).
+    fn count_judgement(&mut self, target: u32) {
+        self.evaluated += 1;
+        self.work += u64::from(target) + 1;
     }
 
     /// The hole to fill next in `current`, which the specs did not refute
