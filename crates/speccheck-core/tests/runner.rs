@@ -104,6 +104,21 @@ fn flaky_properties_are_reported_as_flaky() {
 }
 
 #[test]
+fn a_flaky_failure_does_not_hide_a_later_one_that_comes_back() {
+    let odd_seen = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let seen = odd_seen.clone();
+    let r = Property::new(any::<u8>()).config(quiet("flaky, then real")).run(move |x: u8| {
+        // The first odd input fails, once only; every input from 200 on fails.
+        let first_odd = x % 2 == 1 && !seen.swap(true, Ordering::SeqCst);
+        !first_odd && x < 200
+    });
+    let c = failed(&r);
+    assert_eq!(c.inputs[0].1.to_string(), "200", "{r}");
+    assert!(r.warnings.iter().any(|w| w.contains("passed when run again (flaky)")), "{:?}", r.warnings);
+    assert!(odd_seen.load(Ordering::SeqCst));
+}
+
+#[test]
 fn same_seed_same_counterexample() {
     let run =
         || Property::new(any::<Vec<u16>>()).config(quiet("det")).run(|xs: Vec<u16>| xs.len() < 3 || xs[0] < xs[1]);

@@ -583,13 +583,14 @@ fn body<P: Protocol, S: Solver>(
             }
             if !same
                 && attempt >= attempts
-                && other.is_some()
                 && let Some(seen) = seen
             {
                 // An observed execution of this script that failed as the
                 // search's failure, said to be one: the system chose another
-                // interleaving on every attempt since.
-                let now = other.as_ref().map(|o| o.verdict.to_string()).unwrap_or_default();
+                // interleaving on every attempt since (one that showed
+                // another failure, or none: the rejection seen stays a
+                // response no behaviour of the model explains).
+                let now = other.as_ref().map_or_else(|| exec.verdict.to_string(), |o| o.verdict.to_string());
                 tc.note(|| {
                     format!(
                         "the final run of the shrunk script did not show this failure in {attempts} attempts \

@@ -256,19 +256,39 @@ impl Service for Garbage {
     fn closing(&mut self, _: &mut Vec<Conn>) {}
 }
 
-/// A correct echo server, but the first server of all to receive bytes
-/// answers them with garbage.
-struct BrokenOnce {
-    used: Arc<std::sync::atomic::AtomicBool>,
+/// A correct echo server, but the first `broken_for` servers of all to
+/// receive bytes answer them with garbage (`served` counts those servers).
+struct BrokenFor {
+    served: Arc<std::sync::atomic::AtomicUsize>,
+    broken_for: usize,
     broken: Option<bool>,
     real: Box<dyn Service>,
     garbage: Garbage,
 }
 
-impl Service for BrokenOnce {
+impl BrokenFor {
+    /// A target whose first `broken_for` servers to receive bytes are
+    /// broken, and the count of servers that received bytes.
+    fn target(broken_for: usize) -> (InProcess, Arc<std::sync::atomic::AtomicUsize>) {
+        let served = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let count = served.clone();
+        let target = InProcess::new("broken for a while", move |_| {
+            Box::new(BrokenFor {
+                served: served.clone(),
+                broken_for,
+                broken: None,
+                real: EchoServer::service(0),
+                garbage: Garbage(Vec::new()),
+            })
+        });
+        (target, count)
+    }
+}
+
+impl Service for BrokenFor {
     fn receive(&mut self, conn: Conn, bytes: &[u8]) {
-        let used = &self.used;
-        if *self.broken.get_or_insert_with(|| !used.swap(true, std::sync::atomic::Ordering::SeqCst)) {
+        let (served, broken_for) = (&self.served, self.broken_for);
+        if *self.broken.get_or_insert_with(|| served.fetch_add(1, std::sync::atomic::Ordering::SeqCst) < broken_for) {
             self.garbage.receive(conn, bytes);
         } else {
             self.real.receive(conn, bytes);
@@ -289,19 +309,36 @@ fn a_failure_that_never_reproduces_is_flaky_and_keeps_its_trace() {
     // later one a correct server: the failure is never confirmed, so there
     // is no final run, and the report must still carry the execution that
     // failed.
-    let used = Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let target = InProcess::new("broken once", move |_| {
-        Box::new(BrokenOnce {
-            used: used.clone(),
-            broken: None,
-            real: EchoServer::service(0),
-            garbage: Garbage(Vec::new()),
-        })
-    });
+    let (target, _) = BrokenFor::target(1);
     let r = Tester::new(EchoProtocol::<false>::new(0), target).config(config("flaky", 20)).run();
     assert!(matches!(r.run.verdict, RunVerdict::Flaky(_)), "{r}");
     let exec = r.final_execution.as_ref().expect("the failing execution, as found");
     assert!(exec.verdict.is_failure() && !exec.trace.is_empty(), "{}", exec.verdict);
+}
+
+#[test]
+fn a_failure_shrunk_on_its_script_is_reported_when_the_final_run_never_shows_it() {
+    // A run against a server broken throughout: the failure is confirmed,
+    // shrunk, and shown by the final run's first attempt, which is the
+    // last execution of the run.
+    let (target, served) = BrokenFor::target(usize::MAX);
+    let r = Tester::new(EchoProtocol::<false>::new(0), target).config(config("final", 20)).run();
+    assert!(matches!(r.run.verdict, RunVerdict::Failed(_)), "{r}");
+    let until_final = served.load(std::sync::atomic::Ordering::SeqCst) - 1;
+    // The same run against a server that is mended just before the final
+    // run: every attempt of it passes, but the shrinker saw the shrunk
+    // script fail, and that observed execution is the counterexample.
+    let (target, _) = BrokenFor::target(until_final);
+    let r = Tester::new(EchoProtocol::<false>::new(0), target).config(config("final", 20)).run();
+    assert!(matches!(r.run.verdict, RunVerdict::Failed(_)), "an observed failure is not flaky:\n{r}");
+    let exec = r.final_execution.as_ref().expect("the shrinking run's execution");
+    assert!(exec.verdict.is_failure() && !exec.trace.is_empty(), "{}", exec.verdict);
+    let RunVerdict::Failed(failure) = &r.run.verdict else { unreachable!() };
+    assert!(
+        failure.notes.iter().any(|n| n.contains("did not show this failure") && n.contains("accepted")),
+        "the report says the final run never showed it: {:?}",
+        failure.notes
+    );
 }
 
 /// A shared target (the tests run one target under two protocols).

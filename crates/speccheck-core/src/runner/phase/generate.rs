@@ -6,11 +6,13 @@
 //!
 //! Cases are drawn in *plain* mode (no choices or spans recorded); a
 //! failing one is run again from its seed with recording on, which doubles
-//! as the first check that the failure is not flaky.
+//! as the first check that the failure is not flaky. A flaky failure does
+//! not stop the loop: it is the verdict only if no later failure comes
+//! back when run again.
 
 use crate::test_case::CaseControl as _;
 use std::sync::atomic::Ordering;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::{Origin, Searched, abandoned};
 use crate::case::{FailureInfo, Outcome};
@@ -25,11 +27,55 @@ use crate::watch::Phase;
 /// The generation time of the first inputs past which a run is stopped.
 const TOO_SLOW: std::time::Duration = std::time::Duration::from_secs(1);
 
+/// A failure that did not come back when its case ran again, kept while
+/// the search goes on for one that does.
+struct Flaky {
+    searched: Searched,
+    /// When it first failed.
+    time: Option<Duration>,
+}
+
 impl Engine {
-    /// The random generation phase.
+    /// The random generation phase. A failure that does not come back when
+    /// its case runs again does not end it: a system whose failures depend
+    /// on scheduling (a server's interleaving of connections, threads) may
+    /// show a failure that does come back later in the same run, and that
+    /// one is worth more to the user. The first flaky failure is the verdict
+    /// when none comes back; otherwise the report warns of it.
     pub(crate) fn generate(&self, stats: &mut RunStats, warnings: &mut Vec<String>, started: Instant) -> Searched {
+        let mut flaky = None;
+        let searched = self.generate_past_flaky(stats, warnings, started, &mut flaky);
+        let Some(Flaky { searched: first, time }) = flaky else { return searched };
+        match searched {
+            Searched::Found(found) => {
+                warnings.push(flaky_warning(&first));
+                Searched::Found(found)
+            }
+            // A hang is reported by the watching thread.
+            _ if self.watch.is_abandoned() => searched,
+            _ => {
+                stats.time_to_failure = time;
+                first
+            }
+        }
+    }
+
+    /// [`generate`](Self::generate) but for what it does with the first
+    /// flaky failure, which is left in `flaky`.
+    fn generate_past_flaky(
+        &self,
+        stats: &mut RunStats,
+        warnings: &mut Vec<String>,
+        started: Instant,
+        flaky: &mut Option<Flaky>,
+    ) -> Searched {
         if let Some(s) = self.simplest_first(stats, started) {
-            return s;
+            match s {
+                Searched::Found(f) if f.origin == Origin::Flaky => {
+                    keep_first(flaky, Searched::Found(f), stats.time_to_failure);
+                }
+                s => return s,
+            }
         }
         let cases = self.config.shard_cases();
         let max_rejects = cases * u64::from(self.config.max_discard_ratio.max(1));
@@ -64,7 +110,14 @@ impl Engine {
                 Ok(Batch::Failed(index, failure)) => {
                     // The input failed now; `confirm` runs it again, recorded.
                     tally.stats.time_to_failure = Some(started.elapsed());
-                    return self.confirm(index, failure);
+                    match self.confirm(index, failure) {
+                        Searched::Found(f) if f.origin == Origin::Flaky => {
+                            keep_first(flaky, Searched::Found(f), tally.stats.time_to_failure);
+                            // The cases after it were not counted.
+                            next = index + 1;
+                        }
+                        confirmed => return confirmed,
+                    }
                 }
                 Err(e) => return Searched::over(RunVerdict::Incomplete { reason: e }),
             }
@@ -158,4 +211,25 @@ impl Engine {
     pub(crate) fn input_number(&self, index: u64) -> u64 {
         if index == SIMPLEST_CASE { 1 } else { index + 1 + self.preceding.load(Ordering::Relaxed) }
     }
+}
+
+/// Keeps `searched`, a flaky failure, unless one is kept already.
+fn keep_first(flaky: &mut Option<Flaky>, searched: Searched, time: Option<Duration>) {
+    flaky.get_or_insert(Flaky { searched, time });
+}
+
+/// What the report says of a flaky failure when the search went on to a
+/// failure that came back.
+fn flaky_warning(flaky: &Searched) -> String {
+    let (after, message) = match flaky {
+        Searched::Found(f) => match &f.case.outcome {
+            Outcome::Fail(info) => (f.found_after, info.message.lines().next().unwrap_or_default().to_string()),
+            _ => (f.found_after, String::new()),
+        },
+        _ => (0, String::new()),
+    };
+    format!(
+        "input {after} failed ({message}) but passed when run again (flaky); the search went on, and the failure \
+         reported came back when run again"
+    )
 }
