@@ -45,8 +45,9 @@
 //! the last few thousand splices made is tried again (a root with nothing
 //! of its own to draw, over parts drawn before). The case in 256 that
 //! builds afresh brings new shapes into the parts (every spliced input
-//! brings a new node and its keys). Hypothesis splices parts of earlier
-//! inputs the same way.
+//! brings a new node and its keys); it builds a small input (up to 16
+//! nodes, `RENEW_SIZE`), since splicing grows the large ones from the
+//! parts. Hypothesis splices parts of earlier inputs the same way.
 
 use std::collections::HashMap;
 use std::rc::Rc;
