@@ -512,19 +512,25 @@ fn record_finding(shared: &Shared, exec: &Execution) {
     }
 }
 
-/// A confirmation that showed another failure than the one it confirms
-/// (that one never came back): the core runner shrinks what the
-/// confirmation showed, so the search's failure becomes that one, and the
-/// report says so.
-fn retarget(shared: &Shared, confirmed: &Verdict, attempts: usize) {
+/// A confirmation that showed another failure than the search's (that
+/// one never came back): the core runner shrinks what the confirmation
+/// showed, so the search's failure becomes that one. The report says so
+/// when the confirmation showed another failure than its own script's
+/// (`found`); the search's failure may also be an earlier script's that
+/// never came back at all, which the core runner reports as flaky.
+fn retarget(shared: &Shared, confirmed: &Verdict, found: &Verdict, attempts: usize) {
     let mut target = shared.target.lock().unwrap_or_else(|e| e.into_inner());
-    let Some(seen) = target.as_ref().filter(|t| !confirmed.is_within(t)) else { return };
-    shared.warnings.lock().unwrap_or_else(|e| e.into_inner()).push(format!(
-        "the failure first seen ({}) did not come back in {attempts} runs of its script; another one did ({}), \
-         and it is the failure reported (the interleaving of the connections is the system's)",
-        seen.identity(),
-        confirmed.identity()
-    ));
+    if target.as_ref().is_none_or(|t| confirmed.is_within(t)) {
+        return;
+    }
+    if !confirmed.is_within(found) {
+        shared.warnings.lock().unwrap_or_else(|e| e.into_inner()).push(format!(
+            "the failure first seen ({}) did not come back in {attempts} runs of its script; another one did \
+             ({}), and it is the failure reported (the interleaving of the connections is the system's)",
+            found.identity(),
+            confirmed.identity()
+        ));
+    }
     *target = Some(confirmed.clone());
     if let Some(first) = shared.first.lock().unwrap_or_else(|e| e.into_inner()).as_mut() {
         first.identity = confirmed.identity();
@@ -626,8 +632,10 @@ fn body<P: Protocol, S: Solver>(
             return Outcome::Discard { reason: format!("setup error: {e}") };
         }
     };
-    if repeat.is_some() && exec.verdict.is_failure() {
-        retarget(shared, &exec.verdict, settings.attempts.max(1));
+    if let Some((_, _, found)) = &repeat
+        && exec.verdict.is_failure()
+    {
+        retarget(shared, &exec.verdict, found, settings.attempts.max(1));
     }
     let executions = shared.executions.fetch_add(1, Ordering::Relaxed) + 1;
     let interactions =

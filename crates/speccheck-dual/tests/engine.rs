@@ -270,6 +270,12 @@ impl BrokenFor {
     /// A target whose first `broken_for` servers to receive bytes are
     /// broken, and the count of servers that received bytes.
     fn target(broken_for: usize) -> (InProcess, Arc<std::sync::atomic::AtomicUsize>) {
+        BrokenFor::then(broken_for, 0)
+    }
+
+    /// [`BrokenFor::target`], the servers after the broken ones closing
+    /// each connection after `close_every` requests (0: never).
+    fn then(broken_for: usize, close_every: usize) -> (InProcess, Arc<std::sync::atomic::AtomicUsize>) {
         let served = Arc::new(std::sync::atomic::AtomicUsize::new(0));
         let count = served.clone();
         let target = InProcess::new("broken for a while", move |_| {
@@ -277,7 +283,7 @@ impl BrokenFor {
                 served: served.clone(),
                 broken_for,
                 broken: None,
-                real: EchoServer::service(0),
+                real: EchoServer::service(close_every),
                 garbage: Garbage(Vec::new()),
             })
         });
@@ -314,6 +320,24 @@ fn a_failure_that_never_reproduces_is_flaky_and_keeps_its_trace() {
     assert!(matches!(r.run.verdict, RunVerdict::Flaky(_)), "{r}");
     let exec = r.final_execution.as_ref().expect("the failing execution, as found");
     assert!(exec.verdict.is_failure() && !exec.trace.is_empty(), "{}", exec.verdict);
+}
+
+#[test]
+fn a_flaky_failure_does_not_hide_a_later_one_that_comes_back() {
+    // The first server to receive bytes answers garbage, once; every later
+    // one closes its connections after three requests, which the model
+    // does not allow: a failure that comes back.
+    let (target, _) = BrokenFor::then(1, 3);
+    let r = Tester::new(EchoProtocol::<false>::new(0), target).config(config("flaky then real", 50)).run();
+    assert!(matches!(r.run.verdict, RunVerdict::Failed(_)), "{r}");
+    let last = r.final_execution.as_ref().expect("a final execution");
+    assert!(!matches!(last.verdict, speccheck_dual::exec::Verdict::Malformed { .. }), "{}", last.verdict);
+    let warnings = &r.run.warnings;
+    assert!(warnings.iter().any(|w| w.contains("passed when run again (flaky)")), "{warnings:?}");
+    assert!(
+        !warnings.iter().any(|w| w.contains("did not come back")),
+        "no confirmation showed another failure: {warnings:?}"
+    );
 }
 
 #[test]
