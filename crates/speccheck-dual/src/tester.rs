@@ -252,8 +252,9 @@ impl Shrunk {
     }
 }
 
-/// A failing script, the pace it was taken at, and its failure.
-type Paced = (Vec<Step>, Vec<Duration>, Verdict);
+/// A failing script, the pace it was taken at, and its failure (with when
+/// the run met it).
+type Paced = (Vec<Step>, Vec<Duration>, FirstFailure);
 
 /// Called after every execution (progress reports).
 type OnExecution = Arc<dyn Fn(&Execution) + Send + Sync>;
@@ -514,27 +515,33 @@ fn record_finding(shared: &Shared, exec: &Execution) {
 
 /// A confirmation that showed another failure than the search's (that
 /// one never came back): the core runner shrinks what the confirmation
-/// showed, so the search's failure becomes that one. The report says so
-/// when the confirmation showed another failure than its own script's
-/// (`found`); the search's failure may also be an earlier script's that
-/// never came back at all, which the core runner reports as flaky.
-fn retarget(shared: &Shared, confirmed: &Verdict, found: &Verdict, attempts: usize) {
+/// showed, so the search's failure becomes that one, and the run's first
+/// failure is reported as it. Either the confirmation showed another
+/// failure than its own script's (`found`, which the report says), or
+/// the search's failure was an earlier script's that never came back at
+/// all (which the core runner reports as flaky): then the first failure
+/// is this script's, with when the run met it.
+fn retarget(shared: &Shared, confirmed: &Verdict, found: &FirstFailure, attempts: usize) {
     let mut target = shared.target.lock().unwrap_or_else(|e| e.into_inner());
     if target.as_ref().is_none_or(|t| confirmed.is_within(t)) {
         return;
     }
-    if !confirmed.is_within(found) {
-        shared.warnings.lock().unwrap_or_else(|e| e.into_inner()).push(format!(
-            "the failure first seen ({}) did not come back in {attempts} runs of its script; another one did \
-             ({}), and it is the failure reported (the interleaving of the connections is the system's)",
-            found.identity(),
-            confirmed.identity()
-        ));
-    }
     *target = Some(confirmed.clone());
-    if let Some(first) = shared.first.lock().unwrap_or_else(|e| e.into_inner()).as_mut() {
-        first.identity = confirmed.identity();
-        first.verdict = confirmed.clone();
+    let (identity, verdict) = (confirmed.identity(), confirmed.clone());
+    let mut first = shared.first.lock().unwrap_or_else(|e| e.into_inner());
+    if confirmed.is_within(&found.verdict) {
+        *first = Some(FirstFailure { identity, verdict, ..found.clone() });
+        return;
+    }
+    shared.warnings.lock().unwrap_or_else(|e| e.into_inner()).push(format!(
+        "the failure its script first showed ({}) did not come back in {attempts} runs of that script; another \
+         one did ({identity}), and it is the failure reported (the interleaving of the connections is the \
+         system's)",
+        found.identity
+    ));
+    if let Some(first) = first.as_mut() {
+        first.identity = identity;
+        first.verdict = verdict;
     }
 }
 
@@ -566,7 +573,7 @@ fn body<P: Protocol, S: Solver>(
         // that one never comes back.
         // The final run of a shrunk script wants the failure the search shrank.
         let shrunk = if tc.is_final() { shared.target.lock().unwrap_or_else(|e| e.into_inner()).clone() } else { None };
-        let wanted = repeat.as_ref().map(|(_, _, v)| v).or(shrunk.as_ref());
+        let wanted = repeat.as_ref().map(|(_, _, f)| &f.verdict).or(shrunk.as_ref());
         // The shrinking run that last showed the wanted failure on this
         // very script (the final run replays the shrunk script).
         let seen =
@@ -676,16 +683,17 @@ fn body<P: Protocol, S: Solver>(
     if !exec.verdict.is_failure() {
         return Outcome::Pass;
     }
+    let (identity, verdict) = (exec.verdict.identity(), exec.verdict.clone());
+    let found = FirstFailure { after: started.elapsed(), executions, interactions, identity, verdict };
     {
         let mut first = shared.first.lock().unwrap_or_else(|e| e.into_inner());
         if first.is_none() {
-            let (identity, verdict) = (exec.verdict.identity(), exec.verdict.clone());
-            *first = Some(FirstFailure { after: started.elapsed(), executions, interactions, identity, verdict });
+            *first = Some(found.clone());
             *shared.found_execution.lock().unwrap_or_else(|e| e.into_inner()) = Some(exec.clone());
         }
     }
     if generating && repeat.is_none() {
-        let failing = (exec.steps.clone(), exec.pacing.clone(), exec.verdict.clone());
+        let failing = (exec.steps.clone(), exec.pacing.clone(), found);
         shared.repeats.lock().unwrap_or_else(|e| e.into_inner()).insert(seed, failing);
     }
     // The failure's identity: the one found first when this is a narrower

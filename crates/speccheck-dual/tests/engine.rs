@@ -334,6 +334,11 @@ fn a_flaky_failure_does_not_hide_a_later_one_that_comes_back() {
     assert!(!matches!(last.verdict, speccheck_dual::exec::Verdict::Malformed { .. }), "{}", last.verdict);
     let warnings = &r.run.warnings;
     assert!(warnings.iter().any(|w| w.contains("passed when run again (flaky)")), "{warnings:?}");
+    let first = r.first_failure.as_ref().expect("a first failure");
+    assert!(
+        first.executions > 2 && last.verdict.is_within(&first.verdict),
+        "the first failure is the one reported, as the run met it: {first:?}"
+    );
     assert!(
         !warnings.iter().any(|w| w.contains("did not come back")),
         "no confirmation showed another failure: {warnings:?}"

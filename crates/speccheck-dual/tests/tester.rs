@@ -134,7 +134,7 @@ fn a_failure_whose_confirmation_shows_another_reports_the_one_confirmed() {
     let last = r.final_execution.as_ref().expect("a final execution");
     assert!(last.verdict.is_within(&first.verdict), "{} / {}\n{r}", first.identity, last.verdict.identity());
     assert!(
-        r.run.warnings.iter().any(|w| w.contains("first seen (liveness)") && w.contains("did not come back")),
+        r.run.warnings.iter().any(|w| w.contains("first showed (liveness)") && w.contains("did not come back")),
         "the report says the first one did not come back: {:?}",
         r.run.warnings
     );

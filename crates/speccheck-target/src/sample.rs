@@ -45,9 +45,11 @@
 //! the last few thousand splices made is tried again (a root with nothing
 //! of its own to draw, over parts drawn before). The case in 256 that
 //! builds afresh brings new shapes into the parts (every spliced input
-//! brings a new node and its keys); it builds a small input (up to 16
-//! nodes, `RENEW_SIZE`), since splicing grows the large ones from the
-//! parts. Hypothesis splices parts of earlier inputs the same way.
+//! brings a new node and its keys). Such a build (and that of a case
+//! whose splices all fail) starts small, at 16 nodes at most
+//! (`RENEW_SIZE`; higher only when the spec wants larger inputs), since
+//! splicing grows the large inputs from the parts. Hypothesis splices
+//! parts of earlier inputs the same way.
 
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -115,10 +117,11 @@ const SPLICE_AFTER: u64 = 100;
 /// hole judged, and a constrained shape backtracks more the larger it
 /// is), while a splice grows an input from parts at the cost of its new
 /// root. Measured on the Target bench's sampler rates over three seeds:
-/// against builds up to the case's size, 1.1-1.4x the red-black trees of
-/// 8 nodes or more a second, 1.4-1.9x the maps, 2x the lists, 3x the
-/// StackSets; the inputs of 32 nodes or more, which splices make, fell
-/// (maps: 230 to 55 in 3 s). 8 made more inputs of 8 or more but a third
+/// against builds up to the case's size, 1.1-1.4x (per seed) the
+/// red-black trees of 8 nodes or more a second, 1.4-1.9x the maps, 2x
+/// the lists, 3x the StackSets; the trees and maps of 32 nodes or more,
+/// which only splices of large parts make, fell (maps: 223-284 to 46-74
+/// in 3 s). 8 made more inputs of 8 or more but a third
 /// fewer of 16 or more (the parts then grew too slowly).
 const RENEW_SIZE: u32 = 16;
 /// Measure results the judgement keeps before it starts again (see

@@ -1,8 +1,9 @@
 //! Random generation: the generator's simplest input first, then random
 //! case `i` from seed `case_seed(run_seed, i)` at size `case_size(i)`, so
 //! results never depend on where cases ran. One loop, whatever the
-//! executor: it hands out batches of case numbers and stops on a failure,
-//! on enough passes, on too many rejections, or at the time budget.
+//! executor: it hands out batches of case numbers and stops on a failure
+//! that comes back when run again, on enough passes, on too many
+//! rejections, or at the time budget.
 //!
 //! Cases are drawn in *plain* mode (no choices or spans recorded); a
 //! failing one is run again from its seed with recording on, which doubles
@@ -47,7 +48,9 @@ impl Engine {
         let searched = self.generate_past_flaky(stats, warnings, started, &mut flaky);
         let Some(Flaky { searched: first, time }) = flaky else { return searched };
         match searched {
-            Searched::Found(found) => {
+            // The target phase's failures are confirmed too: a flaky one
+            // there does not displace the first.
+            Searched::Found(found) if found.origin != Origin::Flaky => {
                 warnings.push(flaky_warning(&first));
                 Searched::Found(found)
             }
@@ -72,7 +75,7 @@ impl Engine {
         if let Some(s) = self.simplest_first(stats, started) {
             match s {
                 Searched::Found(f) if f.origin == Origin::Flaky => {
-                    keep_first(flaky, Searched::Found(f), stats.time_to_failure);
+                    keep_first(flaky, Searched::Found(f), stats.time_to_failure.take());
                 }
                 s => return s,
             }
@@ -112,7 +115,7 @@ impl Engine {
                     tally.stats.time_to_failure = Some(started.elapsed());
                     match self.confirm(index, failure) {
                         Searched::Found(f) if f.origin == Origin::Flaky => {
-                            keep_first(flaky, Searched::Found(f), tally.stats.time_to_failure);
+                            keep_first(flaky, Searched::Found(f), tally.stats.time_to_failure.take());
                             // The cases after it were not counted.
                             next = index + 1;
                         }
@@ -151,6 +154,9 @@ impl Engine {
             Outcome::Invalid(_) => None,
             Outcome::Fail(info) => {
                 stats.time_to_failure = Some(started.elapsed());
+                // Counted as the first input: a flaky failure here lets the
+                // search go on, and the inputs after it are numbered from 2.
+                self.preceding.store(1, Ordering::Relaxed);
                 Some(self.confirm(SIMPLEST_CASE, info))
             }
             outcome => {
@@ -213,7 +219,9 @@ impl Engine {
     }
 }
 
-/// Keeps `searched`, a flaky failure, unless one is kept already.
+/// Keeps `searched`, a flaky failure found at `time`, unless one is kept
+/// already. The run's time to failure is then unset again (taken here), so
+/// that a later failure that comes back sets its own.
 fn keep_first(flaky: &mut Option<Flaky>, searched: Searched, time: Option<Duration>) {
     flaky.get_or_insert(Flaky { searched, time });
 }
