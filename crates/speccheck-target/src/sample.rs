@@ -32,7 +32,7 @@
 //! inputs (a default run's, each built afresh and so independent of the
 //! others), 255 cases in 256 first try to splice: each growing argument is
 //! a constructor whose growing fields take *parts* of earlier inputs (up
-//! to 256 kept per type), a few at random as the options of the field's
+//! to 256 kept per type), 12 at random as the options of the field's
 //! hole, the largest first within its share of a size drawn up to the
 //! case's: a red-black tree over two subtrees of trees found before, its
 //! colour and key drawn as any hole's. The judgement decides each part as
@@ -94,8 +94,14 @@ const RETRIES: u32 = 4;
 const PARTS_KEPT: usize = 256;
 /// Splicing attempts per case, when a case splices.
 const SPLICE_ATTEMPTS: usize = 8;
-/// Parts of earlier inputs a hole of a splicing attempt tries first.
-const PART_OPTIONS: usize = 8;
+/// Parts of earlier inputs a hole of a splicing attempt tries first (the
+/// largest of them first). More options, more chances that a large part
+/// fits: measured on the Target bench's sampler rates (seed 1, builds
+/// alternated), 12 against 8 made twice the red-black trees of 16 nodes
+/// or more a second, 1.6x the maps, and 7x the red-black trees of 32 or
+/// more, for 1.5% fewer red-black trees of 8 or more, 5% fewer maps and
+/// 17% fewer lists.
+const PART_OPTIONS: usize = 12;
 /// Past the first inputs, one case in this many builds afresh; the others
 /// splice (see the module documentation). Measured on the Target bench's
 /// sampler rates: one in 8 spent two thirds of the time building, one in
