@@ -122,7 +122,8 @@ const SPLICE_AFTER: u64 = 100;
 /// splices take; what it costs grows faster than its size (each node is a
 /// hole judged, and a constrained shape backtracks more the larger it
 /// is), while a splice grows an input from parts at the cost of its new
-/// root. Measured on the Target bench's sampler rates over three seeds:
+/// root. Measured on the Target bench's sampler rates over three seeds, with
+/// 8 part options per hole (see [`PART_OPTIONS`] for 12):
 /// against builds up to the case's size, 1.1-1.4x (per seed) the
 /// red-black trees of 8 nodes or more a second, 1.4-1.9x the maps, 2x
 /// the lists, 3x the StackSets; the trees and maps of 32 nodes or more,

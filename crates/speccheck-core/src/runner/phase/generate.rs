@@ -15,7 +15,7 @@ use crate::test_case::CaseControl as _;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use super::{Origin, Searched, abandoned};
+use super::{Found, Origin, Searched, abandoned};
 use crate::case::{FailureInfo, Outcome};
 use crate::human;
 use crate::runner::engine::Engine;
@@ -31,7 +31,7 @@ const TOO_SLOW: std::time::Duration = std::time::Duration::from_secs(1);
 /// A failure that did not come back when its case ran again, kept while
 /// the search goes on for one that does.
 struct Flaky {
-    searched: Searched,
+    found: Box<Found>,
     /// When it first failed.
     time: Option<Duration>,
 }
@@ -46,7 +46,7 @@ impl Engine {
     pub(crate) fn generate(&self, stats: &mut RunStats, warnings: &mut Vec<String>, started: Instant) -> Searched {
         let mut flaky = None;
         let searched = self.generate_past_flaky(stats, warnings, started, &mut flaky);
-        let Some(Flaky { searched: first, time }) = flaky else { return searched };
+        let Some(Flaky { found: first, time }) = flaky else { return searched };
         match searched {
             // The target phase's failures are confirmed too: a flaky one
             // there does not displace the first.
@@ -58,7 +58,7 @@ impl Engine {
             _ if self.watch.is_abandoned() => searched,
             _ => {
                 stats.time_to_failure = time;
-                first
+                Searched::Found(first)
             }
         }
     }
@@ -75,7 +75,7 @@ impl Engine {
         if let Some(s) = self.simplest_first(stats, started) {
             match s {
                 Searched::Found(f) if f.origin == Origin::Flaky => {
-                    keep_first(flaky, Searched::Found(f), stats.time_to_failure.take());
+                    keep_first(flaky, f, stats.time_to_failure.take());
                 }
                 s => return s,
             }
@@ -115,7 +115,7 @@ impl Engine {
                     tally.stats.time_to_failure = Some(started.elapsed());
                     match self.confirm(index, failure) {
                         Searched::Found(f) if f.origin == Origin::Flaky => {
-                            keep_first(flaky, Searched::Found(f), tally.stats.time_to_failure.take());
+                            keep_first(flaky, f, tally.stats.time_to_failure.take());
                             // The cases after it were not counted.
                             next = index + 1;
                         }
@@ -219,22 +219,20 @@ impl Engine {
     }
 }
 
-/// Keeps `searched`, a flaky failure found at `time`, unless one is kept
-/// already. The run's time to failure is then unset again (taken here), so
-/// that a later failure that comes back sets its own.
-fn keep_first(flaky: &mut Option<Flaky>, searched: Searched, time: Option<Duration>) {
-    flaky.get_or_insert(Flaky { searched, time });
+/// Keeps `found`, a flaky failure found at `time`, unless one is kept
+/// already. Callers take `time` out of the run's statistics, so that a
+/// later failure that comes back sets its own.
+fn keep_first(flaky: &mut Option<Flaky>, found: Box<Found>, time: Option<Duration>) {
+    flaky.get_or_insert(Flaky { found, time });
 }
 
 /// What the report says of a flaky failure when the search went on to a
 /// failure that came back.
-fn flaky_warning(flaky: &Searched) -> String {
-    let (after, message) = match flaky {
-        Searched::Found(f) => match &f.case.outcome {
-            Outcome::Fail(info) => (f.found_after, info.message.lines().next().unwrap_or_default().to_string()),
-            _ => (f.found_after, String::new()),
-        },
-        _ => (0, String::new()),
+fn flaky_warning(flaky: &Found) -> String {
+    let after = flaky.found_after;
+    let message = match &flaky.case.outcome {
+        Outcome::Fail(info) => info.message.lines().next().unwrap_or_default(),
+        _ => "",
     };
     format!(
         "input {after} failed ({message}) but passed when run again (flaky); the search went on, and the failure \
