@@ -119,7 +119,7 @@ impl ByteStream {
     }
 
     /// The next choice of a draw of `0..=max` of `kind`.
-    #[inline]
+    #[inline(always)]
     pub fn next(&mut self, max: u64, kind: ChoiceKind) -> u64 {
         let w = width(max);
         if w == 0 {

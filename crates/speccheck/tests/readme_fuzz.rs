@@ -128,7 +128,11 @@ fn the_fuzzing_hot_path_reads_the_input_the_recording_decode_reads() {
     // again, recording its choices, and must be the same input.
     let seen: Arc<Mutex<Vec<String>>> = Arc::default();
     let body_seen = Arc::clone(&seen);
-    let target = Property::new((any::<Mixed>(), speccheck::gens::vec(any::<u16>(), 2..5)))
+    // Bounded integers (a target inside the range, below it, above it)
+    // take the hot path's own integer decode.
+    let bounded =
+        (speccheck::gens::ints(-7i32..=300), speccheck::gens::ints(5u8..=9), speccheck::gens::ints(-90i64..=-3));
+    let target = Property::new((any::<Mixed>(), speccheck::gens::vec(any::<u16>(), 2..5), bounded))
         .config(Config { database: None, ..Config::default() })
         .named("hot-path")
         .fuzz_target(move |v| body_seen.lock().unwrap().push(format!("{v:?}")));

@@ -27,8 +27,9 @@ macro_rules! int_arbitrary {
             fn draw(tc: &mut TestCase) -> Self { tc.draw_int(<$t as Integer>::MIN, <$t as Integer>::MAX) }
             #[inline(always)]
             fn generate(tc: &mut TestCase) -> Self {
-                if tc.is_plain() {
-                    // No one sees spans now, and a leaf has nothing nested.
+                if tc.spans_unobserved() {
+                    // No one sees spans now (random generation, or a
+                    // fuzzer's bytes), and a leaf has nothing nested.
                     return Self::draw(tc);
                 }
                 tc.start_value(Self::type_info);

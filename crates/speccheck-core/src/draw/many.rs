@@ -88,7 +88,21 @@ impl Many {
     /// uninstrumented traces none of it.
     #[inline(never)]
     pub(crate) fn more_bytes(&mut self, tc: &mut TestCase) -> bool {
-        self.more(tc)
+        // `more`'s draw as it reads bytes, without the call out of line
+        // that generic callers need.
+        let go = if self.count < self.min {
+            true
+        } else if self.count >= self.max {
+            false
+        } else {
+            tc.next_plain_bytes(1, ChoiceKind::More) == 1
+        };
+        if go {
+            self.count += 1;
+        } else {
+            tc.note_length(self.count);
+        }
+        go
     }
 
     /// [`more`](Self::more) in plain mode ([`TestCase::is_plain`]): the

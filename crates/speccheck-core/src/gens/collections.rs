@@ -215,7 +215,18 @@ pub(crate) fn draw_elements<T, S: Sink<T>>(
             batch(tc, n, sink);
             return;
         }
+        // From bytes the length is not known up front: at the first
+        // element, room for as many as the bytes left could make, within
+        // the bounds and a kilobyte (growing the buffer element by element
+        // cost more than the elements' draws). At random the target is
+        // reserved above.
+        let mut sized = plain;
         while if plain { many.more_plain(tc) } else { many.more_bytes(tc) } {
+            if !sized {
+                sized = true;
+                let fits = 1024 / std::mem::size_of::<T>().max(1);
+                sink.reserve(range.min.saturating_add(tc.bytes_left()).min(range.max).min(fits));
+            }
             let v = elem(tc);
             if !sink.keep(v) && !many.reject() {
                 // Stopped growing (duplicates): its length is what it kept.

@@ -369,6 +369,13 @@ impl TestCase {
     /// crate only (see `bytes_plain`).
     #[inline(never)]
     fn draw_plain_bytes(&mut self, max: u64, kind: ChoiceKind) -> u64 {
+        self.next_plain_bytes(max, kind)
+    }
+
+    /// [`draw_plain_bytes`](Self::draw_plain_bytes) inlined, for callers in
+    /// this crate that are themselves out of line (an integer's draw).
+    #[inline(always)]
+    pub(crate) fn next_plain_bytes(&mut self, max: u64, kind: ChoiceKind) -> u64 {
         self.spend_choice();
         match &mut self.source {
             Source::Bytes(b) => b.next(max, kind),
@@ -479,6 +486,15 @@ impl TestCase {
         self.bytes_plain
     }
 
+    /// True when nothing observes spans ([`is_plain`](Self::is_plain) or
+    /// [`is_plain_bytes`](Self::is_plain_bytes)): a leaf, which nests
+    /// nothing, may then skip its value span. (One test of two flags, no
+    /// branch between them for a fuzz build to count.)
+    #[inline(always)]
+    pub(crate) fn spans_unobserved(&self) -> bool {
+        self.plain | self.bytes_plain
+    }
+
     /// On a replay, how many recorded choices are still to come (0
     /// otherwise): a collection being replayed has at most that many
     /// elements left, a bound to size its buffer by.
@@ -486,6 +502,18 @@ impl TestCase {
     pub(crate) fn recorded_left(&self) -> usize {
         match &self.source {
             Source::Replay(r) => r.prefix.len().saturating_sub(r.pos),
+            _ => 0,
+        }
+    }
+
+    /// Reading a fuzzer's bytes: how many are left unread (0 otherwise). A
+    /// collection past its minimum reads a byte per element, so it has at
+    /// most that many elements more: a bound to size its buffer by. Out of
+    /// line, so that a fuzz build does not trace it.
+    #[inline(never)]
+    pub(crate) fn bytes_left(&self) -> usize {
+        match &self.source {
+            Source::Bytes(b) => b.remaining(),
             _ => 0,
         }
     }
