@@ -252,11 +252,11 @@ impl Default for Limit {
 /// when a hole in it is filled, and whether that holds no hole.
 type Refilled = (Arc<[Value]>, Option<Value>, bool);
 
-/// A hasher for keys made of addresses and small integers (the standard
-/// one is built to resist chosen keys, which these are not): FxHash's
-/// multiply and rotate.
+/// A hasher for keys made of addresses and small integers, and for the
+/// names of the program's own measures (the standard one is built to
+/// resist chosen keys, which these are not): FxHash's multiply and rotate.
 #[derive(Default)]
-struct IdHasher(u64);
+pub(crate) struct IdHasher(u64);
 
 impl Hasher for IdHasher {
     fn finish(&self) -> u64 {
@@ -1027,7 +1027,8 @@ impl<'m> Env<'m> {
         } else {
             args
         };
-        if let Some(v) = builtin(f, &args, at)? {
+        // (`builtin` answers `None` for any other name.)
+        if builtin_name && let Some(v) = builtin(f, &args, at)? {
             self.recycle(args);
             return Ok(v);
         }

@@ -11,6 +11,7 @@
 
 use crate::intern::intern;
 use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
 use std::sync::{Arc, OnceLock};
 
 use crate::ast::Expr;
@@ -480,7 +481,8 @@ fn pattern(p: &syn::Pat) -> Result<Pat, Located> {
 /// The measures a spec can call, by name.
 #[derive(Clone, Debug, Default)]
 pub struct Measures {
-    by_name: HashMap<String, Result<Arc<Measure>, ParseError>>,
+    /// Looked up at every measure call: hashed the cheap way.
+    by_name: HashMap<String, Result<Arc<Measure>, ParseError>, BuildHasherDefault<crate::eval::IdHasher>>,
 }
 
 impl Measures {

@@ -95,9 +95,14 @@ impl TestCase {
         if n == 1 {
             return 0;
         }
+        let max = (n - 1) as u64;
+        // From a fuzzer's bytes, recording nothing: the choice read here
+        // (`draw_raw` would make one more call out of line to read it).
+        if self.is_plain_bytes() {
+            return self.next_plain_bytes(max, ChoiceKind::Index) as usize;
+        }
         let depth = self.depth();
         let max_depth = self.max_depth().max(1);
-        let max = (n - 1) as u64;
         // A constructor of `range` by weight, from 32 random bits
         // (multiply-shift: no division, no rejection loop).
         let pick = |bits: u64, range: std::ops::Range<usize>| -> u64 {
