@@ -60,6 +60,12 @@ struct Args {
     /// table.
     #[arg(long, default_value_t = 3)]
     rate_secs: u64,
+    /// Seeds per (benchmark, strategy) for the valid-inputs-per-second
+    /// table's seeded strategies (sample, random, by hand): seed 1 fills
+    /// the main table; with more, a second table gives mean, sd, p95 and
+    /// the lowest over seeds 1..=N.
+    #[arg(long, default_value_t = 1)]
+    rate_seeds: u64,
     /// Only these parts (comma-separated: bugs,rate).
     #[arg(long)]
     parts: Option<String>,
@@ -487,14 +493,30 @@ struct RateRow {
     by_size: BTreeMap<usize, u64>,
     ended: String,
     by: String,
+    /// Distinct valid inputs of ≥ 8 and ≥ 16 per second, by seed (seed 1,
+    /// this row's, first; more with `--rate-seeds`).
+    per_seed: Vec<(f64, f64)>,
 }
 
-fn measure_rate<T>(bench: &'static str, s: fn() -> Subject<T>, col: Col, depth: u32, secs: Duration) -> RateRow
+impl RateRow {
+    fn per_second(&self, k: usize) -> f64 {
+        at_least(&self.by_size, k) as f64 / self.secs
+    }
+}
+
+fn measure_rate<T>(
+    bench: &'static str,
+    s: fn() -> Subject<T>,
+    col: Col,
+    depth: u32,
+    secs: Duration,
+    seed: u64,
+) -> RateRow
 where
     T: Targetable + Arbitrary + Clone + Debug + Hash + Send + Sync + 'static,
 {
     let seen = Arc::new(Mutex::new(Seen { rate: Some(Rate::default()), ..Seen::default() }));
-    let f = run(&s(), col, 1, depth, secs, false, seen.clone());
+    let f = run(&s(), col, seed, depth, secs, false, seen.clone());
     let g = seen.lock().unwrap_or_else(|e| e.into_inner());
     let r = g.rate.as_ref().expect("counting");
     RateRow {
@@ -509,7 +531,30 @@ where
         by_size: r.by_size.clone(),
         ended: f.ended,
         by: f.by,
+        per_seed: Vec::new(),
     }
+}
+
+/// Seed 1's row of one (benchmark, strategy), with every seed's rates.
+fn measure_rate_seeds<T>(
+    bench: &'static str,
+    s: fn() -> Subject<T>,
+    col: Col,
+    depth: u32,
+    secs: Duration,
+    seeds: u64,
+) -> RateRow
+where
+    T: Targetable + Arbitrary + Clone + Debug + Hash + Send + Sync + 'static,
+{
+    let mut row = measure_rate(bench, s, col, depth, secs, 1);
+    row.per_seed.push((row.per_second(8), row.per_second(16)));
+    // An enumeration makes the same inputs from every seed.
+    for seed in (2..=seeds).filter(|_| col.seeded()) {
+        let r = measure_rate(bench, s, col, depth, secs, seed);
+        row.per_seed.push((r.per_second(8), r.per_second(16)));
+    }
+    row
 }
 
 fn part_rate(args: &Args, cols: &[Col]) -> Vec<RateRow> {
@@ -518,10 +563,11 @@ fn part_rate(args: &Args, cols: &[Col]) -> Vec<RateRow> {
     // The default is left out: with the run's cases unbounded it is the
     // sampler (the sample column).
     for &col in cols.iter().filter(|c| **c != Col::Default) {
-        rows.push(measure_rate("RBTree", rbt_subject, col, 8, secs));
-        rows.push(measure_rate("Map", map_subject, col, 8, secs));
-        rows.push(measure_rate("List", list_subject::<16>, col, 16, secs));
-        rows.push(measure_rate("StackSet", stackset_subject, col, 8, secs));
+        let n = args.rate_seeds.max(1);
+        rows.push(measure_rate_seeds("RBTree", rbt_subject, col, 8, secs, n));
+        rows.push(measure_rate_seeds("Map", map_subject, col, 8, secs, n));
+        rows.push(measure_rate_seeds("List", list_subject::<16>, col, 16, secs, n));
+        rows.push(measure_rate_seeds("StackSet", stackset_subject, col, 8, secs, n));
         for r in &rows[rows.len() - 4..] {
             eprintln!(
                 "rate {} {}: {} calls, {} distinct valid, ≥8: {}, ≥16: {} in {:.1} s ({})",
@@ -572,6 +618,9 @@ fn command(args: &Args) -> String {
     }
     if let Some(h) = args.min_height {
         c.push_str(&format!(" --min-height {h}"));
+    }
+    if args.rate_seeds != 1 {
+        c.push_str(&format!(" --rate-seeds {}", args.rate_seeds));
     }
     for (flag, v) in [("--parts", &args.parts), ("--strategies", &args.strategies), ("--bugs", &args.bugs)] {
         if let Some(v) = v {
@@ -749,6 +798,30 @@ fn report(
             ]);
         }
         md.push_str(&t.to_markdown());
+        let spread: Vec<&RateRow> = rate_rows.iter().filter(|r| r.per_seed.len() > 1).collect();
+        if !spread.is_empty() {
+            md.push_str(&format!(
+                "\n### Over seeds\n\nThe seeded strategies' rates over seeds 1–{} ({} s each, the table above \
+                 being seed 1's): distinct valid inputs of ≥ 8 and ≥ 16 a second, mean / sd / p95 / lowest.\n\n",
+                args.rate_seeds, args.rate_secs
+            ));
+            let mut t = Table::new(&["benchmark", "strategy", "seeds", "≥ 8 per s", "≥ 16 per s"]);
+            for r in spread {
+                let cell = |xs: Vec<f64>| {
+                    let s = Summary::of(&xs);
+                    let low = xs.iter().copied().fold(f64::INFINITY, f64::min);
+                    format!("{:.0} / {:.0} / {:.0} / {:.0}", s.mean, s.sd, s.p95, low)
+                };
+                t.row(vec![
+                    r.bench.into(),
+                    r.col.name().into(),
+                    r.per_seed.len().to_string(),
+                    cell(r.per_seed.iter().map(|p| p.0).collect()),
+                    cell(r.per_seed.iter().map(|p| p.1).collect()),
+                ]);
+            }
+            md.push_str(&t.to_markdown());
+        }
     }
     md
 }
