@@ -2,10 +2,19 @@
 # speccheck's parser target (the build that leaves speccheck uninstrumented,
 # see bench/fuzz.sh) from an empty corpus with the README's two flags for
 # bugs behind computed comparisons, one run per libFuzzer seed: found or
-# not, when, executions a second, and the first line of the shrunk input.
+# not, the run's wall time (to the crash report when found: startup and
+# speccheck's shrinking included, as in bench/fuzz.sh), executions a
+# second, and the first line of the shrunk input. (bench/fuzz.sh with
+# FUZZ_ONLY=parse and the flags runs the same, for every kind of target.)
 # Usage: bench/fuzz-parse-empty.sh BUDGET_SECONDS SEEDS...   (FUZZ_WRAPPED_DIR)
 set -u
+if [ $# -lt 2 ]; then
+  echo "usage: $0 BUDGET_SECONDS SEEDS...  (FUZZ_WRAPPED_DIR: the speccheck-fuzz-rustc build)" >&2
+  exit 2
+fi
 BUDGET="$1"; shift
+w=""
+trap 'rm -rf "$w"' EXIT
 WRAPPED="${FUZZ_WRAPPED_DIR:?}/x86_64-unknown-linux-gnu/release"
 printf 'seed\tfound\ttime\texec/s\tshrunk\n'
 for seed in "$@"; do

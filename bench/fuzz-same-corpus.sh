@@ -14,6 +14,10 @@
 # FUZZ_WRAPPED_DIR as for bench/fuzz.sh; GROW_SECONDS, default 20: how long
 # each target grows its half of the starting corpus, libFuzzer seed 1)
 set -u
+if [ $# -lt 2 ]; then
+  echo "usage: $0 RUNS SEEDS...  (FUZZ_TARGET_DIR, FUZZ_WRAPPED_DIR as for bench/fuzz.sh)" >&2
+  exit 2
+fi
 RUNS="$1"; shift
 PLAIN="${FUZZ_TARGET_DIR:?}/x86_64-unknown-linux-gnu/release"
 WRAPPED="${FUZZ_WRAPPED_DIR:?}/x86_64-unknown-linux-gnu/release"
@@ -35,8 +39,9 @@ for seed in "$@"; do
     IFS=: read -r target dir build <<< "$run"
     rm -rf "$work/c" && cp -r "$work/start" "$work/c"
     start=$(date +%s.%N)
-    SPECCHECK_DATABASE=off "$dir/$target" -runs="$RUNS" -seed="$seed" -keep_seed=1 -artifact_prefix="$work/a/" "$work/c" \
-      > "$work/log" 2>&1
+    # Bounded, as every run here: a hang ends at 10 minutes.
+    SPECCHECK_DATABASE=off timeout 600 "$dir/$target" -runs="$RUNS" -seed="$seed" -keep_seed=1 \
+      -artifact_prefix="$work/a/" "$work/c" > "$work/log" 2>&1
     end=$(date +%s.%N)
     secs=$(echo "$end - $start" | bc)
     corpus=$(grep -o 'corp: [0-9]*/[0-9a-zA-Z]*' "$work/log" | tail -1 | cut -d' ' -f2)

@@ -161,6 +161,12 @@ impl Many {
     pub fn count(&self) -> usize {
         self.count
     }
+
+    /// The most elements this collection may take (its bound, after any
+    /// depth limit).
+    pub(crate) fn max(&self) -> usize {
+        self.max
+    }
 }
 
 /// Writes the "more?" choices of a collection being encoded.

@@ -88,7 +88,9 @@ impl TestCase {
     }
 
     /// [`draw_constructor`](Self::draw_constructor) with a sampling weight
-    /// per constructor (in choice order: leaves first).
+    /// per constructor (in choice order: leaves first). The weights and the
+    /// depth shape random draws only: replayed choices and a fuzzer's bytes
+    /// pick the constructor as they say.
     pub fn draw_constructor_weighted(&mut self, weights: &[u32], leaves: usize) -> usize {
         let n = weights.len();
         assert!(n > 0, "a type without constructors cannot be generated");

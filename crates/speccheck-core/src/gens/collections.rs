@@ -180,6 +180,10 @@ impl<K: Eq + Hash, V> Sink<(K, V)> for HashMap<K, V> {
     }
 }
 
+/// Elements a collection read from a fuzzer's bytes makes room for at its
+/// first element (see [`draw_elements`]).
+const FIRST_ROOM: usize = 64;
+
 /// Draws the elements of one collection into `sink`: one by one with
 /// `elem`, or, in plain mode when the sink keeps every element, all `n` at
 /// once with `batch(tc, n, sink)` (see [`Generator::generate_into`]).
@@ -216,16 +220,18 @@ pub(crate) fn draw_elements<T, S: Sink<T>>(
             return;
         }
         // From bytes the length is not known up front: at the first
-        // element, room for as many as the bytes left could make, within
-        // the bounds and a kilobyte (growing the buffer element by element
-        // cost more than the elements' draws). At random the target is
-        // reserved above.
+        // element, room for as many as the bytes left could make (each
+        // reads at least one), within the collection's bounds, `FIRST_ROOM`
+        // and four kilobytes (a nested collection reserves too; past that
+        // the buffer doubles as usual). Growing it from empty cost more than the
+        // elements' draws. At random the target is reserved above.
         let mut sized = plain;
         while if plain { many.more_plain(tc) } else { many.more_bytes(tc) } {
             if !sized {
                 sized = true;
-                let fits = 1024 / std::mem::size_of::<T>().max(1);
-                sink.reserve(range.min.saturating_add(tc.bytes_left()).min(range.max).min(fits));
+                let fits = 4096 / std::mem::size_of::<T>().max(1);
+                let room = range.min.saturating_add(tc.bytes_left()).min(many.max()).min(FIRST_ROOM).min(fits);
+                sink.reserve(room);
             }
             let v = elem(tc);
             if !sink.keep(v) && !many.reject() {

@@ -373,7 +373,8 @@ impl TestCase {
     }
 
     /// [`draw_plain_bytes`](Self::draw_plain_bytes) inlined, for callers in
-    /// this crate that are themselves out of line (an integer's draw).
+    /// this crate that are themselves out of line (an integer's draw, a
+    /// constructor's, a collection's "one more?").
     #[inline(always)]
     pub(crate) fn next_plain_bytes(&mut self, max: u64, kind: ChoiceKind) -> u64 {
         self.spend_choice();
