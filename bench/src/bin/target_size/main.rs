@@ -783,8 +783,8 @@ fn report(
                 r.calls.to_string(),
                 r.invalid.to_string(),
                 r.by_size.values().sum::<u64>().to_string(),
-                format!("{:.0}", at_least(&r.by_size, 8) as f64 / r.secs),
-                format!("{:.0}", at_least(&r.by_size, 16) as f64 / r.secs),
+                format!("{:.0}", r.per_second(8)),
+                format!("{:.0}", r.per_second(16)),
                 format!(
                     "{} / {} / {} / {} / {}",
                     bucket(0, 4),

@@ -61,61 +61,48 @@ impl Many {
     /// decide.
     #[inline]
     pub fn more(&mut self, tc: &mut TestCase) -> bool {
-        let go = if self.count < self.min {
-            true
-        } else if self.count >= self.max {
-            false
-        } else {
-            let (count, target) = (self.count, self.target);
+        let (count, target) = (self.count, self.target);
+        self.step(tc, |tc| {
             tc.draw_raw(
                 1,
                 ChoiceKind::More,
                 |_, _| u64::from(count < target),
                 |budget| if (count as u64) < u64::from(budget) { 2 } else { 1 },
             ) == 1
-        };
-        if go {
-            self.count += 1;
-        } else {
-            tc.note_length(self.count);
-        }
-        go
+        })
     }
 
     /// [`more`](Self::more) out of line, for a test case reading a fuzzer's
     /// bytes and recording nothing ([`TestCase::is_plain_bytes`]): compiled
     /// in this crate only, so a fuzz build that leaves speccheck
-    /// uninstrumented traces none of it.
+    /// uninstrumented traces none of it. It reads its byte itself, without
+    /// the call out of line that `draw_raw` makes for generic callers.
     #[inline(never)]
     pub(crate) fn more_bytes(&mut self, tc: &mut TestCase) -> bool {
-        // `more`'s draw as it reads bytes, without the call out of line
-        // that generic callers need.
-        let go = if self.count < self.min {
-            true
-        } else if self.count >= self.max {
-            false
-        } else {
-            tc.next_plain_bytes(1, ChoiceKind::More) == 1
-        };
-        if go {
-            self.count += 1;
-        } else {
-            tc.note_length(self.count);
-        }
-        go
+        self.step(tc, |tc| tc.next_plain_bytes(1, ChoiceKind::More) == 1)
     }
 
     /// [`more`](Self::more) in plain mode ([`TestCase::is_plain`]): the
     /// answer is known from the target, nothing is recorded.
     #[inline(always)]
     pub(crate) fn more_plain(&mut self, tc: &mut TestCase) -> bool {
+        let (count, target) = (self.count, self.target);
+        self.step(tc, |tc| {
+            tc.count_implicit_draw();
+            count < target
+        })
+    }
+
+    /// One "more?": the bounds decide, else `ask` (a draw) does; counts
+    /// the element, or notes the length at the end.
+    #[inline(always)]
+    fn step(&mut self, tc: &mut TestCase, ask: impl FnOnce(&mut TestCase) -> bool) -> bool {
         let go = if self.count < self.min {
             true
         } else if self.count >= self.max {
             false
         } else {
-            tc.count_implicit_draw();
-            self.count < self.target
+            ask(tc)
         };
         if go {
             self.count += 1;
