@@ -353,7 +353,7 @@ mod solver {
                     Expr::Index(Box::new(a), Box::new(self.calls_abstracted(b, pc)))
                 }
                 Expr::Call(name, args) => {
-                    Expr::Call(name.clone(), args.iter().map(|a| self.calls_abstracted(a, pc)).collect())
+                    Expr::Call(*name, args.iter().map(|a| self.calls_abstracted(a, pc)).collect())
                 }
                 Expr::Int(_) | Expr::Bool(_) | Expr::Var(_) | Expr::Quant { .. } => e.clone(),
             }

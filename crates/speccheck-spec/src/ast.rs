@@ -7,6 +7,8 @@
 //! solvable fragment, a logical one (the SMT encoder).
 
 use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::ops::Deref;
 
 /// A unary operator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -104,7 +106,7 @@ pub enum Expr {
     If(Box<Expr>, Box<Expr>, Box<Expr>),
     /// A measure or a built-in (`len`, `union`, `member`, …), or a method
     /// call written `x.f(args)` (the receiver comes first).
-    Call(String, Vec<Expr>),
+    Call(Callee, Vec<Expr>),
     /// `forall!(x in domain, body)` / `exists!(x in domain, body)`.
     Quant {
         /// `forall` (true) or `exists` (false).
@@ -118,6 +120,95 @@ pub enum Expr {
     },
 }
 
+/// The name a call is of: a measure's, a built-in's or a Rust
+/// predicate's. It is kept once per process, so two callees are equal
+/// exactly when they are the same string, and whether it names a built-in
+/// is known from the start: the evaluator looks a callee up at every call
+/// (a call per node of the data a measure walks), by its address.
+#[derive(Clone, Copy)]
+pub struct Callee {
+    name: &'static str,
+    builtin: bool,
+}
+
+impl Callee {
+    /// The callee named `name`.
+    pub fn new(name: &str) -> Self {
+        let name = crate::intern::intern(name);
+        Callee { name, builtin: crate::eval::is_builtin(name) }
+    }
+
+    /// Its name.
+    pub fn as_str(&self) -> &'static str {
+        self.name
+    }
+
+    /// True when it names one of the evaluator's built-ins (`len`,
+    /// `union`, a constructor test, …), which no measure can be.
+    pub(crate) fn is_builtin(&self) -> bool {
+        self.builtin
+    }
+}
+
+impl Deref for Callee {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.name
+    }
+}
+
+impl PartialEq for Callee {
+    fn eq(&self, other: &Self) -> bool {
+        // Kept once per process: the same name is the same address.
+        std::ptr::eq(self.name, other.name)
+    }
+}
+
+impl Eq for Callee {}
+
+impl PartialEq<str> for Callee {
+    fn eq(&self, other: &str) -> bool {
+        self.name == other
+    }
+}
+
+impl PartialEq<&str> for Callee {
+    fn eq(&self, other: &&str) -> bool {
+        self.name == *other
+    }
+}
+
+impl Hash for Callee {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        // By content, as the name's own hash: the same in every run.
+        self.name.hash(state);
+    }
+}
+
+impl fmt::Debug for Callee {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.name, f)
+    }
+}
+
+impl fmt::Display for Callee {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name)
+    }
+}
+
+impl From<&str> for Callee {
+    fn from(name: &str) -> Self {
+        Callee::new(name)
+    }
+}
+
+impl From<String> for Callee {
+    fn from(name: String) -> Self {
+        Callee::new(&name)
+    }
+}
+
 /// The name a constructor test is a call of, before the constructor's:
 /// `matches!(x, Node { .. })` is `Call("matches!Node", [x])` (no measure's
 /// name has a `!`).
@@ -127,7 +218,7 @@ impl Expr {
     /// True when `e` is a value built by constructor `ctor` (a constructor
     /// test: what `matches!` and nested patterns in measures read as).
     pub fn is_ctor(e: Expr, ctor: &str) -> Expr {
-        Expr::Call(format!("{MATCHES}{ctor}"), vec![e])
+        Expr::Call(format!("{MATCHES}{ctor}").into(), vec![e])
     }
 
     /// The constructor a call tests for and the value it tests, when it is
@@ -192,12 +283,12 @@ impl Expr {
 
     /// The names of the functions it calls (measures and built-ins).
     pub fn calls(&self) -> Vec<String> {
-        let mut out = Vec::new();
+        let mut out: Vec<String> = Vec::new();
         self.visit(&mut |e| {
             if let Expr::Call(f, _) = e
-                && !out.contains(f)
+                && !out.iter().any(|o| **f == **o)
             {
-                out.push(f.clone());
+                out.push(f.to_string());
             }
         });
         out
@@ -247,7 +338,7 @@ impl Expr {
             Expr::Index(a, b) => Expr::Index(r(a), r(b)),
             Expr::Binary(op, a, b) => Expr::Binary(*op, r(a), r(b)),
             Expr::If(c, a, b) => Expr::If(r(c), r(a), r(b)),
-            Expr::Call(name, args) => Expr::Call(name.clone(), args.iter().map(|a| *r(a)).collect()),
+            Expr::Call(name, args) => Expr::Call(*name, args.iter().map(|a| *r(a)).collect()),
             Expr::Quant { forall, var, domain, body } => {
                 let domain = match domain {
                     Domain::Range(lo, hi) => Domain::Range(r(lo), r(hi)),
@@ -270,7 +361,7 @@ impl Expr {
             Expr::Index(a, b) => Expr::Index(s(a), s(b)),
             Expr::Binary(op, a, b) => Expr::Binary(*op, s(a), s(b)),
             Expr::If(c, a, b) => Expr::If(s(c), s(a), s(b)),
-            Expr::Call(f, args) => Expr::Call(f.clone(), args.iter().map(|a| a.subst(name, with)).collect()),
+            Expr::Call(f, args) => Expr::Call(*f, args.iter().map(|a| a.subst(name, with)).collect()),
             Expr::Quant { forall, var, domain, body } => {
                 let domain = match domain {
                     Domain::Range(lo, hi) => Domain::Range(s(lo), s(hi)),
@@ -331,5 +422,37 @@ impl fmt::Display for Paren<'_> {
             Expr::Binary(..) | Expr::If(..) | Expr::Unary(..) => write!(f, "({})", self.0),
             e => write!(f, "{e}"),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::hash::{BuildHasher, RandomState};
+
+    use super::Callee;
+    use crate::Measures;
+
+    #[test]
+    fn a_callee_is_its_name_kept_once() {
+        let a = Callee::new("speccheck_callee_test");
+        let b = Callee::from(String::from("speccheck_callee_test"));
+        assert_eq!(a, b);
+        assert!(std::ptr::eq(a.as_str(), b.as_str()));
+        assert_ne!(a, Callee::new("speccheck_callee_other"));
+        let h = RandomState::new();
+        assert_eq!(h.hash_one(a), h.hash_one("speccheck_callee_test"));
+        assert!(Callee::new("len").is_builtin() && Callee::new("matches!Node").is_builtin());
+        assert!(!a.is_builtin());
+    }
+
+    #[test]
+    fn measures_are_found_by_callee_and_by_any_string() {
+        let m = Measures::new().with("fn speccheck_callee_size(xs: &[i64]) -> i64 { len(xs) }").expect("parses");
+        let by_callee = m.find(Callee::new("speccheck_callee_size")).expect("found");
+        assert_eq!(by_callee.as_ref().expect("parsed").name, "speccheck_callee_size");
+        assert!(m.get(&String::from("speccheck_callee_size")).is_some());
+        // A name no spec or measure has is not kept by looking it up.
+        assert!(m.get("speccheck_callee_no_such_measure").is_none());
+        assert_eq!(crate::intern::interned("speccheck_callee_no_such_measure"), None);
     }
 }

@@ -8,7 +8,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::sync::Arc;
 
-use crate::ast::{BinOp, Domain, Expr, UnOp};
+use crate::ast::{BinOp, Callee, Domain, Expr, UnOp};
 use crate::measure::{Body, Measures};
 use crate::parse::ParseError;
 use crate::value::Value;
@@ -822,7 +822,7 @@ impl<'m> Env<'m> {
                     self.eval(b)?
                 }
             }
-            Expr::Call(f, args) if Expr::ctor_test(f, args).is_some() => {
+            Expr::Call(f, args) if f.is_builtin() && Expr::ctor_test(f, args).is_some() => {
                 // Only the constructor is read: the fields may be holes.
                 let (ctor, x) = Expr::ctor_test(f, args).expect("checked by the guard");
                 match known(self.eval(x)?)? {
@@ -836,7 +836,7 @@ impl<'m> Env<'m> {
                     let v = self.eval(a)?;
                     vals.push(v);
                 }
-                self.call(f, vals, e)?
+                self.call(*f, vals, e)?
             }
             Expr::Quant { forall, var, domain, body } => {
                 let items: Vec<Value> = match domain {
@@ -1009,16 +1009,16 @@ impl<'m> Env<'m> {
         }
     }
 
-    pub(crate) fn call(&mut self, f: &str, args: Vec<Value>, at: &Expr) -> Result<Value, EvalError> {
+    pub(crate) fn call(&mut self, f: Callee, args: Vec<Value>, at: &Expr) -> Result<Value, EvalError> {
         // A measure unfolds once per level of the data it measures: on a
         // fresh stack segment when this one runs low (see `STACK_RED_ZONE`).
         stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || self.call_here(f, args, at))
     }
 
-    fn call_here(&mut self, f: &str, args: Vec<Value>, at: &Expr) -> Result<Value, EvalError> {
+    fn call_here(&mut self, f: Callee, args: Vec<Value>, at: &Expr) -> Result<Value, EvalError> {
         // The measure, looked up once (a built-in's name is not, unless its
         // arguments fit no built-in).
-        let builtin_name = is_builtin(f);
+        let builtin_name = f.is_builtin();
         let measures = self.measures;
         let found = (!builtin_name).then(|| measures.find(f));
         // A built-in or a Rust predicate reads whole values.
@@ -1028,14 +1028,14 @@ impl<'m> Env<'m> {
             args
         };
         // (`builtin` answers `None` for any other name.)
-        if builtin_name && let Some(v) = builtin(f, &args, at)? {
+        if builtin_name && let Some(v) = builtin(&f, &args, at)? {
             self.recycle(args);
             return Ok(v);
         }
         let measure = match found.unwrap_or_else(|| measures.find(f)) {
             Some(Ok(m)) => m,
             Some(Err(e)) => return Err(EvalError::BadMeasure(f.to_string(), e.clone())),
-            None => return native(f, &args, at),
+            None => return native(&f, &args, at),
         };
         if args.len() != measure.params.len() {
             return Err(EvalError::Arity(f.to_string(), measure.params.len(), args.len()));
@@ -1059,7 +1059,7 @@ impl<'m> Env<'m> {
                 return result;
             }
         }
-        self.check_recursion(f, id, &args)?;
+        self.check_recursion(&f, id, &args)?;
         // A measure sees only its parameters (and the fields it binds): the
         // caller's scope and what the call tells it are set aside (the
         // scope's storage is reused from call to call), and the arguments
@@ -1072,7 +1072,7 @@ impl<'m> Env<'m> {
         let outer_resolved = std::mem::replace(&mut self.resolved, 0);
         self.active.push((id, Self::loop_check_args(self.active.len(), &args)));
         let outer_frame = std::mem::replace(&mut self.frame, args);
-        let r = self.apply(f, measure, at);
+        let r = self.apply(&f, measure, at);
         let args = std::mem::replace(&mut self.frame, outer_frame);
         self.active.pop();
         let mut scope = std::mem::replace(&mut self.vars, outer_vars);

@@ -15,9 +15,6 @@ use std::sync::{Mutex, OnceLock};
 /// at every evaluation, and threads evaluating specs at once (a strategy's
 /// producer and the run) would otherwise take turns at one lock.
 pub(crate) fn intern(name: &str) -> &'static str {
-    thread_local! {
-        static SEEN: std::cell::RefCell<HashSet<&'static str>> = std::cell::RefCell::new(HashSet::new());
-    }
     if let Some(kept) = SEEN.with(|s| s.borrow().get(name).copied()) {
         return kept;
     }
@@ -26,10 +23,31 @@ pub(crate) fn intern(name: &str) -> &'static str {
     kept
 }
 
+/// `name` as kept, when it is: a lookup by a name never kept (a caller's
+/// arbitrary string) keeps nothing.
+pub(crate) fn interned(name: &str) -> Option<&'static str> {
+    if let Some(kept) = SEEN.with(|s| s.borrow().get(name).copied()) {
+        return Some(kept);
+    }
+    let kept = shared().lock().unwrap_or_else(|e| e.into_inner()).get(name).copied()?;
+    SEEN.with(|s| s.borrow_mut().insert(kept));
+    Some(kept)
+}
+
+thread_local! {
+    /// This thread's view of [`shared`].
+    static SEEN: std::cell::RefCell<HashSet<&'static str>> = std::cell::RefCell::new(HashSet::new());
+}
+
 /// [`intern`]'s table for every thread.
-fn intern_shared(name: &str) -> &'static str {
+fn shared() -> &'static Mutex<HashSet<&'static str>> {
     static NAMES: OnceLock<Mutex<HashSet<&'static str>>> = OnceLock::new();
-    let mut names = NAMES.get_or_init(Mutex::default).lock().unwrap_or_else(|e| e.into_inner());
+    NAMES.get_or_init(Mutex::default)
+}
+
+/// [`intern`] in the table for every thread.
+fn intern_shared(name: &str) -> &'static str {
+    let mut names = shared().lock().unwrap_or_else(|e| e.into_inner());
     if let Some(kept) = names.get(name) {
         return kept;
     }
@@ -40,7 +58,7 @@ fn intern_shared(name: &str) -> &'static str {
 
 #[cfg(test)]
 mod tests {
-    use super::intern;
+    use super::{intern, interned};
 
     #[test]
     fn a_name_is_kept_once() {
@@ -48,5 +66,7 @@ mod tests {
         let b = intern(&String::from("speccheck_intern_test"));
         assert_eq!(a, "speccheck_intern_test");
         assert!(std::ptr::eq(a, b));
+        assert!(std::ptr::eq(interned("speccheck_intern_test").expect("kept"), a));
+        assert_eq!(interned("speccheck_intern_never_kept"), None);
     }
 }

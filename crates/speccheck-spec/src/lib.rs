@@ -39,7 +39,7 @@ pub mod targetable;
 pub mod ty;
 pub mod value;
 
-pub use ast::{BinOp, Domain, Expr, UnOp};
+pub use ast::{BinOp, Callee, Domain, Expr, UnOp};
 pub use eval::{Env, EvalError, Hint, Memo, Side};
 pub use measure::{Measure, MeasureSource, Measures};
 pub use native::NativePredicate;

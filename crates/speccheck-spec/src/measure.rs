@@ -9,12 +9,12 @@
 //! parameters are allowed (Target allowed only one). The macro keeps the
 //! function as written and records its source; [`Measures`] reads it back.
 
-use crate::intern::intern;
+use crate::intern::{intern, interned};
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 use std::sync::{Arc, OnceLock};
 
-use crate::ast::Expr;
+use crate::ast::{Callee, Expr};
 use crate::parse::{Located, ParseError, convert};
 use crate::ty::DataDef;
 
@@ -481,8 +481,33 @@ fn pattern(p: &syn::Pat) -> Result<Pat, Located> {
 /// The measures a spec can call, by name.
 #[derive(Clone, Debug, Default)]
 pub struct Measures {
-    /// Looked up at every measure call: hashed the cheap way.
-    by_name: HashMap<String, Result<Arc<Measure>, ParseError>, BuildHasherDefault<crate::eval::IdHasher>>,
+    /// Looked up at every measure call: by the address of the name, kept
+    /// once per process (see [`Callee`]).
+    by_name: HashMap<NameKey, Result<Arc<Measure>, ParseError>, BuildHasherDefault<crate::eval::IdHasher>>,
+}
+
+/// A name kept once per process, hashed and compared by its address.
+#[derive(Clone, Copy, Debug)]
+struct NameKey(&'static str);
+
+impl NameKey {
+    fn of(name: &str) -> Self {
+        NameKey(intern(name))
+    }
+}
+
+impl PartialEq for NameKey {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self.0, other.0)
+    }
+}
+
+impl Eq for NameKey {}
+
+impl std::hash::Hash for NameKey {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        state.write_usize(self.0.as_ptr() as usize);
+    }
 }
 
 impl Measures {
@@ -507,7 +532,7 @@ impl Measures {
                     }),
                     None => Measure::parse(src.source).map(Arc::new),
                 };
-                m.by_name.insert(src.name.to_string(), parsed);
+                m.by_name.insert(NameKey::of(src.name), parsed);
             }
             m
         })
@@ -516,23 +541,30 @@ impl Measures {
     /// Adds a measure from its source (tests and programmatic specs).
     pub fn with(mut self, source: &str) -> Result<Self, ParseError> {
         let m = Measure::parse(source)?;
-        self.by_name.insert(m.name.clone(), Ok(Arc::new(m)));
+        self.by_name.insert(NameKey::of(&m.name), Ok(Arc::new(m)));
         Ok(self)
     }
 
     /// The measure called `name`: `None` when there is none; an error
     /// when its source did not parse.
     pub fn get(&self, name: &str) -> Option<Result<Arc<Measure>, ParseError>> {
-        self.find(name).cloned()
+        // Every measure's name is kept: a name that is not names none.
+        self.find_kept(interned(name)?).cloned()
     }
 
-    /// [`Measures::get`] without a copy (the evaluator looks a measure up
-    /// at every call).
-    pub(crate) fn find(&self, name: &str) -> Option<&Result<Arc<Measure>, ParseError>> {
-        self.by_name.get(name).or_else(|| {
+    /// [`Measures::get`] without a copy, for a callee (the evaluator looks
+    /// a measure up at every call).
+    pub(crate) fn find(&self, f: Callee) -> Option<&Result<Arc<Measure>, ParseError>> {
+        self.find_kept(f.as_str())
+    }
+
+    /// The measure of a name as kept (see [`NameKey`]).
+    fn find_kept(&self, name: &'static str) -> Option<&Result<Arc<Measure>, ParseError>> {
+        let key = NameKey(name);
+        self.by_name.get(&key).or_else(|| {
             // Programmatic tables also see the registered measures.
             let g = Measures::global();
-            if std::ptr::eq(self, g) { None } else { g.by_name.get(name) }
+            if std::ptr::eq(self, g) { None } else { g.by_name.get(&key) }
         })
     }
 }

@@ -275,7 +275,7 @@ pub fn convert(e: &syn::Expr) -> Result<Expr, Located> {
                 let [a, b] = <[Expr; 2]>::try_from(args).expect("the rewrite makes two arguments");
                 Expr::bin(BinOp::Implies, a, b)
             } else {
-                Expr::Call(name, args)
+                Expr::Call(name.into(), args)
             }
         }
         S::MethodCall(m) => {
@@ -289,7 +289,7 @@ pub fn convert(e: &syn::Expr) -> Result<Expr, Located> {
             for a in &m.args {
                 args.push(convert(a)?);
             }
-            Expr::Call(name, args)
+            Expr::Call(name.into(), args)
         }
         S::Macro(m) => {
             let name = m.mac.path.segments.last().map(|s| s.ident.to_string()).unwrap_or_default();

@@ -16,7 +16,7 @@
 use std::sync::Arc;
 
 use crate::ast::{BinOp, Expr};
-use crate::eval::{Bound, Env, EvalError, Hint, Name, STACK_RED_ZONE, STACK_SEGMENT, Side, compare, is_builtin};
+use crate::eval::{Bound, Env, EvalError, Hint, Name, STACK_RED_ZONE, STACK_SEGMENT, Side, compare};
 use crate::measure::{Body, Measure};
 use crate::value::Value;
 
@@ -185,7 +185,7 @@ impl Env<'_> {
                     }
                 }
             }
-            Expr::Call(f, args) if !is_builtin(f) => match self.measures.get(f) {
+            Expr::Call(f, args) if !f.is_builtin() => match self.measures.find(*f).cloned() {
                 Some(Ok(m)) if m.result_type == "bool" => {
                     stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || self.unfold(root, way, f, m, args, e, out))
                 }

@@ -183,7 +183,7 @@ impl Translator {
 
     fn call(&mut self, path: String, args: Vec<Expr>) -> Expr {
         self.callees.push(path);
-        Expr::Call(format!("{CALL}{}", self.callees.len() - 1), args)
+        Expr::Call(format!("{CALL}{}", self.callees.len() - 1).into(), args)
     }
 
     /// The spec term for `e`; what does not translate is opaque.
