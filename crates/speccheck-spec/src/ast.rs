@@ -132,7 +132,8 @@ pub struct Callee {
 }
 
 impl Callee {
-    /// The callee named `name`.
+    /// The callee named `name` (the name is kept for the process's life,
+    /// as the identifiers of specs are).
     pub fn new(name: &str) -> Self {
         let name = crate::intern::intern(name);
         Callee { name, builtin: crate::eval::is_builtin(name) }
@@ -144,7 +145,8 @@ impl Callee {
     }
 
     /// True when it names one of the evaluator's built-ins (`len`,
-    /// `union`, a constructor test, …), which no measure can be.
+    /// `union`, a constructor test, …); a measure of the same name is
+    /// called when the arguments fit no built-in.
     pub(crate) fn is_builtin(&self) -> bool {
         self.builtin
     }
@@ -443,6 +445,22 @@ mod tests {
         assert_eq!(h.hash_one(a), h.hash_one("speccheck_callee_test"));
         assert!(Callee::new("len").is_builtin() && Callee::new("matches!Node").is_builtin());
         assert!(!a.is_builtin());
+    }
+
+    inventory::submit! {
+        crate::MeasureSource {
+            name: "speccheck_callee_registered",
+            module: module_path!(),
+            source: "fn speccheck_callee_registered(xs: &[i64]) -> i64 { len(xs) }",
+        }
+    }
+
+    #[test]
+    fn a_programmatic_table_finds_a_registered_measure_by_its_name() {
+        // No spec names it: its name is kept only when the registered
+        // measures' table is built.
+        let found = Measures::new().get("speccheck_callee_registered").expect("registered");
+        assert_eq!(found.expect("parsed").name, "speccheck_callee_registered");
     }
 
     #[test]

@@ -252,9 +252,9 @@ impl Default for Limit {
 /// when a hole in it is filled, and whether that holds no hole.
 type Refilled = (Arc<[Value]>, Option<Value>, bool);
 
-/// A hasher for keys made of addresses and small integers, and for the
-/// names of the program's own measures (the standard one is built to
-/// resist chosen keys, which these are not): FxHash's multiply and rotate.
+/// A hasher for keys made of addresses and small integers (the standard
+/// one is built to resist chosen keys, which these are not): FxHash's
+/// multiply and rotate.
 #[derive(Default)]
 pub(crate) struct IdHasher(u64);
 
@@ -1345,8 +1345,8 @@ pub fn builtin(f: &str, args: &[Value], at: &Expr) -> Result<Option<Value>, Eval
     }))
 }
 
-/// Whether `f` names a built-in (a `match`, not a scan of [`BUILTINS`]:
-/// every measure call asks).
+/// Whether `f` names a built-in (a `match`, not a scan of [`BUILTINS`]; a
+/// [`Callee`] asks once, when it is made).
 pub(crate) fn is_builtin(f: &str) -> bool {
     f.starts_with(crate::ast::MATCHES)
         || matches!(

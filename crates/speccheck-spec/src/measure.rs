@@ -487,8 +487,14 @@ pub struct Measures {
 }
 
 /// A name kept once per process, hashed and compared by its address.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy)]
 struct NameKey(&'static str);
+
+impl std::fmt::Debug for NameKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(self.0, f)
+    }
+}
 
 impl NameKey {
     fn of(name: &str) -> Self {
@@ -548,7 +554,9 @@ impl Measures {
     /// The measure called `name`: `None` when there is none; an error
     /// when its source did not parse.
     pub fn get(&self, name: &str) -> Option<Result<Arc<Measure>, ParseError>> {
-        // Every measure's name is kept: a name that is not names none.
+        // Every measure's name is kept (the registered ones once the
+        // table of them is built): a name that is not names none.
+        Measures::global();
         self.find_kept(interned(name)?).cloned()
     }
 
