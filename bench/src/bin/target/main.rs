@@ -48,7 +48,7 @@ struct Args {
     /// Deepest depth tried.
     #[arg(long, default_value_t = 45)]
     max_depth: u32,
-    /// Only these benchmarks (comma-separated: list,rbt,map,stackset).
+    /// Only these benchmarks (comma-separated: list,rbtree,map,stackset).
     #[arg(long)]
     only: Option<String>,
     /// Only these strategies (comma-separated: smt,lazy,auto,exhaustive,random).
