@@ -125,6 +125,10 @@ pub(crate) struct Names {
     /// Per arm (of a `match` body): positional variables, then named
     /// fields with their variables.
     pub(crate) arms: Vec<ArmNames>,
+    /// The arm each constructor takes, for the type first matched on (by
+    /// its address): found once, not by comparing constructor names on
+    /// every call.
+    arm_of: OnceLock<(usize, Box<[Option<usize>]>)>,
 }
 
 /// The variables one arm binds.
@@ -197,7 +201,7 @@ impl Names {
             }
             Body::Expr(e) => (Vec::new(), uses(e).1),
         };
-        Names { params: params.iter().map(|p| intern(p)).collect(), uses: body_uses, arms }
+        Names { params: params.iter().map(|p| intern(p)).collect(), uses: body_uses, arms, arm_of: OnceLock::new() }
     }
 }
 
@@ -273,10 +277,11 @@ impl Measure {
 
     /// The index of the arm of a `match` body taken for constructor `ctor`.
     pub(crate) fn arm_index(&self, def: &DataDef, ctor: usize) -> Option<usize> {
-        match &self.body {
-            Body::Match(arms) => arms.iter().position(|a| a.pat.matches(&def.ctors[ctor].name)),
-            Body::Expr(_) => None,
-        }
+        let Body::Match(arms) = &self.body else { return None };
+        let find = |c: usize| arms.iter().position(|a| a.pat.matches(&def.ctors[c].name));
+        let id = std::ptr::from_ref(def) as usize;
+        let (d, at) = self.names.arm_of.get_or_init(|| (id, (0..def.ctors.len()).map(find).collect()));
+        if *d == id { at.get(ctor).copied().flatten() } else { find(ctor) }
     }
 
     /// The arm for constructor `ctor` of `def`, with its bindings.
