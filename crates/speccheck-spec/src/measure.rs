@@ -154,7 +154,7 @@ type FieldIndices = (usize, usize, Box<[Option<usize>]>);
 impl ArmNames {
     /// The index of each named field in constructor `ctor` of `def`
     /// (`None` for a name it does not have).
-    pub(crate) fn field_indices(&self, def: &DataDef, ctor: usize) -> std::borrow::Cow<'_, [Option<usize>]> {
+    pub(crate) fn field_indices(&self, def: &'static DataDef, ctor: usize) -> std::borrow::Cow<'_, [Option<usize>]> {
         let find = || -> Box<[Option<usize>]> {
             let c = &def.ctors[ctor];
             self.named.iter().map(|(field, _)| c.fields.iter().position(|f| &f.name == field)).collect()
@@ -276,7 +276,7 @@ impl Measure {
     }
 
     /// The index of the arm of a `match` body taken for constructor `ctor`.
-    pub(crate) fn arm_index(&self, def: &DataDef, ctor: usize) -> Option<usize> {
+    pub(crate) fn arm_index(&self, def: &'static DataDef, ctor: usize) -> Option<usize> {
         let Body::Match(arms) = &self.body else { return None };
         let find = |c: usize| arms.iter().position(|a| a.pat.matches(&def.ctors[c].name));
         let id = std::ptr::from_ref(def) as usize;

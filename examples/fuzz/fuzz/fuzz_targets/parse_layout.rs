@@ -1,4 +1,4 @@
-//! A third baseline of the benchmark (`bench/fuzz.md`): the parser under a
+//! A third baseline of the benchmark (`bench/results/fuzz.md`): the parser under a
 //! plain libFuzzer target that decodes its `Vec<u8>` from the fuzzer's
 //! bytes by hand, the way speccheck's byte → choice mapping does (format 1:
 //! the elements from the front, each "one more?" from the back, yes unless
