@@ -166,6 +166,15 @@ impl Name {
             Name::Kept(n) => n,
         }
     }
+
+    /// Whether it is `name`: the names in scope mostly differ in length
+    /// or first letter, which decide without a call to compare memory (a
+    /// lookup passes every name bound after the one it finds).
+    #[inline]
+    fn is(&self, name: &str) -> bool {
+        let n = self.as_str();
+        n.len() == name.len() && n.as_bytes().first() == name.as_bytes().first() && n == name
+    }
 }
 
 /// Names in scope and the measures callable.
@@ -751,8 +760,7 @@ impl<'m> Env<'m> {
     /// a measure result is then one of this value, remembered, and the
     /// next evaluation looks up every part this fill did not change.
     fn fresh(&mut self, name: &str) -> Result<Value, EvalError> {
-        let i =
-            self.vars.iter().rposition(|(n, _)| n.as_str() == name).ok_or_else(|| EvalError::Unbound(name.into()))?;
+        let i = self.vars.iter().rposition(|(n, _)| n.is(name)).ok_or_else(|| EvalError::Unbound(name.into()))?;
         // A call's arguments were evaluated with these fills, so they and
         // their fields have every filled hole put in already.
         if let Bound::Arg(_) | Bound::Field(_) = self.vars[i].1 {
@@ -765,7 +773,7 @@ impl<'m> Env<'m> {
     }
 
     fn lookup(&self, name: &str) -> Option<&Value> {
-        self.vars.iter().rev().find(|(n, _)| n.as_str() == name).map(|(_, b)| self.read(b))
+        self.vars.iter().rev().find(|(n, _)| n.is(name)).map(|(_, b)| self.read(b))
     }
 
     /// The value `b` stands for.
