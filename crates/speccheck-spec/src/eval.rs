@@ -167,9 +167,10 @@ impl Name {
         }
     }
 
-    /// Whether it is `name`: the names in scope mostly differ in length
-    /// or first letter, which decide without a call to compare memory (a
-    /// lookup passes every name bound after the one it finds).
+    /// Whether it is `name`: `==` on strings compares lengths first; the
+    /// first letter then decides most names of equal length without a
+    /// call to compare memory (a lookup passes every name bound after the
+    /// one it finds).
     #[inline]
     fn is(&self, name: &str) -> bool {
         let n = self.as_str();
