@@ -174,7 +174,7 @@ impl Name {
     #[inline]
     fn is(&self, name: &str) -> bool {
         let n = self.as_str();
-        n.len() == name.len() && n.as_bytes().first() == name.as_bytes().first() && n == name
+        n.as_bytes().first() == name.as_bytes().first() && n == name
     }
 }
 
