@@ -91,9 +91,13 @@ fn picks(list: &Option<String>, name: &str) -> bool {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Col {
     /// No strategy: what `#[property]` does with a refined argument and no
-    /// settings but the depth (100 cases from the sampler, sized by the
-    /// run's ramp).
+    /// settings but the depth (the sampler, sized by the run's ramp), run
+    /// until it finds the bug or the budget runs out, as every column is:
+    /// the goals' times (up to 30 s) presume a run that long.
     Default,
+    /// The same with the runner's default of 100 cases: what a plain
+    /// `cargo test` runs.
+    Default100,
     /// The sampler with unbounded cases (sizes ramp, then stay at `max_size`).
     Sample,
     Random,
@@ -105,13 +109,23 @@ enum Col {
     Hand,
 }
 
-const COLS: [Col; 8] =
-    [Col::Default, Col::Sample, Col::Random, Col::Lazy, Col::Smt, Col::Auto, Col::Exhaustive, Col::Hand];
+const COLS: [Col; 9] = [
+    Col::Default,
+    Col::Default100,
+    Col::Sample,
+    Col::Random,
+    Col::Lazy,
+    Col::Smt,
+    Col::Auto,
+    Col::Exhaustive,
+    Col::Hand,
+];
 
 impl Col {
     fn name(self) -> &'static str {
         match self {
             Col::Default => "default",
+            Col::Default100 => "default-100",
             Col::Sample => "sample",
             Col::Random => "random",
             Col::Lazy => "lazy",
@@ -130,13 +144,13 @@ impl Col {
             Col::Smt => Some(Strategy::Smt),
             Col::Auto => Some(Strategy::Auto),
             Col::Exhaustive => Some(Strategy::Exhaustive),
-            Col::Default | Col::Hand => None,
+            Col::Default | Col::Default100 | Col::Hand => None,
         }
     }
 
     /// Whether the seed changes the inputs (the enumerations are fixed).
     fn seeded(self) -> bool {
-        matches!(self, Col::Default | Col::Sample | Col::Random | Col::Hand)
+        matches!(self, Col::Default | Col::Default100 | Col::Sample | Col::Random | Col::Hand)
     }
 }
 
@@ -200,8 +214,8 @@ fn spec<T: Targetable>(names: (&str, &str), requires: &[(&str, &str)]) -> ArgSpe
 
 fn config(col: Col, seed: u64, budget: Duration, shrink: bool) -> Config {
     Config {
-        // The default is measured as a user gets it: 100 cases.
-        cases: if col == Col::Default { 100 } else { u32::MAX },
+        // The runner's default case count, where a column says so.
+        cases: if col == Col::Default100 { 100 } else { u32::MAX },
         seed: Some(seed),
         shrink,
         time_budget: Some(budget),
@@ -439,7 +453,9 @@ fn part_bugs(args: &Args, cols: &[Col]) -> (Vec<BugRow>, Vec<(String, Option<usi
     let mut smallest = Vec::new();
     for b in bugs().into_iter().filter(|b| picks(&args.bugs, b.name)) {
         let budget = Duration::from_secs(if b.k >= 16 { args.budget_large } else { args.budget });
-        for &col in cols {
+        // `sample` is left out: run until found, the default is the same
+        // sampler making the same inputs from the same seeds.
+        for &col in cols.iter().filter(|c| **c != Col::Sample) {
             let mut runs = Vec::new();
             for seed in 1..=args.seeds {
                 let (f, _) = (b.run)(col, seed, budget, false);
@@ -560,9 +576,8 @@ where
 fn part_rate(args: &Args, cols: &[Col]) -> Vec<RateRow> {
     let secs = Duration::from_secs(args.rate_secs);
     let mut rows = Vec::new();
-    // The default is left out: with the run's cases unbounded it is the
-    // sampler (the sample column).
-    for &col in cols.iter().filter(|c| **c != Col::Default) {
+    // The default is left out: it is the sampler (the sample column).
+    for &col in cols.iter().filter(|c| !matches!(c, Col::Default | Col::Default100)) {
         let n = args.rate_seeds.max(1);
         rows.push(measure_rate_seeds("RBTree", rbt_subject, col, 8, secs, n));
         rows.push(measure_rate_seeds("Map", map_subject, col, 8, secs, n));
@@ -658,7 +673,8 @@ fn report(
              smt, auto, exhaustive) makes the same inputs on every seed: one run that misses stands for all of \
              them (`1 run, 0/{}`), and one that finds it is repeated per seed for the timing when it took under \
              5 s. *Goal* is the issue's: found by the default strategy in ≤ 1 s (median) for k = 6, ≤ 5 s for \
-             k = 10, ≤ 30 s for k = 16, on every seed.\n\n",
+             k = 10, ≤ 30 s for k = 16, on every seed; the goals below also say whether every seed was within \
+             the time (a stricter reading).\n\n",
             args.budget, args.budget_large, args.seeds, args.seeds
         ));
         let mut t = Table::new(&[
@@ -715,19 +731,34 @@ fn report(
             let secs: Vec<f64> = r.runs.iter().filter_map(|f| f.secs).filter(|s| *s <= r.budget).collect();
             let n = r.runs.len();
             let g = goal(r.k);
-            let verdict = if secs.len() == n && median(&secs) <= g && secs.iter().all(|s| *s <= g) {
-                format!("met: found on every seed, median {:.3} s ≤ {g} s", median(&secs))
+            // The issue's wording: found on every seed, the median within
+            // the time. The strict reading (every seed within it) beside it.
+            let slowest = secs.iter().copied().fold(0.0, f64::max);
+            let over = secs.iter().filter(|s| **s > g).count();
+            let strict = if over == 0 {
+                format!("every seed within {g} s, slowest {slowest:.3} s")
+            } else {
+                format!("slowest {slowest:.3} s: {over} seed(s) over {g} s, so missed if read strictly")
+            };
+            let verdict = if secs.len() == n && median(&secs) <= g {
+                format!("met: found on every seed, median {:.3} s ≤ {g} s; {strict}", median(&secs))
             } else if secs.is_empty() {
-                format!("missed: found on 0/{n} seeds (goal ≤ {g} s on every seed)")
+                format!("missed: found on 0/{n} seeds (goal: found on every seed, median ≤ {g} s)")
             } else {
                 format!(
-                    "missed: found on {}/{n} seeds, median {:.3} s, slowest {:.3} s (goal ≤ {g} s on every seed)",
+                    "missed: found on {}/{n} seeds, median {:.3} s, slowest {slowest:.3} s (goal: found on every \
+                     seed, median ≤ {g} s)",
                     secs.len(),
                     median(&secs),
-                    secs.iter().copied().fold(0.0, f64::max)
                 )
             };
-            md.push_str(&format!("- {} (k = {}): {verdict}\n", r.bug, r.k));
+            md.push_str(&format!("- {} (k = {}): {verdict}", r.bug, r.k));
+            // What a plain `cargo test` gets, beside it.
+            if let Some(c) = bug_rows.iter().find(|c| c.bug == r.bug && c.col == Col::Default100) {
+                let found = c.runs.iter().filter(|f| f.secs.is_some()).count();
+                md.push_str(&format!("; in the runner's default 100 cases: found on {found}/{} seeds", c.runs.len()));
+            }
+            md.push('\n');
         }
         if !smallest.is_empty() {
             md.push_str(
@@ -833,9 +864,11 @@ library) is a plausible slip in otherwise correct code that shows only on valid 
 elements; the correct code is the depth bench's (`bench/src/bin/target/subjects.rs`), with the same specs. Each \
 strategy runs through the core runner as `#[property]` sets it up — `apply`/`apply_default` with the argument \
 spec, the spec checked in the body — with shrinking off, one thread, no per-case timeout. *default* is a \
-refined argument with no strategy and the runner's defaults (100 cases from the sampler, sized by the run's \
-ramp: 1 to 100 over the first 50 cases); *sample* is the same sampler with unbounded cases (sizes stay at 100 \
-after the ramp); *random* is random values filtered by the spec, with unbounded cases; *lazy*, *smt*, *auto*, \
+refined argument with no strategy (the sampler, sized by the run's ramp: 1 to 100 over the first 50 cases, \
+then 100), run like every other column until it finds the bug or its budget runs out: the goals' times (up to \
+30 s for k = 16) presume such a run; *default-100* is the same with the runner's default of 100 cases, what a \
+plain `cargo test` runs; *sample* names the sampler as a strategy, and makes the same inputs as *default* from \
+the same seed (part (a) leaves it out); *random* is random values filtered by the spec, with unbounded cases; *lazy*, *smt*, *auto*, \
 *exhaustive* enumerate every valid input up to the \
 depth (the smallest depth at which a failing input exists); *hand* is the generator a user would write instead \
 of a spec: random keys (up to 40, in −1000..=1000) inserted with the correct operation, no spec. Lazy \
