@@ -151,26 +151,31 @@ impl Env<'_> {
         match e {
             Expr::Binary(BinOp::And, ..) => {
                 let (Some(l), Some(r)) = (way.down(false), way.down(true)) else { return self.leaf(root, way, e, out) };
-                let mut left = Vec::new();
-                if !self.conjunct(root, l, &mut left)? {
-                    return Ok(false);
+                // Each side pushes its residuals onto `out` itself (a call
+                // that returns false or an error leaves `out` as it found
+                // it): nested measures' conjunctions would otherwise gather
+                // them in a list per level and copy them up.
+                let start = out.len();
+                match self.conjunct(root, l, out) {
+                    Ok(true) => {}
+                    other => return other,
                 }
-                if left.is_empty() {
+                if out.len() == start {
                     return self.conjunct(root, r, out);
                 }
                 // The left side undecided: the right one may still decide
                 // it false (Lazy SmallCheck's parallel conjunction).
-                let mut right = Vec::new();
-                match self.conjunct(root, r, &mut right) {
-                    Ok(false) => Ok(false),
-                    Ok(true) => {
-                        out.append(&mut left);
-                        out.append(&mut right);
-                        Ok(true)
+                let mid = out.len();
+                match self.conjunct(root, r, out) {
+                    Ok(false) => {
+                        out.truncate(start);
+                        Ok(false)
                     }
+                    Ok(true) => Ok(true),
                     // The right side fails where the left one may be false
                     // and guard it: the two wait as one.
                     Err(_) => {
+                        let left = &out[start..mid];
                         let hints: Vec<Hint> = left.iter().flat_map(|x| x.hints().iter().copied()).collect();
                         let mut r = self.residual(root, way, left[0].hole, hints);
                         // Any hole a left part waits on may decide it.
@@ -180,6 +185,7 @@ impl Env<'_> {
                             .filter(|h| *h != r.hole)
                             .collect();
                         r.also = also.into();
+                        out.truncate(start);
                         out.push(r);
                         Ok(true)
                     }

@@ -223,6 +223,46 @@ fn residuals_decide_what_a_partial_value_decides_and_wait_on_the_rest() {
 }
 
 #[test]
+fn residuals_go_after_what_the_caller_holds_and_a_refuted_conjunction_leaves_none() {
+    // Each side of a conjunction pushes its residuals onto the caller's
+    // list: a conjunction refuted by its right side, after its left one
+    // left residuals, must take them back, and one whose right side fails
+    // must leave one residual for the whole, after what was there before.
+    let m = measures();
+    let head_open = |tail: &[i128]| cons(Value::Hole(1), &list(tail));
+    let held = || {
+        let mut out = Vec::new();
+        let r =
+            Env::new(&m).with("l", Value::Hole(4)).residuals(&Arc::new(parse_str("all_ge(l, 2)").unwrap()), &mut out);
+        assert_eq!((r, out.len()), (Ok(true), 1));
+        out
+    };
+    let residuals = |spec: &str, out: &mut Vec<_>| {
+        Env::new(&m).with("l", head_open(&[5, 6])).residuals(&Arc::new(parse_str(spec).unwrap()), out)
+    };
+    let mut out = held();
+    assert_eq!(residuals("all_ge(l, 2) && size(l) == 5", &mut out), Ok(false));
+    assert_eq!(out.iter().map(|r| r.hole()).collect::<Vec<_>>(), [4], "the refuted conjunction's residuals taken back");
+    let mut out = held();
+    assert_eq!(residuals("(all_ge(l, 2) && size(l) == 3) && size(l) == 5", &mut out), Ok(false));
+    assert_eq!(out.len(), 1, "{out:?}");
+    let mut out = held();
+    assert_eq!(residuals("all_ge(l, 2) && size(l) == 3", &mut out), Ok(true));
+    assert_eq!(
+        out.iter().map(|r| (r.hole(), r.conjunct())).collect::<Vec<_>>(),
+        [(4, "all_ge(l, 2)".to_string()), (1, "h >= x".to_string())]
+    );
+    // The right side an error (a measure of lists given an integer) where the
+    // left may still be false: the two wait as one, on the left's hole.
+    let mut out = held();
+    assert_eq!(residuals("all_ge(l, 2) && size(3) == 1", &mut out), Ok(true));
+    assert_eq!(
+        out.iter().map(|r| (r.hole(), r.conjunct())).collect::<Vec<_>>(),
+        [(4, "all_ge(l, 2)".to_string()), (1, "all_ge(l, 2) && (size(3) == 1)".to_string())]
+    );
+}
+
+#[test]
 fn a_comparison_waiting_on_a_hole_decides_as_the_comparison_does() {
     // `k < 7` with `k` a hole keeps only its hint and is taken up as one
     // comparison; `k + 1 < 7` is evaluated again. Both must say what the
