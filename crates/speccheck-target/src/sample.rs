@@ -1154,7 +1154,7 @@ fn ints_in(args: &[Value], out: &mut Vec<i128>) {
     }
 }
 
-fn has_set(ty: &Ty) -> bool {
+pub(crate) fn has_set(ty: &Ty) -> bool {
     fn walk(ty: &Ty, seen: &mut Vec<DataRef>) -> bool {
         match ty {
             Ty::Set(_) => true,

@@ -304,10 +304,10 @@ where
 /// inputs of any invariant worth stating (a random tree is rarely a
 /// red-black tree), and enumerating reaches large ones only after every
 /// smaller one. For a spec the sampler cannot take (a set-typed input):
-/// random values filtered by the specs, and if the filter rejects most of
-/// them, the rest from the solver or the lazy enumeration (as
-/// [`Strategy::Auto`]); the report says when that happened. `depth` is for
-/// that fallback.
+/// random values filtered by the specs, as [`apply_topped_up`] tops them
+/// up (a set-typed input, which neither the solver nor the lazy
+/// enumeration builds, is not topped up: the run gives up when the filter
+/// rejects most values, and says why). `depth` is for that fallback.
 pub fn apply_default<G>(
     property: Property<G>,
     spec: &ArgSpec,
@@ -330,8 +330,9 @@ where
 /// rest of the inputs from the solver or the lazy enumeration (as
 /// [`Strategy::Auto`], the smallest valid inputs up to `depth`), which
 /// meet the specs by construction. The report says when that happened, and
-/// how large the added inputs were. [`apply_default`] does this for specs
-/// the sampler cannot take.
+/// how large the added inputs were. Neither builds a set-typed input: with
+/// one, a run short of its cases gives up, saying so. [`apply_default`]
+/// does this for specs the sampler cannot take.
 pub fn apply_topped_up<G>(
     property: Property<G>,
     spec: &ArgSpec,
@@ -343,10 +344,31 @@ where
     G::Value: Send + 'static,
 {
     let caveat = spec.coverage_caveat(depth);
+    let property = property.configure(|c| c.coverage_caveat = caveat);
+    // Neither the lazy enumeration nor the solver builds a set: the run
+    // then gives up when the filter rejects most values, and says so once.
+    if let Some((name, _)) = spec.params.iter().find(|(_, ty)| crate::sample::has_set(ty)) {
+        let why = format!("neither builds a set-typed input (argument `{name}` holds a set)");
+        return property.fallback_inputs(move || NoTopUp { why });
+    }
     let spec = spec.clone();
-    property
-        .configure(|c| c.coverage_caveat = caveat)
-        .fallback_inputs(move || SpecInputs::start(&spec, Strategy::Auto, depth, reify))
+    property.fallback_inputs(move || SpecInputs::start(&spec, Strategy::Auto, depth, reify))
+}
+
+/// The top-up of a spec no enumeration can build inputs for: it says why
+/// at its first step.
+struct NoTopUp {
+    why: String,
+}
+
+impl<T> InputSource<T> for NoTopUp {
+    fn describe(&self) -> String {
+        "the lazy enumeration or the solver".to_string()
+    }
+
+    fn next_input(&mut self) -> SourceStep<T> {
+        SourceStep::Error(self.why.clone())
+    }
 }
 
 /// The inputs of the lazy or SMT strategy (or the faster, for `auto`),

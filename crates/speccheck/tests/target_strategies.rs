@@ -409,3 +409,35 @@ fn a_strategy_slow_to_its_next_input_ends_with_the_time_budget() {
     let RunVerdict::Incomplete { reason } = &r.verdict else { panic!("{}", r.summary()) };
     assert!(reason.contains("stopped after 0 inputs because the time budget of 300.0 ms ran out"), "{reason}");
 }
+
+/// Neither the sampler nor the enumerations build set-typed inputs: a
+/// rare filter on one is met by random values alone, and when they
+/// rarely meet it the run gives up, saying how far it got and why the
+/// rest could not come from elsewhere (not an error of the property).
+#[test]
+fn a_set_typed_argument_random_values_rarely_meet_gives_up_and_says_why() {
+    use std::collections::BTreeSet;
+    let run = |requires: &str| {
+        let spec = ArgSpec::new(vec![("s".into(), BTreeSet::<i64>::ty())], &[(requires, requires)]).unwrap();
+        let admit = spec.clone();
+        let p = Property::new(gens::arguments((any::<BTreeSet<i64>>(),))).configure(|c| {
+            c.name = format!("a set, {requires}");
+            c.database = None;
+            c.cases = 50;
+        });
+        let reify = |v: &[Value]| Some((BTreeSet::<i64>::reify(v.first()?)?,));
+        apply_default(p, &spec, 4, reify).run(move |(s,): (BTreeSet<i64>,)| admit.admit(&[s.reflect()]))
+    };
+    let r = run("member(7, s) && member(8, s)");
+    let RunVerdict::GaveUp { reason } = &r.verdict else { panic!("{}", r.summary()) };
+    assert!(
+        reason.starts_with("random inputs met the filter")
+            && reason.contains("the rest could not come from the lazy enumeration or the solver")
+            && reason.contains("neither builds a set-typed input (argument `s` holds a set)")
+            && reason.contains("of the 50 cases asked for were tested"),
+        "{reason}"
+    );
+    // A filter random sets mostly meet needs no other source.
+    let r = run("!member(7, s)");
+    assert!(r.passed() && r.stats.topped_up.is_none(), "{}", r.summary());
+}

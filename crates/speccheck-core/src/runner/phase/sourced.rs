@@ -129,6 +129,16 @@ impl Engine {
                     let why = format!("{name} stopped after {tried} inputs: {reason}{left}");
                     return ending.stopped(stats, notes, why, source);
                 }
+                // A top-up is the runner's own way to the cases the filter
+                // kept from random generation: a source that cannot work
+                // (a type it cannot build) leaves the run short of its
+                // cases, which it gives up on, saying why and how far
+                // random generation got. A source the user chose that
+                // cannot work is an error.
+                SourceStep::Error(e) if mode == Mode::TopUp => {
+                    let why = format!("the rest could not come from {}: {e}", source.describe());
+                    return ending.stopped(stats, notes, why, source);
+                }
                 SourceStep::Error(e) => return Searched::over(RunVerdict::Error(e)),
                 // Back round the loop, past the budget and abandonment checks.
                 SourceStep::Waiting => {}
