@@ -201,6 +201,8 @@ fn a_type_without_finite_values_is_an_error_naming_it() {
         let mut lazy = Lazy::new(&[("x".into(), ty.clone())], &[], &m, 3);
         assert!(matches!(lazy.next(), Some(Err(LazyError::Unbounded(e))) if e.contains("cannot be bounded")));
         assert!(lazy.next().is_none());
+        let sampler = speccheck_target::sample::Sampler::new(&[("x".into(), ty.clone())], &[], &m);
+        assert!(matches!(sampler, Err(LazyError::Unbounded(e)) if e.contains("cannot be bounded")));
         #[cfg(feature = "z3")]
         {
             let e = speccheck_target::smt::Search::new(&[("x".into(), ty)], &[], &m, 3, Duration::from_secs(5));
@@ -209,4 +211,39 @@ fn a_type_without_finite_values_is_an_error_naming_it() {
     }
     assert_eq!(Node::ty().unbounded(), None);
     assert_eq!(Ping::ty().unbounded(), None);
+}
+
+/// The sampler (the default strategy's) builds types that recurse through
+/// others too: every input one the evaluator admits (the refinement inside
+/// `Tree` included), none taller than the size asked for (in recursive
+/// steps on a way down, as the solver's heights count them), many
+/// distinct ones.
+#[test]
+fn the_sampler_builds_types_recursive_through_others() {
+    fn check<T: Targetable>(spec: Option<&str>) {
+        let name = std::any::type_name::<T>();
+        let requires: Vec<_> = spec.map(|s| parse_str(s).unwrap()).into_iter().collect();
+        let m = Measures::new();
+        let mut sampler = speccheck_target::sample::Sampler::new(&[("x".into(), T::ty())], &requires, &m).unwrap();
+        let (mut made, mut tallest) = (BTreeSet::new(), 0);
+        for seed in 0..500 {
+            let Some(mut v) = sampler.sample(seed, 3).unwrap() else { continue };
+            let x = v.remove(0);
+            assert_eq!(
+                admitted([x.clone()], spec, &m).len(),
+                1,
+                "{name}: the sampler made {x}, which the spec rejects"
+            );
+            let height = speccheck_target::depth::input_height(std::slice::from_ref(&x), &[T::ty()]);
+            assert!(height <= 3, "{name}: the sampler made {x}, of height {height}, at size 3");
+            tallest = tallest.max(height);
+            made.insert(x);
+        }
+        assert!(made.len() >= 10 && tallest >= 2, "{name}: {} distinct inputs, the tallest {tallest}", made.len());
+    }
+    check::<Node>(Some("x.v != 1"));
+    check::<Ping>(None);
+    check::<Pong>(None);
+    check::<Tree>(None);
+    check::<Forest>(None);
 }

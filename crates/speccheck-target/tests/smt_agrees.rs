@@ -1,12 +1,14 @@
 //! The SMT and lazy strategies yield exactly the inputs the core's
 //! exhaustive enumeration yields at the same depth (and that satisfy the
-//! spec and the refinements inside the types), each once.
+//! spec and the refinements inside the types), each once; the sampler
+//! (the default strategy's) yields only such inputs, no larger than asked,
+//! and on a small space every one of them.
 
 use std::collections::BTreeSet;
 use std::time::Duration;
 
 use speccheck::{Arbitrary, Targetable, any, enumerate};
-use speccheck_spec::{Measures, Targetable, Value, parse_str};
+use speccheck_spec::{Measures, Targetable, Ty, Value, parse_str};
 use speccheck_target::lazy::Lazy;
 
 mod common;
@@ -256,11 +258,19 @@ fn the_lazy_strategy_skips_refuted_subtrees() {
 /// arithmetic: an element sits below its predecessors).
 #[test]
 fn the_lazy_enumeration_from_a_height_makes_exactly_the_inputs_that_tall() {
-    fn check<T: Targetable>(d: u32, spec: Option<&str>, heights: std::ops::RangeInclusive<u32>) {
+    fn check<T: Targetable + Arbitrary + std::fmt::Debug>(
+        d: u32,
+        spec: Option<&str>,
+        heights: std::ops::RangeInclusive<u32>,
+        brute: bool,
+    ) {
         let requires: Vec<_> = spec.map(|s| parse_str(s).unwrap()).into_iter().collect();
         let m = measures();
         let params = [("x".to_string(), T::ty())];
-        let all = lazy::<T>(d, spec, &m);
+        // The brute-force enumeration filtered by the evaluator, then by
+        // the height function; where that takes long (sequences of data),
+        // the lazy enumeration's own, which `agree` checks against it.
+        let all = if brute { enumerated::<T>(d, spec, &m) } else { lazy::<T>(d, spec, &m) };
         for h in heights {
             let mut bounded = Lazy::new(&params, &requires, &m, d).at_least(h);
             let tall = distinct("lazy from a height", bounded.by_ref().map(|v| v.map_err(|e| e.to_string())));
@@ -273,10 +283,12 @@ fn the_lazy_enumeration_from_a_height_makes_exactly_the_inputs_that_tall() {
             assert!(h == 0 || bounded.pruned > 0, "height {h}: nothing skipped");
         }
     }
-    check::<List>(4, Some("sorted(x)"), 0..=5);
-    check::<Rbt>(4, Some("is_rb(x) && bh_ok(x)"), 0..=5);
-    check::<Vec<Sorted>>(3, None, 0..=6);
-    check::<Vec<Vec<bool>>>(3, None, 0..=6);
+    check::<List>(3, Some("sorted(x)"), 0..=4, true);
+    check::<Rbt>(3, Some("is_rb(x) && bh_ok(x)"), 0..=4, true);
+    check::<List>(4, Some("sorted(x)"), 0..=5, false);
+    check::<Rbt>(4, Some("is_rb(x) && bh_ok(x)"), 0..=5, false);
+    check::<Vec<Sorted>>(3, None, 0..=6, false);
+    check::<Vec<Vec<bool>>>(3, None, 0..=6, false);
 }
 
 /// An enumeration paused ([`Lazy::pause_at`]) goes on where it was: the
@@ -353,12 +365,17 @@ fn the_solver_yields_shorter_sequences_first() {
 #[cfg(feature = "z3")]
 #[test]
 fn the_solver_started_at_a_height_makes_exactly_the_inputs_that_tall() {
-    // Checked against the lazy enumeration filtered by the height
-    // function, on a list (height = length) and a red-black tree.
-    fn check<T: Targetable>(d: u32, spec: Option<&str>, heights: std::ops::RangeInclusive<u32>) {
+    // Checked against the brute-force enumeration filtered by the
+    // evaluator and the height function, on a list and a vector (height =
+    // length) and a red-black tree.
+    fn check<T: Targetable + Arbitrary + std::fmt::Debug>(
+        d: u32,
+        spec: Option<&str>,
+        heights: std::ops::RangeInclusive<u32>,
+    ) {
         let requires: Vec<_> = spec.map(|s| parse_str(s).unwrap()).into_iter().collect();
         let m = measures();
-        let all = lazy::<T>(d, spec, &m);
+        let all = enumerated::<T>(d, spec, &m);
         for h in heights {
             let search = speccheck_target::smt::Search::at_least(
                 &[("x".into(), T::ty())],
@@ -379,6 +396,7 @@ fn the_solver_started_at_a_height_makes_exactly_the_inputs_that_tall() {
         }
     }
     check::<List>(3, Some("sorted(x)"), 0..=4);
+    check::<Vec<i64>>(3, Some("forall!(i in 0..len(x) - 1, x[i] < x[i + 1])"), 0..=4);
     check::<Rbt>(3, Some("is_rb(x) && bh_ok(x)"), 0..=4);
 }
 
@@ -432,4 +450,140 @@ fn a_measure_calling_itself_on_the_same_arguments_is_named() {
             .unwrap();
     let err = search.find_map(Result::err).expect("the spec does not terminate");
     assert!(err.to_string().contains("`spin_with` does not terminate"), "{err}");
+}
+
+/// Every value of `ty` of at most `n` steps (a constructor declared
+/// recursive, a sequence's element: what the sampler's size counts), its
+/// integers within `ints`, with its steps; written apart from any
+/// strategy's code. For types that recurse through themselves only.
+fn up_to(ty: &Ty, n: u32, ints: (i128, i128)) -> Vec<(Value, u32)> {
+    match ty {
+        Ty::Bool => vec![(Value::Bool(false), 0), (Value::Bool(true), 0)],
+        Ty::Int { lo, hi } => (ints.0.max(*lo)..=ints.1.min(*hi)).map(|i| (Value::Int(i), 0)).collect(),
+        Ty::Seq(elem) => {
+            let elems = up_to(elem, n.saturating_sub(1), ints);
+            let mut all = vec![(Vec::new(), 0)];
+            let mut last = all.clone();
+            for _ in 0..n {
+                last = last
+                    .iter()
+                    .flat_map(|(xs, k): &(Vec<Value>, u32)| {
+                        elems.iter().filter(move |(_, e)| k + 1 + e <= n).map(move |(e, s)| {
+                            let mut ys = xs.clone();
+                            ys.push(e.clone());
+                            (ys, k + 1 + s)
+                        })
+                    })
+                    .collect();
+                all.extend(last.iter().cloned());
+            }
+            all.into_iter().map(|(xs, k)| (Value::Seq(xs), k)).collect()
+        }
+        Ty::Set(_) => unreachable!("no sets here"),
+        Ty::Data(r) => {
+            let def = r.get();
+            let mut out = Vec::new();
+            for (c, ctor) in def.ctors.iter().enumerate() {
+                let own = u32::from(ctor.recursive);
+                if own > n {
+                    continue;
+                }
+                let mut rows: Vec<(Vec<Value>, u32)> = vec![(Vec::new(), own)];
+                for f in &ctor.fields {
+                    let values = up_to(&f.ty, n - own, ints);
+                    rows = rows
+                        .iter()
+                        .flat_map(|(row, k)| {
+                            values.iter().filter(move |(_, s)| k + s <= n).map(move |(v, s)| {
+                                let mut r = row.clone();
+                                r.push(v.clone());
+                                (r, k + s)
+                            })
+                        })
+                        .collect();
+                }
+                out.extend(
+                    rows.into_iter().map(|(fields, k)| (Value::Data { def, ctor: c, fields: fields.into() }, k)),
+                );
+            }
+            out
+        }
+    }
+}
+
+/// The sampler (the default strategy's) against that brute force, on
+/// specs whose valid inputs of at most a few steps are few (their
+/// integers bounded by the spec; the brute force's wider, so that the
+/// filter has values to reject): every input it makes is one the
+/// evaluator admits and no larger than asked, and 4,000 samples make
+/// every one of them (past its first hundred inputs the sampler splices
+/// parts of earlier ones; on a space this small most splices remake an
+/// input and are dropped, and larger sizes below splice hundreds). A
+/// partial operation (an index past the end) makes its spec false for
+/// the sampler as for the evaluator.
+#[test]
+fn the_sampler_makes_exactly_the_valid_inputs_up_to_its_size() {
+    let m = measures()
+        .with("fn within(l: &List, lo: i64, hi: i64) -> bool { match l { Nil => true, Cons(h, t) => *h >= lo && *h <= hi && within(t, lo, hi) } }")
+        .unwrap()
+        .with("fn keys_within(t: &Rbt, lo: i64, hi: i64) -> bool { match t { Leaf => true, Node { key, left, right, .. } => *key >= lo && *key <= hi && keys_within(left, lo, hi) && keys_within(right, lo, hi) } }")
+        .unwrap();
+    let check = |ty: Ty, size: u32, spec: &str, at_least: usize| {
+        let expected = admitted(up_to(&ty, size, (-1, 3)).into_iter().map(|(v, _)| v), Some(spec), &m);
+        assert!(expected.len() >= at_least, "{spec}: only {} valid inputs", expected.len());
+        let requires = [parse_str(spec).unwrap()];
+        let mut sampler = speccheck_target::sample::Sampler::new(&[("x".into(), ty.clone())], &requires, &m).unwrap();
+        let mut made = BTreeSet::new();
+        for seed in 0..4_000 {
+            let Some(mut v) = sampler.sample(seed, size).unwrap() else { continue };
+            let x = v.remove(0);
+            assert!(expected.contains(&x), "{spec}: the sampler made {x}, not a valid input of at most {size} steps");
+            made.insert(x);
+        }
+        let missed: Vec<String> = expected.difference(&made).map(ToString::to_string).collect();
+        assert!(
+            missed.is_empty(),
+            "{spec}: {} of {} valid inputs never made: {missed:?}",
+            missed.len(),
+            expected.len()
+        );
+    };
+    check(List::ty(), 3, "sorted(x) && within(x, 0, 2)", 15);
+    check(Rbt::ty(), 3, "is_rb(x) && bh_ok(x) && keys_within(x, 0, 2)", 12);
+    check(<Vec<i64>>::ty(), 3, "forall!(e in x, e >= 0 && e <= 2) && x[0] == 1", 13);
+    // Larger, with integers unbounded: every input admitted and no larger
+    // than asked, those of data types mostly spliced.
+    let steps = |v: &Value| up_to_steps(v);
+    for (ty, spec) in [(List::ty(), "sorted(x)"), (Rbt::ty(), "is_rb(x) && bh_ok(x)"), (<Vec<i64>>::ty(), "x[0] == 1")]
+    {
+        let requires = [parse_str(spec).unwrap()];
+        let mut sampler = speccheck_target::sample::Sampler::new(&[("x".into(), ty.clone())], &requires, &m).unwrap();
+        let mut made = BTreeSet::new();
+        for seed in 0..2_000 {
+            let Some(mut v) = sampler.sample(seed, 12).unwrap() else { continue };
+            let x = v.remove(0);
+            assert_eq!(admitted([x.clone()], Some(spec), &m).len(), 1, "{spec}: the sampler made {x}");
+            assert!(steps(&x) <= 12, "{spec}: {x} has {} steps", steps(&x));
+            made.insert(x);
+        }
+        // Data types splice; a sequence of integers is built afresh.
+        let data = matches!(ty, Ty::Data(_));
+        assert!(
+            made.len() > 1_500 && (!data || sampler.spliced > 500),
+            "{spec}: {} spliced, {} made",
+            sampler.spliced,
+            made.len()
+        );
+    }
+}
+
+/// A value's steps as [`up_to`] counts them.
+fn up_to_steps(v: &Value) -> u32 {
+    match v {
+        Value::Data { def, ctor, fields } => {
+            u32::from(def.ctors[*ctor].recursive) + fields.iter().map(up_to_steps).sum::<u32>()
+        }
+        Value::Seq(xs) => xs.len() as u32 + xs.iter().map(up_to_steps).sum::<u32>(),
+        _ => 0,
+    }
 }
