@@ -75,6 +75,44 @@ fn every_strategy_tests_the_same_valid_inputs() {
     assert!(matches!(random.verdict, RunVerdict::Passed), "{}", random.summary());
 }
 
+/// The same inputs as sets, not only as counts: the exhaustive strategy
+/// (the core's enumeration, filtered by the evaluator) against the lazy
+/// enumeration, the solver and `auto` (which takes the lazy enumeration
+/// here; the solver's pick is checked the same way below).
+#[test]
+fn every_strategy_tests_exactly_the_inputs_the_brute_force_admits() {
+    let inputs = |s: Strategy| {
+        let spec =
+            ArgSpec::new(vec![("l".into(), List::ty()), ("x".into(), i64::ty())], &[("ordered(l)", "ordered(l)")])
+                .unwrap();
+        let p = Property::new(gens::arguments((any::<List>(), any::<i64>()))).configure(|c| {
+            c.name = format!("the inputs of {s}");
+            c.database = None;
+            c.cases = u32::MAX;
+        });
+        let seen = std::sync::Arc::new(std::sync::Mutex::new(std::collections::BTreeSet::new()));
+        let into = seen.clone();
+        let admit = spec.clone();
+        let r = apply(p, &spec, s, 4, reify).run(move |(l, x): (List, i64)| {
+            // The prologue `#[property]` writes: the exhaustive strategy's
+            // filter, a check of the others' inputs.
+            admit.admit(&[l.reflect(), x.reflect()]);
+            let input = format!("{l:?}, {x}");
+            assert!(into.lock().unwrap().insert(input.clone()), "{input} twice");
+        });
+        assert!(matches!(r.verdict, RunVerdict::Passed), "{s}: {}", r.summary());
+        let seen = seen.lock().unwrap().clone();
+        seen
+    };
+    let brute = inputs(Strategy::Exhaustive);
+    assert!(brute.len() > 10, "{brute:?}");
+    for s in [Strategy::Lazy, Strategy::Smt, Strategy::Auto] {
+        let got = inputs(s);
+        let (extra, missed) = (got.difference(&brute).count(), brute.difference(&got).count());
+        assert_eq!((extra, missed), (0, 0), "{s}: inputs the brute force lacks, and inputs missed");
+    }
+}
+
 #[test]
 fn a_bug_is_found_and_shrunk_whichever_strategy_made_the_input() {
     for s in [Strategy::Exhaustive, Strategy::Lazy, Strategy::Smt, Strategy::Auto] {
@@ -200,9 +238,30 @@ fn auto_takes_the_solver_where_the_enumeration_cannot_refute_partial_inputs() {
         let i = |k: usize| i64::reify(v.get(k)?);
         Some((i(0)?, i(1)?, i(2)?, i(3)?, i(4)?))
     };
-    let r = apply(p, &spec, Strategy::Auto, 8, reify).run(|(a, b, c, d, e)| assert_eq!(a + b + c + d + e, 37));
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(std::collections::BTreeSet::new()));
+    let into = seen.clone();
+    let r = apply(p, &spec, Strategy::Auto, 8, reify).run(move |(a, b, c, d, e)| {
+        assert_eq!(a + b + c + d + e, 37);
+        assert!(into.lock().unwrap().insert([a, b, c, d, e]), "{:?} twice", [a, b, c, d, e]);
+    });
     assert!(matches!(r.verdict, RunVerdict::Passed), "{}", r.summary());
     assert_eq!(r.stats.passed, 35, "{}", r.summary());
+    // Exactly the 35 a brute force over the depth's integers finds.
+    let w = -8i64..=8;
+    let mut brute = std::collections::BTreeSet::new();
+    for a in w.clone() {
+        for b in w.clone() {
+            for c in w.clone() {
+                for d in w.clone() {
+                    let e = 37 - a - b - c - d;
+                    if w.contains(&e) {
+                        brute.insert([a, b, c, d, e]);
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(*seen.lock().unwrap(), brute);
     let text = r.to_string();
     assert!(text.contains("the SMT solver (z3) (auto's trial at depth 8"), "{text}");
     assert!(text.contains("the SMT solver all 35 valid inputs"), "{text}");
