@@ -101,8 +101,7 @@ fn every_strategy_tests_exactly_the_inputs_the_brute_force_admits() {
             assert!(into.lock().unwrap().insert(input.clone()), "{input} twice");
         });
         assert!(matches!(r.verdict, RunVerdict::Passed), "{s}: {}", r.summary());
-        let seen = seen.lock().unwrap().clone();
-        seen
+        seen.lock().unwrap().clone()
     };
     let brute = inputs(Strategy::Exhaustive);
     assert!(brute.len() > 10, "{brute:?}");
