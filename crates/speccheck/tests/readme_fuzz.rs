@@ -75,6 +75,26 @@ fn the_byte_to_choice_mapping_is_pinned() {
 }
 
 #[test]
+fn a_failure_fuzzing_found_is_saved_and_the_next_run_replays_it_first() {
+    // The fuzz target and `cargo test` share the property's failure store:
+    // what libFuzzer found, the next run of the property replays before
+    // it generates anything.
+    let dir = tempfile::tempdir().unwrap();
+    let config = || Config { database: Some(dir.path().to_path_buf()), database_writes: true, ..Config::default() };
+    let body = |(n, bytes): (u16, Vec<u8>)| assert!(!(n == 0x1234 && bytes.first() == Some(&7)), "planted");
+    let target = Property::new(any::<(u16, Vec<u8>)>()).config(config()).named("saved").fuzz_target(body);
+    let FuzzOutcome::Failed(report) = target.check(&[0x34, 0x12, 7, 5]) else { panic!("the planted bug is missed") };
+    let found = report.counterexample().expect("a counterexample");
+    assert!(found.saved_to.is_some(), "{report}");
+    let next =
+        Property::new(any::<(u16, Vec<u8>)>()).config(Config { seed: Some(1), ..config() }).named("saved").run(body);
+    let again = next.counterexample().expect("replayed from the store");
+    assert_eq!(again.found_after, 0, "{next}");
+    assert!(again.source.as_deref().unwrap_or("").contains("saved"), "{:?}", again.source);
+    assert_eq!(again.value::<(u16, Vec<u8>)>(), Some((0x1234, vec![7])));
+}
+
+#[test]
 fn a_corpus_entry_and_a_replay_string_convert_both_ways() {
     let target = planted("round-trip");
     let bytes = [0x99, 0x88, 1, 2, 3, 9, 9, 9, 0];
