@@ -46,7 +46,8 @@ fn fun_refinement(tokens: &TokenStream, ident: &syn::Ident) -> syn::Result<Optio
         return Err(syn::Error::new_spanned(
             tokens,
             format!(
-                "a generated function's refinement is a closure over its one input, with `result` for its output:                  `#[refine(|x| x <= result)] {ident}: Fun<A, B>`"
+                "a generated function's refinement is a closure over its one input, with `result` for its output: \
+                 `#[refine(|x| x <= result)] {ident}: Fun<A, B>`"
             ),
         ));
     };
@@ -289,7 +290,12 @@ pub fn expand(args: TokenStream, mut item: ItemFn) -> syn::Result<TokenStream> {
                 from = Some(attr.parse_args::<Expr>()?);
             } else if attr.path().is_ident("refine") {
                 match fun_refinement(&attr.meta.require_list()?.tokens, &ident)? {
-                    Some(f) => fun = Some(f),
+                    Some(f) => {
+                        fun = Some(f);
+                        // Its calls too: a name neither a built-in nor a
+                        // measure or predicate in scope fails to compile.
+                        call_checks.push(calls_in_scope(&attr));
+                    }
                     None => refine_attr = Some(attr),
                 }
             } else {
