@@ -5,6 +5,9 @@
 //! runs on the crash input a campaign found for it (`fuzz/crashes/<target>/`,
 //! the way a reproducer is run): each must find the bug, print speccheck's
 //! report (shrunk input, failure, replay string) and save the shrunk input.
+//! The fuzzers also convert a crash input to a replay string and back
+//! (`SPECCHECK_FUZZ_REPLAY_OF`, `SPECCHECK_FUZZ_ENTRY_OF`), and refuse the
+//! other target's string.
 //! `bench/fuzz.sh` measures campaigns, from empty corpora too. Needs `cargo
 //! fuzz` (`cargo install cargo-fuzz --locked`; `./run test` installs it),
 //! and skips with a message without it, except under `CI`.
@@ -49,6 +52,7 @@ fn build_sh_builds_fuzzers_that_report_their_bugs_as_speccheck_does() {
         .output()
         .expect("bash runs build.sh");
     assert!(built.status.success(), "build.sh failed:\n{}", String::from_utf8_lossy(&built.stderr));
+    let mut replays = Vec::new();
     for (target, property, shrunk) in [
         ("parse", "speccheck_fuzz_example::parse_never_panics", "index out of bounds"),
         (
@@ -116,5 +120,32 @@ fn build_sh_builds_fuzzers_that_report_their_bugs_as_speccheck_does() {
             }
             assert!(names.iter().any(|n| n.starts_with("shrunk-")), "{target} ({run}): no shrunk input in {names:?}");
         }
+        // The conversions, run through the fuzzer as `cargo fuzz run` runs
+        // it: the crash input's replay string, and back to a corpus entry
+        // that decodes to the same choices.
+        let crash = example.join("fuzz/crashes").join(target).join("found-with-seed-1");
+        let converted = Command::new(out.join(target)).env("SPECCHECK_FUZZ_REPLAY_OF", &crash).output().unwrap();
+        let replay = String::from_utf8_lossy(&converted.stdout).trim().to_string();
+        assert!(converted.status.success() && !replay.is_empty(), "{target}: no replay string:\n{converted:?}");
+        let corpus = tmp.path().join(format!("{target}-converted"));
+        std::fs::create_dir_all(&corpus).unwrap();
+        let written =
+            Command::new(out.join(target)).env("SPECCHECK_FUZZ_ENTRY_OF", &replay).arg(&corpus).output().unwrap();
+        let entry = PathBuf::from(String::from_utf8_lossy(&written.stdout).trim());
+        assert!(written.status.success() && entry.starts_with(&corpus), "{target}: no corpus entry:\n{written:?}");
+        let again = Command::new(out.join(target)).env("SPECCHECK_FUZZ_REPLAY_OF", &entry).output().unwrap();
+        assert_eq!(String::from_utf8_lossy(&again.stdout).trim(), replay, "{target}: the entry is not the same input");
+        replays.push((target, replay));
     }
+    // A replay string is refused by the other property's fuzzer, by name.
+    let [(first, replay), (second, _)] = &replays[..] else { unreachable!("two targets") };
+    let corpus = tmp.path().join("refused");
+    std::fs::create_dir_all(&corpus).unwrap();
+    let refused = Command::new(out.join(second)).env("SPECCHECK_FUZZ_ENTRY_OF", replay).arg(&corpus).output().unwrap();
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        !refused.status.success() && stderr.contains("made for another property"),
+        "{second} took {first}'s replay string:\n{stderr}"
+    );
+    assert_eq!(std::fs::read_dir(&corpus).unwrap().count(), 0, "nothing written for another property");
 }
