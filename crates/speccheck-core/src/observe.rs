@@ -61,7 +61,8 @@ impl Observer {
                 }
                 None => match crate::case::context::target_of(l) {
                     Some((label, score)) => features.push((format!("target:{label}"), number(score))),
-                    None => features.push((l.clone(), "true".to_string())),
+                    // As Hypothesis writes an `event` with no payload.
+                    None => features.push((l.clone(), string(""))),
                 },
             }
         }

@@ -71,6 +71,8 @@ fn every_case_and_the_run_are_observed_in_hypothesis_schema() {
             .filter(|c| c["status"] == "passed")
             .all(|c| { c["features"].get("high").is_some() || c["features"].get("low").is_some() })
     );
+    // A label is an event with no payload, as Hypothesis writes one.
+    assert!(cases.iter().flat_map(|c| c["features"].get("high")).all(|v| v == ""), "labels are empty strings");
     assert!(matches!(report.verdict, RunVerdict::Failed(_)), "{report}");
     assert_eq!(count("failed"), 1, "the failing case as generation met it:\n{report}");
     let failed = cases.iter().find(|c| c["status"] == "failed").unwrap();
