@@ -213,6 +213,44 @@ fn quantifiers_over_sets() {
     agree::<Vec<i64>>(0..=3, Some("exists!(e in elems(x), x[e] == 0)"));
 }
 
+/// Sets of any element type the solver has — booleans, data, sequences,
+/// as well as integers — with membership, equality, inclusion, `len` and
+/// `is_empty`, and quantifiers over them, whose partial bodies follow the
+/// evaluator's order of the members.
+#[test]
+fn sets_of_any_element_type() {
+    // Each spec keeps some inputs at the last depth (the sets compared are
+    // not all empty).
+    fn nonempty<T: Targetable + Arbitrary + std::fmt::Debug>(
+        depths: std::ops::RangeInclusive<u32>,
+        spec: Option<&str>,
+    ) {
+        assert!(agree_with::<T>(&measures(), depths, spec) > 0, "{spec:?} keeps no input");
+    }
+    nonempty::<Vec<i64>>(0..=3, Some("len(elems(x)) == 2"));
+    nonempty::<Vec<bool>>(0..=3, Some("len(elems(x)) == 2"));
+    nonempty::<Vec<bool>>(0..=3, Some("member(true, elems(x)) && !member(false, elems(x))"));
+    nonempty::<(Vec<bool>, Vec<bool>)>(0..=3, Some("subset(elems(x.0), elems(x.1)) && len(x.0) > len(x.1)"));
+    nonempty::<(Vec<bool>, Vec<bool>)>(0..=3, Some("is_empty(inter(elems(x.0), elems(x.1))) && len(x.0) >= 1"));
+    // Data elements: distinct options, a duplicate, one present in both.
+    nonempty::<Vec<Option<bool>>>(0..=3, Some("len(elems(x)) == len(x) && len(x) >= 2"));
+    nonempty::<Vec<Option<bool>>>(0..=3, Some("len(elems(x)) < len(x)"));
+    nonempty::<(Vec<Option<bool>>, Vec<Option<bool>>)>(
+        0..=3,
+        Some("!is_empty(inter(elems(x.0), elems(x.1))) && elems(x.0) != elems(x.1)"),
+    );
+    nonempty::<Vec<Option<bool>>>(0..=3, Some("forall!(o in elems(x), matches!(o, Some(_))) && len(x) >= 2"));
+    // Sequence elements, and a set of sets' equality.
+    nonempty::<Vec<Vec<bool>>>(0..=3, Some("len(elems(x)) == 1 && len(x) == 2"));
+    nonempty::<(Vec<Vec<bool>>, Vec<Vec<bool>>)>(0..=3, Some("elems(x.0) == elems(x.1) && x.0 != x.1"));
+    // A body that may be undefined, over sequences: the evaluator goes
+    // through the members in its order (`[]` before `[1]`) and stops at the
+    // first that decides, and so does the solver's encoding.
+    nonempty::<Vec<Vec<i64>>>(0..=3, Some("forall!(v in elems(x), v[0] > 0)"));
+    nonempty::<Vec<Vec<i64>>>(0..=3, Some("exists!(v in elems(x), v[0] == 1)"));
+    nonempty::<Vec<Option<i64>>>(0..=3, Some("exists!(o in elems(x), o.0 == 1) && len(x) >= 2"));
+}
+
 /// A partial operation (an index out of range, a field of another
 /// constructor, a division by zero) makes the spec false where evaluation
 /// reaches it — not its negation true, not a free value — in the

@@ -1,8 +1,10 @@
 //! Specs as SMT terms over symbolic values: measures unfold along the
 //! symbolic structure (one `ite` over the constructors a node may take,
-//! shared between uses), bounded quantifiers unroll, sets are z3 arrays
-//! that also carry their possible members (so a quantifier over a set
-//! unrolls too), data values and sequences compare field by field.
+//! shared between uses), bounded quantifiers unroll, a set is its possible
+//! members, each under the condition that puts it there (of any element
+//! type the solver has: integers, booleans, data, sequences; membership is
+//! a disjunction of equalities, and a quantifier over a set unrolls over
+//! them: no z3 arrays), data values and sequences compare field by field.
 //!
 //! A partial operation (a field of another constructor, an index out of
 //! range, a division by zero) is *undefined*: alongside each term the
@@ -16,8 +18,7 @@ use std::rc::Rc;
 
 use speccheck_spec::measure::Body;
 use speccheck_spec::{BinOp, Domain, Expr, Measures, UnOp};
-use z3::Sort;
-use z3::ast::{Ast, Bool, Dynamic, Int, Set};
+use z3::ast::{Ast, Bool, Dynamic, Int};
 
 use super::sym::{DataSym, SeqSym, Sym};
 
@@ -42,7 +43,7 @@ pub enum T {
     Int(Int, Option<(i128, i128)>),
     /// A boolean term.
     Bool(Bool),
-    /// A set of integers.
+    /// A set.
     Set(SetT),
     /// A symbolic data value.
     Data(Rc<DataSym>),
@@ -54,62 +55,182 @@ pub enum T {
     Undef,
 }
 
-/// A set of integers as z3 sees it, with the integers that may be in it:
-/// every set a spec builds comes from `empty`, `singleton`, `elems`, the
-/// set operations and choices between sets, so its possible members are
-/// known terms, each under the condition that puts it there. A quantifier
-/// over the set unrolls over them (no z3 quantifier).
+/// A set as the solver sees it: every set a spec builds comes from
+/// `empty`, `singleton`, `elems`, the set operations and choices between
+/// sets, so its possible members are known terms, each under the condition
+/// that puts it there. Membership, equality and inclusion compare members
+/// (the element type's own equality: integers, booleans, data field by
+/// field, sequences element by element); a quantifier over the set unrolls
+/// over them (no z3 quantifier, no z3 array).
 #[derive(Clone)]
 pub struct SetT {
-    set: Set,
     members: Rc<Vec<Member>>,
 }
 
-/// A possible member of a set: when it is in, the integer, its bounds.
+/// A possible member of a set: when it is in, and the element.
 #[derive(Clone)]
 struct Member {
     when: Bool,
-    x: Int,
-    bounds: Option<(i128, i128)>,
+    x: T,
 }
 
 impl SetT {
     fn empty() -> SetT {
-        SetT { set: Set::empty(&Sort::int()), members: Rc::new(Vec::new()) }
+        SetT { members: Rc::new(Vec::new()) }
     }
 
-    fn singleton(x: Int, bounds: Option<(i128, i128)>) -> SetT {
-        SetT {
-            set: Set::empty(&Sort::int()).add(&x),
-            members: Rc::new(vec![Member { when: Bool::from_bool(true), x, bounds }]),
+    fn singleton(x: T) -> SetT {
+        SetT { members: Rc::new(vec![Member { when: Bool::from_bool(true), x }]) }
+    }
+
+    /// Whether `x` is in the set (`None`: elements of another type).
+    fn contains(&self, x: &T) -> Option<Bool> {
+        let mut any_of = Vec::with_capacity(self.members.len());
+        for m in self.members.iter() {
+            any_of.push(Bool::and(&[m.when.clone(), elem_eq(&m.x, x)?]));
         }
+        Some(any(&any_of))
     }
 
-    /// The members of `self`, each also under `also` at `x`.
-    fn members_where(&self, also: impl Fn(&Int) -> Bool) -> Vec<Member> {
-        self.members.iter().map(|m| Member { when: Bool::and(&[m.when.clone(), also(&m.x)]), ..m.clone() }).collect()
+    /// The members of `self`, each also under what `also` says of it.
+    fn members_where(&self, also: impl Fn(&T) -> Option<Bool>) -> Option<Vec<Member>> {
+        self.members
+            .iter()
+            .map(|m| Some(Member { when: Bool::and(&[m.when.clone(), also(&m.x)?]), x: m.x.clone() }))
+            .collect()
     }
 
     fn union(a: SetT, b: SetT) -> SetT {
         let members = a.members.iter().chain(b.members.iter()).cloned().collect();
-        SetT { set: Set::set_union(&[a.set, b.set]), members: Rc::new(members) }
+        SetT { members: Rc::new(members) }
     }
 
-    fn inter(a: SetT, b: SetT) -> SetT {
-        let members = a.members_where(|x| b.set.member(x));
-        SetT { set: Set::intersect(&[a.set, b.set]), members: Rc::new(members) }
+    fn inter(a: SetT, b: SetT) -> Option<SetT> {
+        Some(SetT { members: Rc::new(a.members_where(|x| b.contains(x))?) })
     }
 
-    fn diff(a: SetT, b: SetT) -> SetT {
-        let members = a.members_where(|x| b.set.member(x).not());
-        SetT { set: a.set.difference(&b.set), members: Rc::new(members) }
+    fn diff(a: SetT, b: SetT) -> Option<SetT> {
+        Some(SetT { members: Rc::new(a.members_where(|x| Some(b.contains(x)?.not()))?) })
     }
 
     fn ite(c: &Bool, a: SetT, b: SetT) -> SetT {
-        let mut members = a.members_where(|_| c.clone());
-        members.extend(b.members_where(|_| c.not()));
-        SetT { set: c.ite(&a.set, &b.set), members: Rc::new(members) }
+        fn under(set: &SetT, c: &Bool) -> impl Iterator<Item = Member> {
+            set.members.iter().map(move |m| Member { when: Bool::and(&[m.when.clone(), c.clone()]), x: m.x.clone() })
+        }
+        let not_c = c.not();
+        let members = under(&a, c).chain(under(&b, &not_c)).collect();
+        SetT { members: Rc::new(members) }
     }
+
+    /// Every member of `self` is in `other`.
+    fn subset(&self, other: &SetT) -> Option<Bool> {
+        let mut all = Vec::with_capacity(self.members.len());
+        for m in self.members.iter() {
+            all.push(m.when.implies(&other.contains(&m.x)?));
+        }
+        Some(Bool::and(&all))
+    }
+
+    fn equals(&self, other: &SetT) -> Option<Bool> {
+        Some(Bool::and(&[self.subset(other)?, other.subset(self)?]))
+    }
+
+    /// How many distinct members are in: each counted where no earlier
+    /// possible member is in and equal to it.
+    fn len(&self) -> Option<T> {
+        let mut terms = Vec::with_capacity(self.members.len());
+        for (i, m) in self.members.iter().enumerate() {
+            let mut earlier = Vec::with_capacity(i);
+            for n in &self.members[..i] {
+                earlier.push(Bool::and(&[n.when.clone(), elem_eq(&n.x, &m.x)?]));
+            }
+            let counted = Bool::and(&[m.when.clone(), any(&earlier).not()]);
+            terms.push(counted.ite(&Int::from_i64(1), &Int::from_i64(0)));
+        }
+        let n = self.members.len() as i128;
+        let sum = if terms.is_empty() { Int::from_i64(0) } else { Int::add(&terms) };
+        Some(T::Int(sum, Some((0, n))))
+    }
+
+    fn is_empty(&self) -> Bool {
+        any(&self.members.iter().map(|m| m.when.clone()).collect::<Vec<_>>()).not()
+    }
+}
+
+/// Equality of two elements of sets (`None`: unlike types).
+fn elem_eq(a: &T, b: &T) -> Option<Bool> {
+    Some(match (a, b) {
+        (T::Int(x, _), T::Int(y, _)) => x.eq(y),
+        (T::Bool(x), T::Bool(y)) => x.eq(y),
+        (T::Data(x), T::Data(y)) => data_eq(x, y)?,
+        (T::Seq(x), T::Seq(y)) => seq_eq(x, y)?,
+        (T::Set(x), T::Set(y)) => x.equals(y)?,
+        _ => return None,
+    })
+}
+
+/// `a < b` in the evaluator's order of set elements (`Value`'s: integers
+/// and booleans as Rust orders them, data by constructor then fields,
+/// sequences lexicographically); `None` for sets of sets.
+fn elem_lt(a: &T, b: &T) -> Option<Bool> {
+    Some(match (a, b) {
+        (T::Int(x, _), T::Int(y, _)) => x.lt(y),
+        (T::Bool(x), T::Bool(y)) => Bool::and(&[x.not(), y.clone()]),
+        (T::Data(x), T::Data(y)) => data_lt(x, y)?,
+        (T::Seq(x), T::Seq(y)) => seq_lt(x, y)?,
+        _ => return None,
+    })
+}
+
+fn sym_lt(a: &Sym, b: &Sym) -> Option<Bool> {
+    elem_lt(&T::of(a), &T::of(b))
+}
+
+/// Data values of one type: the earlier constructor first, then the
+/// fields in order.
+fn data_lt(a: &DataSym, b: &DataSym) -> Option<Bool> {
+    if a.def.name != b.def.name {
+        return Some(Bool::from_bool(a.def.name < b.def.name));
+    }
+    let mut cases = Vec::new();
+    for x in &a.alts {
+        for y in &b.alts {
+            let both = Bool::and(&[x.chosen(), y.chosen()]);
+            match x.ctor.cmp(&y.ctor) {
+                std::cmp::Ordering::Less => cases.push(both),
+                std::cmp::Ordering::Greater => {}
+                std::cmp::Ordering::Equal => {
+                    // Lexicographic: equal up to field i, less at i.
+                    let mut equal_so_far = Vec::new();
+                    let mut at = Vec::new();
+                    for (f, g) in x.fields.iter().zip(&y.fields) {
+                        at.push(Bool::and(&[Bool::and(&equal_so_far), sym_lt(f, g)?]));
+                        equal_so_far.push(sym_eq(f, g)?);
+                    }
+                    cases.push(Bool::and(&[both, any(&at)]));
+                }
+            }
+        }
+    }
+    Some(any(&cases))
+}
+
+/// Sequences, lexicographically (a proper prefix first).
+fn seq_lt(a: &SeqSym, b: &SeqSym) -> Option<Bool> {
+    let mut cases = Vec::new();
+    let mut equal_so_far = Vec::new();
+    for k in 0..=a.elems.len().min(b.elems.len()) {
+        let kk = Int::from_i64(k as i64);
+        let mut here = vec![Bool::and(&[a.len.eq(&kk), b.len.gt(&kk)])];
+        if let (Some(x), Some(y)) = (a.elems.get(k), b.elems.get(k)) {
+            here.push(Bool::and(&[a.len.gt(&kk), b.len.gt(&kk), sym_lt(x, y)?]));
+            cases.push(Bool::and(&[Bool::and(&equal_so_far), any(&here)]));
+            equal_so_far.push(Bool::and(&[a.len.gt(&kk), b.len.gt(&kk), sym_eq(x, y)?]));
+        } else {
+            cases.push(Bool::and(&[Bool::and(&equal_so_far), any(&here)]));
+        }
+    }
+    Some(any(&cases))
 }
 
 impl T {
@@ -140,15 +261,14 @@ enum Arg {
 }
 
 impl Arg {
-    /// `None` for an argument with no identity here (a sequence, or an
-    /// undefined value): such calls are not memoized.
+    /// `None` for an argument with no identity here (a sequence, a set,
+    /// or an undefined value): such calls are not memoized.
     fn of(t: &T) -> Option<Arg> {
         Some(match t {
             T::Int(x, _) => Arg::Term(Dynamic::from(x)),
             T::Bool(b) => Arg::Term(Dynamic::from(b)),
-            T::Set(x) => Arg::Term(Dynamic::from(&x.set)),
             T::Data(node) => Arg::Node(node.id),
-            T::Seq(_) | T::Undef => return None,
+            T::Set(_) | T::Seq(_) | T::Undef => return None,
         })
     }
 }
@@ -209,7 +329,7 @@ impl<'m> Translator<'m> {
     fn set(&mut self, e: &Expr, s: &mut Scope) -> Result<SetT, Unsolvable> {
         match self.term(e, s)? {
             T::Set(x) => Ok(x),
-            T::Seq(seq) => Ok(elements(&seq)?),
+            T::Seq(seq) => Ok(elements(&seq)),
             T::Undef => Ok(SetT::empty()),
             _ => Err(unsolvable(e, "expected a set")),
         }
@@ -362,7 +482,7 @@ impl<'m> Translator<'m> {
     fn over_set(&mut self, forall: bool, var: &str, set: &SetT, body: &Expr, s: &mut Scope) -> Result<T, Unsolvable> {
         let mut parts = Vec::new();
         for m in set.members.iter() {
-            s.push((var.to_string(), T::Int(m.x.clone(), m.bounds)));
+            s.push((var.to_string(), m.x.clone()));
             let b = self.scoped(|t| t.boolean(body, s));
             s.pop();
             let (b, u) = b?;
@@ -371,10 +491,17 @@ impl<'m> Translator<'m> {
         let goes_on = |b: &Bool| if forall { b.clone() } else { b.not() };
         let mut undefined = Vec::new();
         for (i, (m, _, u)) in parts.iter().enumerate() {
+            // A body that is defined everywhere needs no order.
+            if u.simplify().as_bool() == Some(false) {
+                continue;
+            }
             let mut here = vec![m.when.clone(), u.clone()];
             for (j, (n, b, _)) in parts.iter().enumerate() {
                 if i != j {
-                    here.push(Bool::and(&[n.when.clone(), n.x.lt(&m.x)]).implies(goes_on(b)));
+                    let before = elem_lt(&n.x, &m.x).ok_or_else(|| {
+                        unsolvable(body, "a quantifier over a set of sets whose body may be undefined")
+                    })?;
+                    here.push(Bool::and(&[n.when.clone(), before]).implies(goes_on(b)));
                 }
             }
             undefined.push(Bool::and(&here));
@@ -406,8 +533,12 @@ impl<'m> Translator<'m> {
                 let eq = match (self.term(a, s)?, self.term(b, s)?) {
                     (T::Int(x, _), T::Int(y, _)) => x.eq(&y),
                     (T::Bool(x), T::Bool(y)) => x.eq(&y),
-                    (T::Set(x), T::Set(y)) => x.set.eq(&y.set),
-                    (T::Seq(x), T::Set(y)) | (T::Set(y), T::Seq(x)) => elements(&x)?.set.eq(&y.set),
+                    (T::Set(x), T::Set(y)) => {
+                        x.equals(&y).ok_or_else(|| unsolvable(e, "equality of sets of unlike elements"))?
+                    }
+                    (T::Seq(x), T::Set(y)) | (T::Set(y), T::Seq(x)) => {
+                        elements(&x).equals(&y).ok_or_else(|| unsolvable(e, "equality of sets of unlike elements"))?
+                    }
                     (T::Data(x), T::Data(y)) => {
                         data_eq(&x, &y).ok_or_else(|| unsolvable(e, "equality of unlike values"))?
                     }
@@ -485,29 +616,45 @@ impl<'m> Translator<'m> {
         match (f, args) {
             ("len", [x]) => match self.term(x, s)? {
                 T::Seq(seq) => return Ok(T::Int(seq.len.clone(), Some((0, seq.elems.len() as i128)))),
+                T::Set(set) => return set.len().ok_or_else(|| unsolvable(e, "a set of unlike elements")),
                 T::Undef => return Ok(T::Undef),
                 _ => {}
             },
             ("is_empty", [x]) => match self.term(x, s)? {
                 T::Seq(seq) => return Ok(T::Bool(seq.len.eq(Int::from_i64(0)))),
+                T::Set(set) => return Ok(T::Bool(set.is_empty())),
                 T::Undef => return Ok(T::Undef),
                 _ => {}
             },
             ("empty", []) => return Ok(T::Set(SetT::empty())),
             ("singleton", [x]) => {
-                let (x, bounds) = self.int(x, s)?;
-                return Ok(T::Set(SetT::singleton(x, bounds)));
+                return Ok(match self.term(x, s)? {
+                    // Where it is taken, the spec is false anyway.
+                    T::Undef => T::Undef,
+                    x => T::Set(SetT::singleton(x)),
+                });
             }
             ("elems", [x]) => return Ok(T::Set(self.set(x, s)?)),
             ("union", [a, b]) => return Ok(T::Set(SetT::union(self.set(a, s)?, self.set(b, s)?))),
-            ("inter" | "intersection", [a, b]) => return Ok(T::Set(SetT::inter(self.set(a, s)?, self.set(b, s)?))),
-            ("diff" | "difference", [a, b]) => return Ok(T::Set(SetT::diff(self.set(a, s)?, self.set(b, s)?))),
+            ("inter" | "intersection", [a, b]) => {
+                let set = SetT::inter(self.set(a, s)?, self.set(b, s)?);
+                return set.map(T::Set).ok_or_else(|| unsolvable(e, "sets of unlike elements"));
+            }
+            ("diff" | "difference", [a, b]) => {
+                let set = SetT::diff(self.set(a, s)?, self.set(b, s)?);
+                return set.map(T::Set).ok_or_else(|| unsolvable(e, "sets of unlike elements"));
+            }
             ("member", [x, set]) | ("contains", [set, x]) => {
-                let (x, _) = self.int(x, s)?;
-                return Ok(T::Bool(self.set(set, s)?.set.member(&x)));
+                let x = match self.term(x, s)? {
+                    T::Undef => return Ok(T::Undef),
+                    x => x,
+                };
+                let set = self.set(set, s)?;
+                return set.contains(&x).map(T::Bool).ok_or_else(|| unsolvable(e, "an element of another type"));
             }
             ("subset" | "is_subset", [a, b]) => {
-                return Ok(T::Bool(self.set(a, s)?.set.set_subset(&self.set(b, s)?.set)));
+                let (a, b) = (self.set(a, s)?, self.set(b, s)?);
+                return a.subset(&b).map(T::Bool).ok_or_else(|| unsolvable(e, "sets of unlike elements"));
             }
             ("abs", [x]) => {
                 let (x, b) = self.int(x, s)?;
@@ -664,18 +811,14 @@ fn constant(x: &Int) -> Option<i128> {
 }
 
 /// The set of a sequence's elements.
-fn elements(seq: &SeqSym) -> Result<SetT, Unsolvable> {
-    let mut set = Set::empty(&Sort::int());
-    let mut members = Vec::new();
-    for (k, el) in seq.elems.iter().enumerate() {
-        let Sym::Int(x, lo, hi) = el else {
-            return Err(Unsolvable { construct: "elems(..)".into(), why: "a set of non-integers".into() });
-        };
-        let inside = seq.len.gt(Int::from_i64(k as i64));
-        set = inside.ite(&set.add(x), &set);
-        members.push(Member { when: inside, x: x.clone(), bounds: Some((*lo, *hi)) });
-    }
-    Ok(SetT { set, members: Rc::new(members) })
+fn elements(seq: &SeqSym) -> SetT {
+    let members = seq
+        .elems
+        .iter()
+        .enumerate()
+        .map(|(k, el)| Member { when: seq.len.gt(Int::from_i64(k as i64)), x: T::of(el) })
+        .collect();
+    SetT { members: Rc::new(members) }
 }
 
 /// The disjunction of `conditions` (false when there is none).
