@@ -355,8 +355,8 @@ where
     property.fallback_inputs(move || SpecInputs::start(&spec, Strategy::Auto, depth, reify))
 }
 
-/// The top-up of a spec no enumeration can build inputs for: it says why
-/// at its first step.
+/// The top-up of a spec no enumeration can build inputs for: it stops at
+/// its first step, saying why, and the run, short of its cases, gives up.
 struct NoTopUp {
     why: String,
 }
@@ -367,7 +367,7 @@ impl<T> InputSource<T> for NoTopUp {
     }
 
     fn next_input(&mut self) -> SourceStep<T> {
-        SourceStep::Error(self.why.clone())
+        SourceStep::Stopped { reason: self.why.clone() }
     }
 }
 

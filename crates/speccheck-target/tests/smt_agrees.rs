@@ -246,7 +246,7 @@ fn sets_of_any_element_type() {
     // A body that may be undefined, over sequences: the evaluator goes
     // through the members in its order (`[]` before `[1]`) and stops at the
     // first that decides, and so does the solver's encoding.
-    nonempty::<Vec<Vec<i64>>>(0..=3, Some("forall!(v in elems(x), v[0] > 0)"));
+    nonempty::<Vec<Vec<i64>>>(0..=3, Some("!forall!(v in elems(x), v[0] > 0)"));
     nonempty::<Vec<Vec<i64>>>(0..=3, Some("exists!(v in elems(x), v[0] == 1)"));
     nonempty::<Vec<Option<i64>>>(0..=3, Some("exists!(o in elems(x), o.0 == 1) && len(x) >= 2"));
 }

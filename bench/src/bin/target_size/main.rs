@@ -69,7 +69,11 @@ struct Args {
     /// Only these parts (comma-separated: bugs,rate).
     #[arg(long)]
     parts: Option<String>,
-    /// Only these strategies (comma-separated: default,sample,random,lazy,smt,auto,exhaustive,hand).
+    /// Only these strategies (comma-separated, each picking every strategy
+    /// whose name holds it: default (and default-100), default-100, sample,
+    /// random, lazy, smt, auto, exhaustive, hand). Part (a) runs the default
+    /// in place of `sample` (the same inputs), part (b) `sample` in place of
+    /// the defaults.
     #[arg(long)]
     strategies: Option<String>,
     /// Only the bugs whose name contains one of these (comma-separated).

@@ -129,16 +129,6 @@ impl Engine {
                     let why = format!("{name} stopped after {tried} inputs: {reason}{left}");
                     return ending.stopped(stats, notes, why, source);
                 }
-                // A top-up is the runner's own way to the cases the filter
-                // kept from random generation: a source that cannot work
-                // (a type it cannot build) leaves the run short of its
-                // cases, which it gives up on, saying why and how far
-                // random generation got. A source the user chose that
-                // cannot work is an error.
-                SourceStep::Error(e) if mode == Mode::TopUp => {
-                    let why = format!("the rest could not come from {}: {e}", source.describe());
-                    return ending.stopped(stats, notes, why, source);
-                }
                 SourceStep::Error(e) => return Searched::over(RunVerdict::Error(e)),
                 // Back round the loop, past the budget and abandonment checks.
                 SourceStep::Waiting => {}
@@ -173,7 +163,11 @@ impl Ending<'_> {
             "random inputs met the filter {passed} times in {tries} tries; {} more inputs came from {name}{how}{sizes}",
             stats.passed - passed
         );
-        stats.topped_up = Some(name);
+        // A source that supplied nothing (it could not build the inputs)
+        // topped nothing up: the filter's warning stays.
+        if stats.passed > passed {
+            stats.topped_up = Some(name);
+        }
         note
     }
 
