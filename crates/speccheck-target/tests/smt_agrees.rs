@@ -240,6 +240,9 @@ fn sets_of_any_element_type() {
         Some("!is_empty(inter(elems(x.0), elems(x.1))) && elems(x.0) != elems(x.1)"),
     );
     nonempty::<Vec<Option<bool>>>(0..=3, Some("forall!(o in elems(x), matches!(o, Some(_))) && len(x) >= 2"));
+    // A sequence is never equal to a set, its own elements' included.
+    nonempty::<Vec<i64>>(0..=3, Some("x != elems(x) && len(x) == 1"));
+    nonempty::<Vec<i64>>(0..=3, Some("!(elems(x) == x) && len(x) == 2"));
     // Sequence elements, and a set of sets' equality.
     nonempty::<Vec<Vec<bool>>>(0..=3, Some("len(elems(x)) == 1 && len(x) == 2"));
     nonempty::<(Vec<Vec<bool>>, Vec<Vec<bool>>)>(0..=3, Some("elems(x.0) == elems(x.1) && x.0 != x.1"));

@@ -536,9 +536,9 @@ impl<'m> Translator<'m> {
                     (T::Set(x), T::Set(y)) => {
                         x.equals(&y).ok_or_else(|| unsolvable(e, "equality of sets of unlike elements"))?
                     }
-                    (T::Seq(x), T::Set(y)) | (T::Set(y), T::Seq(x)) => {
-                        elements(&x).equals(&y).ok_or_else(|| unsolvable(e, "equality of sets of unlike elements"))?
-                    }
+                    // A sequence is never a set to the evaluator (values of
+                    // two kinds), whatever their elements.
+                    (T::Seq(_), T::Set(_)) | (T::Set(_), T::Seq(_)) => Bool::from_bool(false),
                     (T::Data(x), T::Data(y)) => {
                         data_eq(&x, &y).ok_or_else(|| unsolvable(e, "equality of unlike values"))?
                     }
