@@ -200,7 +200,8 @@ impl ArgSpec {
             }
             Ok(Some(bad)) => Err(format!(
                 "{by} produced the input ({}), which the spec {bad} rejects: the strategy and the evaluator \
-                 disagree, a bug in speccheck (please report it with this message)",
+                 disagree. A spec that is not a function of its input (a predicate reading state, the time or \
+                 randomness) does this; otherwise it is a bug in speccheck (please report it with this message)",
                 shown()
             )),
             Err(e) => Err(format!("{by} produced the input ({}), on which the spec cannot be evaluated: {e}", shown())),

@@ -509,3 +509,48 @@ fn a_set_typed_argument_random_values_rarely_meet_gives_up_and_says_why() {
     let r = run("!member(7, s)");
     assert!(r.passed() && r.stats.topped_up.is_none(), "{}", r.summary());
 }
+
+/// True the first time it sees a value, false after: a spec that is not
+/// a function of its input (a predicate reading state, time or
+/// randomness), so judging an input again changes the answer.
+static SEEN: std::sync::Mutex<Vec<i64>> = std::sync::Mutex::new(Vec::new());
+
+#[speccheck::predicate]
+fn first_sight(x: &i64) -> bool {
+    let mut seen = SEEN.lock().unwrap_or_else(|e| e.into_inner());
+    if seen.contains(x) {
+        return false;
+    }
+    seen.push(*x);
+    true
+}
+
+/// Every input a strategy builds is judged again by the evaluator before
+/// the body sees it: one the second judgement rejects ends the run with an
+/// error naming the input (never a case run on it, never a silent
+/// rejection), and the error names what causes that besides a bug.
+#[test]
+fn an_input_the_evaluator_rejects_after_a_strategy_built_it_ends_the_run() {
+    for strategy in [Strategy::Lazy, Strategy::Sample] {
+        let spec = ArgSpec::new(vec![("x".into(), i64::ty())], &[("first_sight(x)", "first_sight(x)")]).unwrap();
+        let p = Property::new(gens::arguments((any::<i64>(),))).configure(|c| {
+            c.name = format!("a predicate with a memory, by {strategy}");
+            c.database = None;
+            c.cases = 20;
+        });
+        let ran = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+        let body_ran = ran.clone();
+        let reify = |v: &[Value]| Some((i64::reify(v.first()?)?,));
+        let r = apply(p, &spec, strategy, 2, reify).run(move |(_,): (i64,)| {
+            body_ran.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        });
+        let RunVerdict::Error(e) = &r.verdict else { panic!("{strategy}: {}", r.summary()) };
+        assert!(
+            e.contains("produced the input")
+                && e.contains("which the spec")
+                && e.contains("not a function of its input"),
+            "{strategy}: {e}"
+        );
+        assert!(ran.load(std::sync::atomic::Ordering::SeqCst) <= 1, "{strategy}: the body ran on rejected inputs");
+    }
+}
