@@ -41,10 +41,20 @@ fn reify(v: &[Value]) -> Option<(List, i64)> {
     Some((List::reify(v.first()?)?, i64::reify(v.get(1)?)?))
 }
 
+/// The spec of the argument pair `(l, x)`: `requires` over them.
+fn list_spec(requires: &str) -> ArgSpec {
+    ArgSpec::new(vec![("l".into(), List::ty()), ("x".into(), i64::ty())], &[(requires, requires)]).unwrap()
+}
+
+/// A property over the pair `(l, x)`, its settings the caller's.
+fn list_property() -> Property<impl speccheck::Generator<Value = (List, i64)> + 'static> {
+    Property::new(gens::arguments((any::<List>(), any::<i64>())))
+}
+
 fn run(strategy: Strategy, requires: &str, depth: u32, f: fn(List, i64) -> List) -> RunReport {
-    let spec = ArgSpec::new(vec![("l".into(), List::ty()), ("x".into(), i64::ty())], &[(requires, requires)]).unwrap();
+    let spec = list_spec(requires);
     let admit = spec.clone();
-    let p = Property::new(gens::arguments((any::<List>(), any::<i64>()))).configure(|c| {
+    let p = list_property().configure(|c| {
         c.name = format!("insert by {strategy}");
         c.database = None;
         c.cases = 300;
@@ -82,10 +92,8 @@ fn every_strategy_tests_the_same_valid_inputs() {
 #[test]
 fn every_strategy_tests_exactly_the_inputs_the_brute_force_admits() {
     let inputs = |s: Strategy| {
-        let spec =
-            ArgSpec::new(vec![("l".into(), List::ty()), ("x".into(), i64::ty())], &[("ordered(l)", "ordered(l)")])
-                .unwrap();
-        let p = Property::new(gens::arguments((any::<List>(), any::<i64>()))).configure(|c| {
+        let spec = list_spec("ordered(l)");
+        let p = list_property().configure(|c| {
             c.name = format!("the inputs of {s}");
             c.database = None;
             c.cases = u32::MAX;
@@ -199,10 +207,8 @@ fn auto_says_which_way_was_faster_and_goes_on_from_its_trial() {
     // 12,012 valid inputs at depth 6: more than a trial of either way
     // makes in a debug build, so the way picked goes on from its trial.
     let all = |s: Strategy| {
-        let spec =
-            ArgSpec::new(vec![("l".into(), List::ty()), ("x".into(), i64::ty())], &[("ordered(l)", "ordered(l)")])
-                .unwrap();
-        let p = Property::new(gens::arguments((any::<List>(), any::<i64>()))).configure(|c| {
+        let spec = list_spec("ordered(l)");
+        let p = list_property().configure(|c| {
             c.name = format!("insert by {s}, every input");
             c.database = None;
             c.cases = u32::MAX;
@@ -269,11 +275,8 @@ fn auto_takes_the_solver_where_the_enumeration_cannot_refute_partial_inputs() {
 #[test]
 fn a_height_bound_keeps_only_the_inputs_that_tall_or_says_there_are_none() {
     let run_from = |s: Strategy, height: u32| {
-        let spec =
-            ArgSpec::new(vec![("l".into(), List::ty()), ("x".into(), i64::ty())], &[("ordered(l)", "ordered(l)")])
-                .unwrap()
-                .from_height(height);
-        let p = Property::new(gens::arguments((any::<List>(), any::<i64>()))).configure(|c| {
+        let spec = list_spec("ordered(l)").from_height(height);
+        let p = list_property().configure(|c| {
             c.name = format!("insert by {s}, lists at least {height} long");
             c.database = None;
             c.cases = u32::MAX;
@@ -310,13 +313,10 @@ fn a_height_bound_keeps_only_the_inputs_that_tall_or_says_there_are_none() {
 fn a_failure_saved_before_a_height_bound_is_not_an_input_under_it() {
     let dir = tempfile::tempdir().unwrap();
     let run = |height: u32| {
-        let spec =
-            ArgSpec::new(vec![("l".into(), List::ty()), ("x".into(), i64::ty())], &[("ordered(l)", "ordered(l)")])
-                .unwrap()
-                .from_height(height);
+        let spec = list_spec("ordered(l)").from_height(height);
         let admit = spec.clone();
         let db = dir.path().to_path_buf();
-        let p = Property::new(gens::arguments((any::<List>(), any::<i64>()))).configure(move |c| {
+        let p = list_property().configure(move |c| {
             c.name = "lists at least three long".into();
             c.database = Some(db.clone());
             c.database_writes = true;
@@ -353,9 +353,9 @@ fn a_property_whose_min_height_no_input_meets_gives_up(#[refine(ordered(l))] l: 
 /// enumeration when the filter rejects most of them ([`apply_topped_up`]),
 /// or the default (the sampler).
 fn run_with(topped_up: bool, requires: &str, body: fn(List, i64)) -> RunReport {
-    let spec = ArgSpec::new(vec![("l".into(), List::ty()), ("x".into(), i64::ty())], &[(requires, requires)]).unwrap();
+    let spec = list_spec(requires);
     let admit = spec.clone();
-    let p = Property::new(gens::arguments((any::<List>(), any::<i64>()))).configure(|c| {
+    let p = list_property().configure(|c| {
         c.name = format!("default strategy, {requires}");
         c.database = None;
         c.cases = 50;
@@ -412,9 +412,9 @@ fn the_fallback_finds_a_bug_on_the_inputs_it_supplies() {
 
 #[test]
 fn a_fallback_cut_short_of_the_cases_gives_up_and_says_how_far_it_got() {
-    let spec = ArgSpec::new(vec![("l".into(), List::ty()), ("x".into(), i64::ty())], &[(RARE, RARE)]).unwrap();
+    let spec = list_spec(RARE);
     let admit = spec.clone();
-    let p = Property::new(gens::arguments((any::<List>(), any::<i64>()))).configure(|c| {
+    let p = list_property().configure(|c| {
         c.name = "fallback cut short".into();
         c.database = None;
         c.cases = 50;
@@ -453,12 +453,8 @@ fn a_refined_property_without_a_strategy_reaches_rare_values(#[refine(size(l) ==
 /// does, incomplete, having tested nothing.
 #[test]
 fn a_strategy_slow_to_its_next_input_ends_with_the_time_budget() {
-    let spec = ArgSpec::new(
-        vec![("l".into(), List::ty()), ("x".into(), i64::ty())],
-        &[("ordered(l) && size(l) > 12", "ordered(l) && size(l) > 12")],
-    )
-    .unwrap();
-    let p = Property::new(gens::arguments((any::<List>(), any::<i64>()))).configure(|c| {
+    let spec = list_spec("ordered(l) && size(l) > 12");
+    let p = list_property().configure(|c| {
         c.name = "nothing for hours".into();
         c.database = None;
         c.time_budget = Some(std::time::Duration::from_millis(300));
