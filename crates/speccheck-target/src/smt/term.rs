@@ -796,13 +796,7 @@ fn seq_eq(a: &SeqSym, b: &SeqSym) -> Option<Bool> {
 }
 
 fn sym_eq(a: &Sym, b: &Sym) -> Option<Bool> {
-    Some(match (a, b) {
-        (Sym::Int(x, ..), Sym::Int(y, ..)) => x.eq(y),
-        (Sym::Bool(x), Sym::Bool(y)) => x.eq(y),
-        (Sym::Data(x), Sym::Data(y)) => data_eq(x, y)?,
-        (Sym::Seq(x), Sym::Seq(y)) => seq_eq(x, y)?,
-        _ => return None,
-    })
+    elem_eq(&T::of(a), &T::of(b))
 }
 
 /// The constant value of an integer term, if it is one.
